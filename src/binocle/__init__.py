@@ -1,0 +1,80 @@
+"""binocle: the rules of Binocle and Pinochle, as an immutable game-state engine.
+
+>>> import binocle
+>>> from binocle.bots import play_game
+>>> s = play_game("cutthroat", seed=7)
+>>> binocle.is_over(s), binocle.winner(s) is not None
+(True, True)
+"""
+
+from __future__ import annotations
+
+from binocle.actions import Action, Kind
+from binocle.cards import CARDS, Card, Rank, Suit, pack, parse_card, parse_cards, parse_suit
+from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
+from binocle.errors import (
+    BinocleError,
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidNotationError,
+    InvalidStateError,
+    UnknownProfileError,
+)
+from binocle.game import (
+    apply,
+    is_over,
+    legal_actions,
+    meld,
+    new_game,
+    observe,
+    parse_action,
+    profile,
+    score,
+    start,
+    winner,
+)
+from binocle.profiles import profile_names
+from binocle.serial import dumps, loads
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CARDS",
+    "Action",
+    "BinocleError",
+    "Card",
+    "GameState",
+    "HandResult",
+    "IllegalActionError",
+    "InvalidArgumentError",
+    "InvalidNotationError",
+    "InvalidStateError",
+    "Kind",
+    "Meld",
+    "MeldResult",
+    "Phase",
+    "Profile",
+    "Rank",
+    "Suit",
+    "UnknownProfileError",
+    "View",
+    "__version__",
+    "apply",
+    "dumps",
+    "is_over",
+    "legal_actions",
+    "loads",
+    "meld",
+    "new_game",
+    "observe",
+    "pack",
+    "parse_action",
+    "parse_card",
+    "parse_cards",
+    "parse_suit",
+    "profile",
+    "profile_names",
+    "score",
+    "start",
+    "winner",
+]

@@ -1,0 +1,232 @@
+"""Actions: the immutable moves of every profile, and their text (layer 1).
+
+An action is a small frozen value.  The common ones are interned (built once),
+so the engine can hand out the same object every time and test membership by
+identity first.  ``str(action)`` is the notation that :func:`parse_action_text`
+reads back.
+
+========================  ==========================================
+text                      meaning
+========================  ==========================================
+``deal <cards…>``         deal the next hand from this deck order
+``pass``                  pass in the bidding (or decline to announce)
+``bid 260``               bid
+``bunch``                 throw in a bunched hand (cutthroat option)
+``discard TS``            the bidder discards one card
+``trump H``               the bidder names trump
+``dix`` / ``dix 2``       show (and exchange) the Nine of trumps
+``meld``                  declare the best meld
+``meld <kind> <cards>``   declare one explicit combination
+``play TS``               play a card (``play TS table`` from the table)
+``claim``                 claim to have reached the target (knock)
+``concede``               the bidder gives up the hand
+========================  ==========================================
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Final
+
+import attrs
+
+from binocle.cards import CARDS, Card, Suit, format_cards, parse_card, parse_cards, parse_suit
+from binocle.errors import InvalidNotationError
+
+__all__ = [
+    "Action",
+    "Kind",
+    "bid",
+    "deal",
+    "declare",
+    "discard",
+    "parse_action_text",
+    "play",
+    "trump",
+]
+
+
+class Kind(enum.Enum):
+    """What an action does."""
+
+    DEAL = "deal"
+    PASS = "pass"
+    BID = "bid"
+    BUNCH = "bunch"
+    DISCARD = "discard"
+    TRUMP = "trump"
+    DIX = "dix"
+    MELD = "meld"
+    PLAY = "play"
+    CLAIM = "claim"
+    CONCEDE = "concede"
+
+
+@attrs.frozen(slots=True, cache_hash=True)
+class Action:
+    """One move.  Build it with the helpers (:func:`play`, :func:`bid`, …) or parse it.
+
+    ``kind`` says what it does; ``card`` (discard, play), ``number`` (bid; dix: how
+    many Nines), ``suit`` (trump), ``cards`` (deal: the deck; meld: the cards),
+    ``name`` (meld: the combination) and ``source`` (play: ``"table"`` for a card
+    played from the table in the classic game) carry the rest.
+    """
+
+    kind: Kind
+    card: Card | None = None
+    number: int | None = None
+    suit: Suit | None = None
+    cards: tuple[Card, ...] = ()
+    name: str | None = None
+    source: str | None = None
+
+    def __str__(self) -> str:
+        k = self.kind
+        if k is Kind.PLAY:
+            text = f"play {self.card}"
+            return text + " table" if self.source == "table" else text
+        if k is Kind.BID:
+            return f"bid {self.number}"
+        if k is Kind.DISCARD:
+            return f"discard {self.card}"
+        if k is Kind.TRUMP:
+            return f"trump {self.suit}"
+        if k is Kind.DEAL:
+            return "deal " + format_cards(self.cards)
+        if k is Kind.MELD and self.name is not None:
+            return f"meld {self.name} {format_cards(self.cards)}"
+        if k is Kind.DIX and self.number not in (None, 1):
+            return f"dix {self.number}"
+        return str(k.value)
+
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Action:
+        return self
+
+
+PASS: Final = Action(Kind.PASS)
+BUNCH: Final = Action(Kind.BUNCH)
+DIX: Final = Action(Kind.DIX)
+MELD: Final = Action(Kind.MELD)
+CLAIM: Final = Action(Kind.CLAIM)
+CONCEDE: Final = Action(Kind.CONCEDE)
+
+PLAY: Final = tuple(Action(Kind.PLAY, card=c) for c in CARDS)
+PLAY_TABLE: Final = tuple(Action(Kind.PLAY, card=c, source="table") for c in CARDS)
+DISCARD: Final = tuple(Action(Kind.DISCARD, card=c) for c in CARDS)
+TRUMP: Final = tuple(Action(Kind.TRUMP, suit=s) for s in Suit)
+_BIDS: dict[int, Action] = {}
+
+
+def play(c: Card, source: str | None = None) -> Action:
+    """The interned ``play`` action for a card (``source="table"``: from the table)."""
+    return PLAY_TABLE[c] if source == "table" else PLAY[c]
+
+
+def discard(c: Card) -> Action:
+    """The interned ``discard`` action for a card."""
+    return DISCARD[c]
+
+
+def trump(s: Suit) -> Action:
+    """The interned ``trump`` action for a suit."""
+    return TRUMP[s]
+
+
+def bid(amount: int) -> Action:
+    """The interned ``bid`` action for an amount."""
+    a = _BIDS.get(amount)
+    if a is None:
+        a = _BIDS[amount] = Action(Kind.BID, number=amount)
+    return a
+
+
+def deal(cards: tuple[Card, ...]) -> Action:
+    """A ``deal`` action for a deck order."""
+    return Action(Kind.DEAL, cards=tuple(cards))
+
+
+def declare(name: str, cards: tuple[Card, ...]) -> Action:
+    """A ``meld`` action declaring one explicit combination."""
+    return Action(Kind.MELD, cards=tuple(cards), name=name)
+
+
+_SIMPLE: Final = {
+    "pass": PASS,
+    "bunch": BUNCH,
+    "dix": DIX,
+    "meld": MELD,
+    "claim": CLAIM,
+    "knock": CLAIM,
+    "concede": CONCEDE,
+    "give up": CONCEDE,
+}
+_TEXT_CACHE: dict[str, Action] = {}
+
+
+def parse_action_text(text: str) -> Action:
+    """Read an action from its text, with no state to interpret it.
+
+    >>> parse_action_text("bid 260"), str(parse_action_text("play 10♠"))
+    (Action(kind=<Kind.BID: 'bid'>, card=None, number=260, suit=None, cards=(), name=None, source=None), 'play TS')
+    """
+    if not isinstance(text, str):
+        raise InvalidNotationError(
+            f"an action is text such as 'play TS' or an Action, not {type(text).__name__}"
+        )
+    cached = _TEXT_CACHE.get(text)
+    if cached is not None:
+        return cached
+    words = text.strip().split()
+    if not words:
+        raise InvalidNotationError("empty action text")
+    head = words[0].lower()
+    rest = words[1:]
+    joined = " ".join(w.lower() for w in words)
+    action: Action
+    if joined in _SIMPLE:
+        action = _SIMPLE[joined]
+    elif head == "play" and len(rest) in (1, 2):
+        c = parse_card(rest[0])
+        source = rest[1].lower() if len(rest) == 2 else None
+        if source not in (None, "table", "hand"):
+            raise InvalidNotationError(f"not a place to play from: {rest[1]!r} (hand or table)")
+        action = play(c, source)
+    elif head == "bid" and len(rest) == 1:
+        try:
+            amount = int(rest[0])
+        except ValueError:
+            raise InvalidNotationError(f"not a bid: {text!r} (bid then a number)") from None
+        action = bid(amount)
+    elif head == "discard" and len(rest) == 1:
+        action = discard(parse_card(rest[0]))
+    elif head == "trump" and len(rest) == 1:
+        action = trump(parse_suit(rest[0]))
+    elif head == "dix" and len(rest) == 1 and rest[0] in ("1", "2"):
+        action = DIX if rest[0] == "1" else Action(Kind.DIX, number=2)
+    elif head == "deal" and rest:
+        action = deal(parse_cards(" ".join(rest)))
+    elif head == "meld" and len(rest) >= 2:
+        # The combination's name may have several words; cards follow it.
+        i = len(rest)
+        while i > 0 and _is_card(rest[i - 1]):
+            i -= 1
+        if i == 0 or i == len(rest):
+            raise InvalidNotationError(f"not a meld declaration: {text!r} (meld <kind> <cards>)")
+        cards = tuple(parse_card(w) for w in rest[i:])
+        action = declare(" ".join(w.lower() for w in rest[:i]), cards)
+    else:
+        raise InvalidNotationError(f"not an action: {text!r}")
+    if len(_TEXT_CACHE) < 8192 and action.kind is not Kind.DEAL:
+        _TEXT_CACHE[text] = action
+    return action
+
+
+def _is_card(word: str) -> bool:
+    try:
+        parse_card(word)
+    except InvalidNotationError:
+        return False
+    return True

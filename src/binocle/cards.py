@@ -1,0 +1,275 @@
+"""Cards: suits, ranks, cards, packs and their notation (layer 1).
+
+A card is a small int, ``suit * 8 + rank``, wrapped in an interned
+:class:`Card` object (an ``int`` subclass), so the engine can index tables
+with it and compare it as fast as an int while users see ``"TS"``.
+
+Ranks are numbered from the strongest: ``ACE = 0`` … ``SEVEN = 7``.  So within
+one suit, the *lower* card number is the *stronger* card, and sorting a hand
+gives spades, hearts, diamonds, clubs, each from the Ace down.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from binocle.errors import InvalidNotationError
+
+__all__ = [
+    "CARDS",
+    "Card",
+    "Rank",
+    "Suit",
+    "card",
+    "format_cards",
+    "pack",
+    "parse_card",
+    "parse_cards",
+    "parse_suit",
+]
+
+
+class Suit(enum.IntEnum):
+    """The four suits, in the order a sorted hand shows them."""
+
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def letter(self) -> str:
+        """``"S"``, ``"H"``, ``"D"`` or ``"C"``."""
+        return _SUIT_LETTERS[self]
+
+    @property
+    def symbol(self) -> str:
+        """``"♠"``, ``"♥"``, ``"♦"`` or ``"♣"``."""
+        return _SUIT_SYMBOLS[self]
+
+    def __str__(self) -> str:
+        return _SUIT_LETTERS[self]
+
+
+class Rank(enum.IntEnum):
+    """Ranks from the strongest; EIGHT and SEVEN exist only in the 64-card pack."""
+
+    ACE = 0
+    TEN = 1
+    KING = 2
+    QUEEN = 3
+    JACK = 4
+    NINE = 5
+    EIGHT = 6
+    SEVEN = 7
+
+    @property
+    def letter(self) -> str:
+        """``"A"``, ``"T"``, ``"K"``, ``"Q"``, ``"J"``, ``"9"``, ``"8"`` or ``"7"``."""
+        return _RANK_LETTERS[self]
+
+    def __str__(self) -> str:
+        return _RANK_LETTERS[self]
+
+
+_SUIT_LETTERS: Final = "SHDC"
+_SUIT_SYMBOLS: Final = "♠♥♦♣"
+_RANK_LETTERS: Final = "ATKQJ987"
+
+
+class Card(int):
+    """One card: an interned ``int`` (``suit * 8 + rank``) with a suit and a rank.
+
+    Never construct a ``Card`` directly: use :func:`card`, :func:`parse_card`
+    or :data:`CARDS`.  Equal cards are the same object.
+
+    >>> c = parse_card("10♠")
+    >>> c, c.suit, c.rank, int(c)
+    (Card('TS'), <Suit.SPADES: 0>, <Rank.TEN: 1>, 1)
+    >>> str(c)
+    'TS'
+    """
+
+    __slots__ = ()
+
+    @property
+    def suit(self) -> Suit:
+        """The card's suit."""
+        return _SUITS[self >> 3]
+
+    @property
+    def rank(self) -> Rank:
+        """The card's rank."""
+        return _RANKS[self & 7]
+
+    @property
+    def symbol(self) -> str:
+        """The card with a suit symbol, e.g. ``"T♠"``."""
+        return _RANK_LETTERS[self & 7] + _SUIT_SYMBOLS[self >> 3]
+
+    def __str__(self) -> str:
+        return _NAMES[self]
+
+    def __repr__(self) -> str:
+        return f"Card('{_NAMES[self]}')"
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (card, (int(self),))
+
+
+_SUITS: Final = tuple(Suit)
+_RANKS: Final = tuple(Rank)
+_NAMES: Final = tuple(_RANK_LETTERS[i & 7] + _SUIT_LETTERS[i >> 3] for i in range(32))
+
+#: Every card kind of the 64-card pack, indexed by its number (0..31).
+CARDS: Final[tuple[Card, ...]] = tuple(int.__new__(Card, i) for i in range(32))
+
+
+def card(value: int | Suit | str, rank: Rank | None = None) -> Card:
+    """The interned card with number ``value``, or of suit ``value`` and ``rank``.
+
+    >>> card(Suit.HEARTS, Rank.QUEEN)
+    Card('QH')
+    >>> card(11)
+    Card('QH')
+    """
+    if rank is not None:
+        if not isinstance(value, Suit) or not isinstance(rank, Rank):
+            raise InvalidNotationError(f"not a suit and a rank: {value!r}, {rank!r}")
+        return CARDS[value * 8 + rank]
+    if isinstance(value, str):
+        return parse_card(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 32:
+        raise InvalidNotationError(f"not a card number (0..31): {value!r}")
+    return CARDS[value]
+
+
+_RANK_TEXT: Final = {
+    "A": Rank.ACE,
+    "T": Rank.TEN,
+    "10": Rank.TEN,
+    "K": Rank.KING,
+    "Q": Rank.QUEEN,
+    "J": Rank.JACK,
+    "9": Rank.NINE,
+    "8": Rank.EIGHT,
+    "7": Rank.SEVEN,
+}
+_SUIT_TEXT: Final = {
+    "S": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "♠": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "♤": Suit.SPADES,
+    "♡": Suit.HEARTS,
+    "♢": Suit.DIAMONDS,
+    "♧": Suit.CLUBS,
+}
+_SUIT_WORDS: Final = {
+    "SPADES": Suit.SPADES,
+    "HEARTS": Suit.HEARTS,
+    "DIAMONDS": Suit.DIAMONDS,
+    "CLUBS": Suit.CLUBS,
+}
+_PARSED: dict[str, Card] = {}
+
+
+def parse_card(text: str) -> Card:
+    """Read one card: rank then suit, as ``TS``, ``10S``, ``10♠``, ``A♠`` or ``qh``.
+
+    >>> parse_card("qh"), parse_card("A♠"), parse_card("10D")
+    (Card('QH'), Card('AS'), Card('TD'))
+    """
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"a card is text such as 'TS', not {type(text).__name__}")
+    found = _PARSED.get(text)
+    if found is not None:
+        return found
+    t = text.strip().upper()
+    if len(t) < 2 or t[:-1] not in _RANK_TEXT or t[-1] not in _SUIT_TEXT:
+        raise InvalidNotationError(
+            f"not a card: {text!r} (a rank A T K Q J 9 8 7 or 10, then a suit S H D C)"
+        )
+    result = CARDS[_SUIT_TEXT[t[-1]] * 8 + _RANK_TEXT[t[:-1]]]
+    if len(_PARSED) < 4096:
+        _PARSED[text] = result
+    return result
+
+
+def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
+    """Read cards separated by spaces or commas, or an iterable of cards and texts.
+
+    >>> parse_cards("AS TS, KS")
+    (Card('AS'), Card('TS'), Card('KS'))
+    """
+    if isinstance(text, str):
+        return tuple(parse_card(t) for t in text.replace(",", " ").split())
+    try:
+        items = list(text)
+    except TypeError:
+        raise InvalidNotationError(
+            f"cards are text such as 'AS TS' or a list of cards, not {type(text).__name__}"
+        ) from None
+    return tuple(c if type(c) is Card else parse_card(c) for c in items)  # type: ignore[arg-type]
+
+
+def parse_suit(text: str) -> Suit:
+    """Read a suit: ``S``, ``spades``, ``♠`` or the like, any case."""
+    if isinstance(text, Suit):
+        return text
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"a suit is text such as 'H', not {type(text).__name__}")
+    t = text.strip().upper()
+    if t in _SUIT_TEXT:
+        return _SUIT_TEXT[t]
+    if t in _SUIT_WORDS:
+        return _SUIT_WORDS[t]
+    raise InvalidNotationError(f"not a suit: {text!r} (S H D C or spades hearts diamonds clubs)")
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """Cards as text separated by spaces, e.g. ``"AS TS KS"``."""
+    return " ".join(_NAMES[c] for c in cards)
+
+
+_PACK_RANKS: Final = {
+    48: (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE),
+    64: tuple(Rank),
+}
+
+
+def pack(size: int = 48) -> tuple[Card, ...]:
+    """The double pack, sorted: every card of the 24- or 32-card set twice.
+
+    >>> len(pack()), len(pack(64)), pack()[:3]
+    (48, 64, (Card('AS'), Card('AS'), Card('TS')))
+    """
+    if size not in _PACK_RANKS:
+        raise InvalidNotationError(f"a pack has 48 or 64 cards, not {size!r}")
+    ranks = _PACK_RANKS[size]
+    return tuple(CARDS[s * 8 + r] for s in Suit for r in ranks for _ in (0, 1))
+
+
+def kinds(size: int = 48) -> tuple[Card, ...]:
+    """The distinct card kinds of a pack, sorted (24 or 32)."""
+    return pack(size)[::2]
+
+
+def count_vector(cards: Sequence[int]) -> list[int]:
+    """How many of each of the 32 card kinds ``cards`` holds."""
+    counts = [0] * 32
+    for c in cards:
+        counts[c] += 1
+    return counts

@@ -1,0 +1,284 @@
+"""The shared frame of every profile: phases, states, hand results, views (layer 3).
+
+A profile is a frozen object whose fields are its options and whose methods are
+its phase machine.  A state is a frozen attrs value; each profile subclasses
+:class:`GameState` with the fields its phases need.  Transitions build new
+states positionally and share every part that did not change.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from typing import Any, ClassVar, TypeVar
+
+import attrs
+
+from binocle.actions import Action, deal
+from binocle.cards import Card, Suit, format_cards, pack
+
+__all__ = [
+    "GameState",
+    "HandResult",
+    "Meld",
+    "MeldResult",
+    "Phase",
+    "Profile",
+    "View",
+]
+
+
+class Phase(enum.Enum):
+    """Where a hand stands.  Each profile uses the phases it needs."""
+
+    DEAL = "deal"
+    BIDDING = "bidding"
+    DISCARD = "discard"
+    TRUMP = "trump"
+    DIX = "dix"
+    MELD = "meld"
+    PLAY = "play"
+    ANNOUNCE = "announce"
+    OVER = "over"
+
+
+@attrs.frozen(slots=True)
+class Meld:
+    """One scored combination: its name, the cards it uses and its value."""
+
+    name: str
+    cards: tuple[Card, ...]
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.name} {format_cards(self.cards)} ({self.value})"
+
+
+@attrs.frozen(slots=True)
+class MeldResult:
+    """What :func:`binocle.meld` returns: the total and the combinations scored."""
+
+    total: int
+    melds: tuple[Meld, ...]
+
+    def __str__(self) -> str:
+        if not self.melds:
+            return "no meld (0)"
+        return ", ".join(str(m) for m in self.melds) + f" = {self.total}"
+
+
+@attrs.frozen(slots=True)
+class HandResult:
+    """The outcome of one finished hand, by seat.
+
+    ``meld``: meld and dix points scored in the hand; ``tricks``: trick points
+    taken (the last-trick bonus and the bidder's discards included); ``delta``:
+    the change of each game score.  ``bidder``, ``bid`` and ``made`` are None
+    where the profile has no bidding.  ``outcome`` is ``"played"``,
+    ``"conceded"`` (the bidder gave up), ``"thrown-in"`` (everyone passed),
+    ``"redeal"`` (a bunched hand) or ``"claimed"`` (a claim ended the hand).
+    """
+
+    dealer: int
+    trump: Suit | None
+    meld: tuple[int, ...]
+    tricks: tuple[int, ...]
+    delta: tuple[int, ...]
+    bidder: int | None = None
+    bid: int | None = None
+    made: bool | None = None
+    outcome: str = "played"
+
+
+T = TypeVar("T", bound="GameState")
+
+
+@attrs.frozen(slots=True, weakref_slot=False)
+class GameState:
+    """A game position: an immutable value, compared by value and hashable.
+
+    Public attributes common to every profile: ``profile``, ``seed`` (the
+    deals not given explicitly are drawn from it), ``first_dealer``,
+    ``hand_number`` (1 during the first hand), ``phase``, ``dealer``, ``current_player`` (None while nobody acts),
+    ``trump``, ``hands`` (one sorted tuple of cards per seat), ``trick`` (the
+    trick in progress: ``(seat, card)`` pairs), ``scores`` and ``results``.
+    ``history`` (the actions that led here, as a linked list of
+    ``(previous, action, seat)``) is carried along but not compared; read it
+    with :meth:`actions` or :meth:`moves`.
+    """
+
+    profile: Profile
+    seed: int
+    first_dealer: int
+    hand_number: int
+    phase: Phase
+    dealer: int
+    current_player: int | None
+    trump: Suit | None
+    hands: tuple[tuple[Card, ...], ...]
+    trick: tuple[tuple[int, Card], ...]
+    scores: tuple[int, ...]
+    results: tuple[HandResult, ...]
+    history: tuple[Any, Action, int | None] | None = attrs.field(eq=False, repr=False)
+    _legal: tuple[Action, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+    def __copy__(self: T) -> T:
+        return self
+
+    def __deepcopy__(self: T, memo: object) -> T:
+        return self
+
+    def actions(self) -> tuple[Action, ...]:
+        """Every action that led from the game's first deal to this state, in order."""
+        return tuple(a for a, _ in self.moves())
+
+    def moves(self) -> tuple[tuple[Action, int | None], ...]:
+        """Every action with the seat that took it (None for a deal), in order."""
+        out: list[tuple[Action, int | None]] = []
+        node = self.history
+        while node is not None:
+            out.append((node[1], node[2]))
+            node = node[0]
+        out.reverse()
+        return tuple(out)
+
+
+@attrs.frozen(slots=True)
+class View:
+    """What one seat may know of a state: no hidden card of anyone else.
+
+    Two states that differ only in cards hidden from ``seat`` give equal views.
+    Profile-specific public facts (bids, the widow once shown, melds on the
+    table, the turn-up, the stock size, one's own discards …) are in
+    ``public`` as sorted ``(name, value)`` pairs; :meth:`get` reads them.
+    """
+
+    profile: Profile
+    seat: int
+    phase: Phase
+    dealer: int
+    current_player: int | None
+    trump: Suit | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    trick: tuple[tuple[int, Card], ...]
+    scores: tuple[int, ...]
+    results: tuple[HandResult, ...]
+    legal_actions: tuple[Action, ...]
+    log: tuple[str, ...]
+    public: tuple[tuple[str, Any], ...]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """A profile-specific public fact by name, e.g. ``view.get("widow")``."""
+        for key, value in self.public:
+            if key == name:
+                return value
+        return default
+
+
+@attrs.frozen(slots=True)
+class Profile:
+    """A rule profile: options as frozen fields, the phase machine as methods.
+
+    Subclasses set ``name``, ``aliases``, ``players`` and ``description`` and
+    implement the abstract methods.  Instances come from
+    :func:`binocle.profile`.
+    """
+
+    name: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    players: ClassVar[int] = 0
+    description: ClassVar[str] = ""
+
+    # -- identity ------------------------------------------------------------
+
+    def spec(self) -> str:
+        """The profile as text that :func:`binocle.profile` reads back.
+
+        Only options that differ from their defaults are written.
+        """
+        parts = []
+        for f in attrs.fields(type(self)):
+            value = getattr(self, f.name)
+            if value != f.default:
+                text = str(value).lower() if isinstance(value, bool) else str(value)
+                parts.append(f"{f.name}={text}")
+        return f"{self.name}({','.join(parts)})" if parts else self.name
+
+    def __str__(self) -> str:
+        return self.spec()
+
+    @property
+    def seats(self) -> int:
+        """How many players sit at the table."""
+        return self.players
+
+    @property
+    def pack_size(self) -> int:
+        """48, or 64 where a profile offers the larger pack."""
+        return 48
+
+    def options(self) -> dict[str, Any]:
+        """Every option of this profile with its value."""
+        return {f.name: getattr(self, f.name) for f in attrs.fields(type(self))}
+
+    # -- the phase machine (implemented by each profile) ----------------------
+
+    def initial(self, seed: int, dealer: int) -> GameState:
+        """The state before the first deal: phase DEAL, nobody to act."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
+        """Every legal action, in a deterministic order (deals excepted)."""
+        raise NotImplementedError
+
+    def apply(self, state: GameState, action: Action) -> GameState:
+        """The state after a legal ``action`` (already checked by the caller)."""
+        raise NotImplementedError
+
+    def explain(self, state: GameState, action: Action) -> str:
+        """Why ``action`` is illegal in ``state``: the rule and what forbids it."""
+        raise NotImplementedError
+
+    def observe(self, state: GameState, seat: int) -> View:
+        """What ``seat`` may know of ``state``."""
+        raise NotImplementedError
+
+    def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
+        """The meld of ``cards`` with ``trump``, as this profile scores it."""
+        raise NotImplementedError
+
+    def check(self, state: GameState) -> None:
+        """Raise InvalidStateError unless every card of the pack is accounted for."""
+        raise NotImplementedError
+
+    def winner(self, state: GameState) -> int | None:
+        """The seat that won the game, or None."""
+        raise NotImplementedError
+
+    # -- shared machinery ----------------------------------------------------
+
+    def resolve(self, state: GameState, action: Action) -> Action:
+        """Interpret a parsed action in the state (e.g. which copy of a card)."""
+        return action
+
+    def deal_for(self, state: GameState) -> Action:
+        """The deal drawn from the game's seed for the next hand."""
+        deck = list(pack(self.pack_size))
+        random.Random(f"binocle:{state.seed}:{state.hand_number}").shuffle(deck)
+        return deal(tuple(deck))
+
+    def check_deck(self, action: Action) -> str | None:
+        """Why a ``deal`` action's deck is not this profile's pack, or None."""
+        if sorted(action.cards) != list(pack(self.pack_size)):
+            got = len(action.cards)
+            return (
+                f"a deal must hold exactly the {self.pack_size}-card pack, every card twice"
+                f" (got {got} cards)"
+            )
+        return None
+
+
+def public_items(**items: Any) -> tuple[tuple[str, Any], ...]:
+    """Sorted ``(name, value)`` pairs for :attr:`View.public`."""
+    return tuple(sorted(items.items()))

@@ -1,0 +1,187 @@
+"""The public functions of the engine (layer 4): new games, actions, scores, views.
+
+Every function here checks its arguments at the boundary and raises only the
+documented errors (:mod:`binocle.errors`); the profiles behind it trust them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from binocle.actions import Action, Kind, deal, parse_action_text
+from binocle.cards import Card, Suit, kinds, parse_cards, parse_suit
+from binocle.core import GameState, MeldResult, Phase, Profile, View
+from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError
+from binocle.profiles import get_profile
+
+__all__ = [
+    "apply",
+    "is_over",
+    "legal_actions",
+    "meld",
+    "new_game",
+    "observe",
+    "parse_action",
+    "profile",
+    "score",
+    "start",
+    "winner",
+]
+
+
+def profile(spec: Any = "cutthroat", /, **options: Any) -> Profile:
+    """A rule profile by name or alias, with options by keyword or in the text.
+
+    >>> import binocle
+    >>> binocle.profile("auction", min_bid=300).spec()
+    'cutthroat(min_bid=300)'
+    >>> binocle.profile("cutthroat(single_set=true)").single_set
+    True
+    """
+    return get_profile(spec, **options)
+
+
+def _state(state: Any) -> GameState:
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
+    return state
+
+
+def new_game(
+    profile: Any = "cutthroat",
+    seed: int | None = None,
+    dealer: int = 0,
+    deck: Iterable[Card | str] | str | None = None,
+) -> GameState:
+    """A new game with its first hand dealt, from the ``seed`` or from ``deck``.
+
+    ``profile`` is a profile or its name.  Later hands are dealt from the seed
+    (a random one when none is given) unless a ``deal`` action gives the deck.
+
+    >>> import binocle
+    >>> s = binocle.new_game("cutthroat", seed=7)
+    >>> s.current_player, len(s.hands[0]), s.phase.value
+    (1, 15, 'bidding')
+    """
+    s = start(profile, seed, dealer)
+    if deck is None:
+        return apply(s, legal_actions(s)[0])
+    try:
+        cards = parse_cards(deck)
+    except InvalidNotationError as exc:
+        raise InvalidNotationError(f"deck: {exc}") from None
+    return apply(s, deal(cards))
+
+
+def start(profile: Any = "cutthroat", seed: int | None = None, dealer: int = 0) -> GameState:
+    """A new game before its first deal: ``legal_actions`` holds the deal from the seed.
+
+    :func:`new_game` is this followed by the first deal.
+    """
+    p = get_profile(profile)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidArgumentError(f"a seed is a whole number, not {seed!r}")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < p.players:
+        raise InvalidArgumentError(f"the dealer is a seat 0..{p.players - 1}, not {dealer!r}")
+    return p.initial(seed, dealer)
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every legal action, in a deterministic order; empty only when the game is over.
+
+    Between hands it holds the one deal drawn from the game's seed.
+    """
+    s = _state(state)
+    legal = s._legal
+    if legal is None:
+        legal = s.profile.legal_actions(s)
+        object.__setattr__(s, "_legal", legal)
+    return legal
+
+
+def apply(state: GameState, action: Action | str) -> GameState:
+    """The state after ``action`` (an action or its text); ``state`` is unchanged.
+
+    Raises IllegalActionError naming the rule when the action is not legal.
+    """
+    s = _state(state)
+    legal = s._legal
+    if legal is None:
+        legal = s.profile.legal_actions(s)
+        object.__setattr__(s, "_legal", legal)
+    if type(action) is Action:
+        if action in legal:
+            return s.profile.apply(s, action)
+    elif isinstance(action, str):
+        action = parse_action(s, action)
+        if action in legal:
+            return s.profile.apply(s, action)
+    else:
+        raise InvalidNotationError(
+            f"an action is an Action or its text, not {type(action).__name__}"
+        )
+    if action.kind is Kind.DEAL and s.phase is Phase.DEAL:
+        problem = s.profile.check_deck(action)
+        if problem is None:
+            return s.profile.apply(s, action)
+        raise IllegalActionError(problem)
+    raise IllegalActionError(s.profile.explain(s, action))
+
+
+def parse_action(state: GameState, text: str) -> Action:
+    """Read an action's text in the context of ``state``; ``str(action)`` reads back.
+
+    The action is not checked for legality (:func:`apply` does that).
+    """
+    s = _state(state)
+    return s.profile.resolve(s, parse_action_text(text))
+
+
+def score(state: GameState) -> tuple[int, ...]:
+    """The game scores by seat."""
+    return _state(state).scores
+
+
+def is_over(state: GameState) -> bool:
+    """Whether the game has ended."""
+    return _state(state).phase is Phase.OVER
+
+
+def winner(state: GameState) -> int | None:
+    """The seat that won the game, or None while it goes on."""
+    s = _state(state)
+    return s.profile.winner(s)
+
+
+def observe(state: GameState, seat: int) -> View:
+    """What ``seat`` may know of ``state``: its own cards and everything public."""
+    s = _state(state)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(s.hands):
+        raise InvalidArgumentError(f"a seat is 0..{len(s.hands) - 1}, not {seat!r}")
+    return s.profile.observe(s, seat)
+
+
+def meld(
+    cards: Iterable[Card | str] | str, trump: Suit | str, profile: Any = "cutthroat"
+) -> MeldResult:
+    """The meld of ``cards`` with ``trump`` as ``profile`` scores it.
+
+    >>> import binocle
+    >>> r = binocle.meld("AC TC KC QC JC QS JD AS AH AD", "C", "cutthroat")
+    >>> r.total, [m.name for m in r.melds]
+    (290, ['run', 'pinochle', 'aces around'])
+    """
+    p = get_profile(profile)
+    hand = tuple(sorted(parse_cards(cards)))
+    t = parse_suit(trump)  # type: ignore[arg-type]
+    allowed = set(kinds(p.pack_size))
+    for c in set(hand):
+        if c not in allowed:
+            raise InvalidNotationError(f"{c} is not in the {p.pack_size}-card pack")
+        if hand.count(c) > 2:
+            raise InvalidNotationError(f"{c} appears {hand.count(c)} times: the pack has two")
+    return p.meld(hand, t)

@@ -1,0 +1,94 @@
+"""Text that lets a person follow a game, action by action (layer 4)."""
+
+from __future__ import annotations
+
+from binocle.actions import Action, Kind
+from binocle.cards import Card, Suit, format_cards
+from binocle.core import GameState, HandResult, Phase
+from binocle.game import observe
+from binocle.rules.tricks import trick_winner
+
+__all__ = ["describe", "hand_by_suit", "hand_summary"]
+
+
+def hand_by_suit(cards: tuple[Card, ...]) -> str:
+    """A hand grouped by suit: ``"♠ A T K  ♥ Q 9  ♦ –  ♣ A"``."""
+    parts = []
+    for s in Suit:
+        ranks = [c.rank.letter for c in cards if c.suit is s]
+        parts.append(f"{s.symbol} {' '.join(ranks) if ranks else '–'}")
+    return "  ".join(parts)
+
+
+def hand_summary(result: HandResult, scores: tuple[int, ...]) -> list[str]:
+    """The lines that close a hand: each seat's meld, tricks, change and total."""
+    lines = []
+    head = f"  hand over ({result.outcome})"
+    if result.bidder is not None:
+        verdict = "made" if result.made else "set"
+        head += f": seat {result.bidder} bid {result.bid} and was {verdict}"
+    lines.append(head)
+    for i, delta in enumerate(result.delta):
+        lines.append(
+            f"    seat {i}: meld {result.meld[i]:>4}  tricks {result.tricks[i]:>4}"
+            f"  {delta:+5d}  → {scores[i]}"
+        )
+    return lines
+
+
+def describe(before: GameState, action: Action, after: GameState) -> list[str]:
+    """Lines describing ``action`` taken in ``before`` and leading to ``after``."""
+    lines: list[str] = []
+    p = before.current_player
+    k = action.kind
+    who = f"seat {p}"
+    if k is Kind.DEAL:
+        lines.append("")
+        lines.append(f"Hand {after.hand_number}: seat {after.dealer} deals")
+        for i, h in enumerate(after.hands):
+            lines.append(f"  seat {i}: {hand_by_suit(h)}")
+        turn_up = observe(after, 0).get("turn_up")
+        if turn_up is not None:
+            lines.append(f"  turn-up: {turn_up}")
+    elif k is Kind.PASS:
+        lines.append(f"  {who} passes")
+    elif k is Kind.BID:
+        lines.append(f"  {who} bids {action.number}")
+    elif k is Kind.DISCARD:
+        lines.append(f"  {who} discards {action.card}")
+    elif k is Kind.TRUMP:
+        assert action.suit is not None
+        lines.append(f"  {who} names trump: {action.suit.name.lower()}")
+    elif k is Kind.MELD:
+        view = observe(after, p if p is not None else 0)
+        melds = view.get("melds")
+        if melds is not None and p is not None and melds[p] is not None:
+            lines.append(f"  {who} melds {melds[p].total}: {melds[p]}")
+        else:
+            lines.append(f"  {who}: {action}")
+    elif k is Kind.PLAY:
+        assert action.card is not None and p is not None
+        trick = (*before.trick, (p, action.card))
+        if not after.trick:
+            w = trick[trick_winner([c for _, c in trick], before.trump)][0]
+            cards = "  ".join(f"{s}:{c}" for s, c in trick)
+            lines.append(f"  trick {cards}  → seat {w}")
+    else:
+        lines.append(f"  {who}: {action}")
+    if after.phase is Phase.DISCARD and before.phase is Phase.BIDDING:
+        shown = observe(after, 0)
+        lines.append(
+            f"  seat {after.current_player} takes the bid at {shown.get('bid')};"
+            f" widow {format_cards(shown.get('widow') or ())}"
+        )
+    if len(after.results) > len(before.results):
+        lines.extend(hand_summary(after.results[-1], after.scores))
+    if after.phase is Phase.OVER and before.phase is not Phase.OVER:
+        won = after.profile.winner(after)
+        lines.append("")
+        lines.append(
+            f"Game over: seat {won} wins with {after.scores[won]}"
+            if won is not None
+            else "Game over"
+        )
+    return lines

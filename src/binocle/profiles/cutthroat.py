@@ -1,0 +1,585 @@
+"""Profile ``cutthroat``: three-hand auction Pinochle to 1500 (RULES.md §4, seed 003).
+
+Phases: DEAL → BIDDING → DISCARD (three single cards) → TRUMP → MELD (bidder
+first, then clockwise) → PLAY (15 tricks; the bidder may concede before the
+first lead) → DEAL again, or OVER.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from binocle import actions as A
+from binocle.actions import Action, Kind
+from binocle.cards import Card, Suit, format_cards, pack
+from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
+from binocle.errors import InvalidStateError
+from binocle.rules.cutthroat_melds import meld_breakdown, meld_total
+from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
+from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
+
+__all__ = ["Cutthroat", "CutthroatState"]
+
+_NINE = 5
+
+
+def _bid_option(instance: Any, attribute: Any, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0 or value % 10:
+        raise ValueError(f"{attribute.name} must be a positive multiple of 10, not {value!r}")
+
+
+def _positive(instance: Any, attribute: Any, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{attribute.name} must be a positive whole number, not {value!r}")
+
+
+def _widow_round(instance: Any, attribute: Any, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 4:
+        raise ValueError(
+            f"widow_after_round must be 0..4 (the widow is never the last card), not {value!r}"
+        )
+
+
+def _flag(instance: Any, attribute: Any, value: bool) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{attribute.name} must be true or false, not {value!r}")
+
+
+@attrs.frozen(slots=True)
+class Cutthroat(Profile):
+    """Three-hand auction (cutthroat) Pinochle.
+
+    Options (RULES.md §4 "Options" and Resolutions):
+
+    - ``min_bid`` (250): the lowest bid; bids rise in steps of 10.
+    - ``max_bid`` (3000): the bid ceiling, above any real hand, so the set of
+      legal actions is finite.
+    - ``single_set`` (false): a bidder who fails loses the bid once, not twice.
+    - ``easier_tricks`` (false): beat the highest card so far only when trump
+      was led.
+    - ``bunched_hands`` (false): a player with five or more Nines and no meld
+      but dix may have the hand thrown in and redealt by the same dealer.
+    - ``widow_after_round`` (1): the widow takes the three cards dealt after
+      this round of packets (0..4: never the last card).
+    - ``target`` (1500): the score that wins the game.
+    """
+
+    name: ClassVar[str] = "cutthroat"
+    aliases: ClassVar[tuple[str, ...]] = ("auction", "three-hand-auction", "cut-throat")
+    players: ClassVar[int] = 3
+    description: ClassVar[str] = "three-hand auction Pinochle to 1500 with a widow (seed 003)"
+
+    min_bid: int = attrs.field(default=250, validator=_bid_option)
+    max_bid: int = attrs.field(default=3000, validator=_bid_option)
+    single_set: bool = attrs.field(default=False, validator=_flag)
+    easier_tricks: bool = attrs.field(default=False, validator=_flag)
+    bunched_hands: bool = attrs.field(default=False, validator=_flag)
+    widow_after_round: int = attrs.field(default=1, validator=_widow_round)
+    target: int = attrs.field(default=1500, validator=_positive)
+
+    def __attrs_post_init__(self) -> None:
+        if self.max_bid < self.min_bid:
+            raise ValueError(f"max_bid ({self.max_bid}) is below min_bid ({self.min_bid})")
+
+    @property
+    def obligation(self) -> Obligation:
+        """The trick rule in force."""
+        return Obligation.EASIER if self.easier_tricks else Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
+
+    # -- states ----------------------------------------------------------------
+
+    def initial(self, seed: int, dealer: int) -> CutthroatState:
+        return CutthroatState(
+            self, seed, dealer, 0, Phase.DEAL, dealer, None, None,
+            _EMPTY3, (), (0, 0, 0), (), None,
+            (), (), None, None, _NOBODY3, (), _NONE3, (0, 0, 0), (0, 0, 0), (), None,
+        )  # fmt: skip
+
+    # -- legal actions -----------------------------------------------------------
+
+    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
+        s: CutthroatState = state  # type: ignore[assignment]
+        phase = s.phase
+        if phase is Phase.PLAY:
+            p = s.current_player
+            assert p is not None
+            trick = s.trick
+            cards = allowed_cards(s.hands[p], [c for _, c in trick], s.trump, self.obligation)
+            plays = tuple([A.PLAY[c] for c in cards])
+            if not trick and not s.played and p == s.bidder:
+                return (*plays, A.CONCEDE)
+            return plays
+        if phase is Phase.BIDDING:
+            return self._bidding_actions(s)
+        if phase is Phase.DISCARD:
+            p = s.current_player
+            assert p is not None
+            return tuple([A.DISCARD[c] for c in dict.fromkeys(s.hands[p])])
+        if phase is Phase.TRUMP:
+            return A.TRUMP
+        if phase is Phase.MELD:
+            return (A.MELD,)
+        if phase is Phase.DEAL:
+            return (self.deal_for(s),)
+        return ()
+
+    def _bidding_actions(self, s: CutthroatState) -> tuple[Action, ...]:
+        p = s.current_player
+        assert p is not None
+        out: list[Action] = [A.PASS]
+        if s.bid is None and sum(s.passed) == 2:
+            out.append(A.bid(self.min_bid))
+        else:
+            start = self.min_bid if s.bid is None else s.bid + 10
+            out.extend(_bid_range(start, self.max_bid))
+        if self.bunched_hands and _may_bunch(s, p):
+            out.append(A.BUNCH)
+        return tuple(out)
+
+    # -- transitions -----------------------------------------------------------
+
+    def apply(self, state: GameState, action: Action) -> GameState:
+        s: CutthroatState = state  # type: ignore[assignment]
+        kind = action.kind
+        if kind is Kind.PLAY:
+            return self._play(s, action)
+        if kind is Kind.DEAL:
+            return self._deal(s, action)
+        if kind is Kind.BID or kind is Kind.PASS:
+            return self._call(s, action)
+        if kind is Kind.DISCARD:
+            return self._discard(s, action)
+        if kind is Kind.TRUMP:
+            return self._trump(s, action)
+        if kind is Kind.MELD:
+            return self._meld(s, action)
+        if kind is Kind.CONCEDE:
+            return self._concede(s, action)
+        if kind is Kind.BUNCH:
+            return self._end_hand(s, action, _zero_result(s, "redeal"), redeal=True)
+        raise AssertionError(f"unhandled action {action}")  # pragma: no cover
+
+    def _deal(self, s: CutthroatState, action: Action) -> CutthroatState:
+        deck = action.cards
+        d = s.dealer
+        hands: list[list[Card]] = [[], [], []]
+        widow: tuple[Card, ...] = ()
+        pos = 0
+        for rnd in range(5):
+            if rnd == self.widow_after_round:
+                widow = tuple(sorted(deck[pos : pos + 3]))
+                pos += 3
+            for k in range(1, 4):
+                hands[(d + k) % 3].extend(deck[pos : pos + 3])
+                pos += 3
+        return CutthroatState(
+            self, s.seed, s.first_dealer, s.hand_number + 1, Phase.BIDDING, d, (d + 1) % 3,
+            None, tuple(tuple(sorted(h)) for h in hands), (), s.scores, s.results,
+            (s.history, action, None),
+            widow, (), None, None, _NOBODY3, (), _NONE3, (0, 0, 0), (0, 0, 0), (), None,
+        )  # fmt: skip
+
+    def _call(self, s: CutthroatState, action: Action) -> GameState:
+        p = s.current_player
+        assert p is not None
+        passed = s.passed
+        if action.kind is Kind.PASS:
+            passed = _set(passed, p, True)
+            calls = (*s.calls, (p, 0))
+            bidder, bid = s.bidder, s.bid
+        else:
+            calls = (*s.calls, (p, action.number or 0))
+            bidder, bid = p, action.number
+        history = (s.history, action, p)
+        if all(passed):
+            done = _zero_result(s, "thrown-in")
+            mid = _rebuild(s, history=history, calls=calls, passed=passed)
+            return self._end_hand(mid, None, done, redeal=False, logged=True)
+        if sum(passed) == 2 and bidder is not None:
+            hands = _set(s.hands, bidder, tuple(sorted(s.hands[bidder] + s.widow)))
+            return _rebuild(
+                s, phase=Phase.DISCARD, current=bidder, hands=hands, history=history,
+                calls=calls, bidder=bidder, bid=bid, passed=passed,
+            )  # fmt: skip
+        nxt = (p + 1) % 3
+        while passed[nxt]:
+            nxt = (nxt + 1) % 3
+        return _rebuild(
+            s, current=nxt, history=history, calls=calls, bidder=bidder, bid=bid, passed=passed
+        )
+
+    def _discard(self, s: CutthroatState, action: Action) -> GameState:
+        p = s.current_player
+        assert p is not None and action.card is not None
+        hand = _remove(s.hands[p], action.card)
+        discards = (*s.discards, action.card)
+        phase = Phase.TRUMP if len(discards) == 3 else Phase.DISCARD
+        return _rebuild(
+            s, phase=phase, hands=_set(s.hands, p, hand), history=(s.history, action, p),
+            discards=discards,
+        )  # fmt: skip
+
+    def _trump(self, s: CutthroatState, action: Action) -> GameState:
+        return _rebuild(
+            s, phase=Phase.MELD, trump=action.suit, history=(s.history, action, s.current_player)
+        )
+
+    def _meld(self, s: CutthroatState, action: Action) -> GameState:
+        p = s.current_player
+        assert p is not None and s.trump is not None
+        melds = _set(s.melds, p, self.meld(s.hands[p], s.trump))
+        nxt = (p + 1) % 3
+        phase = Phase.PLAY if nxt == s.bidder else Phase.MELD
+        return _rebuild(s, phase=phase, current=nxt, history=(s.history, action, p), melds=melds)
+
+    def _concede(self, s: CutthroatState, action: Action) -> GameState:
+        bidder, bid = s.bidder, s.bid
+        assert bidder is not None and bid is not None
+        meld = tuple(0 if i == bidder else _total(s.melds[i]) for i in range(3))
+        delta = tuple(-bid if i == bidder else meld[i] for i in range(3))
+        result = HandResult(
+            s.dealer, s.trump, meld, (0, 0, 0), delta, bidder, bid, False, "conceded"
+        )
+        return self._end_hand(s, action, result, redeal=False)
+
+    def _play(self, s: CutthroatState, action: Action) -> GameState:
+        p = s.current_player
+        assert p is not None
+        c = action.card
+        assert c is not None
+        hand = s.hands[p]
+        i = hand.index(c)
+        hands = _set(s.hands, p, hand[:i] + hand[i + 1 :])
+        trick = (*s.trick, (p, c))
+        history = (s.history, action, p)
+        if len(trick) < 3:
+            return CutthroatState(
+                self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, (p + 1) % 3,
+                s.trump, hands, trick, s.scores, s.results, history,
+                s.widow, s.calls, s.bidder, s.bid, s.passed, s.discards, s.melds,
+                s.taken, s.counters, s.played, None,
+            )  # fmt: skip
+        w = trick[trick_winner([x for _, x in trick], s.trump)][0]
+        pts = (
+            COUNTER_POINTS[trick[0][1]] + COUNTER_POINTS[trick[1][1]] + COUNTER_POINTS[trick[2][1]]
+        )
+        taken = _set(s.taken, w, s.taken[w] + pts)
+        counters = _set(s.counters, w, s.counters[w] + pts // 10)
+        played = (*s.played, trick)
+        nxt = CutthroatState(
+            self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, w,
+            s.trump, hands, (), s.scores, s.results, history,
+            s.widow, s.calls, s.bidder, s.bid, s.passed, s.discards, s.melds,
+            taken, counters, played, None,
+        )  # fmt: skip
+        if len(played) < 15:
+            return nxt
+        return self._score_hand(nxt, w)
+
+    def _score_hand(self, s: CutthroatState, last: int) -> GameState:
+        """Hand scoring (RULES.md §4 "Scoring a hand")."""
+        bidder, bid = s.bidder, s.bid
+        assert bidder is not None and bid is not None
+        tricks = [s.taken[i] + (LAST_TRICK if i == last else 0) for i in range(3)]
+        tricks[bidder] += sum(COUNTER_POINTS[c] for c in s.discards)
+        meld = [0, 0, 0]
+        delta = [0, 0, 0]
+        made = False
+        for i in range(3):
+            declared = _total(s.melds[i])
+            if i == bidder:
+                made = declared + tricks[i] >= bid
+                if made:
+                    meld[i] = declared
+                    delta[i] = declared + tricks[i]
+                else:
+                    delta[i] = -bid if self.single_set else -2 * bid
+            else:
+                meld[i] = declared if s.counters[i] > 0 else 0
+                delta[i] = meld[i] + tricks[i]
+        result = HandResult(
+            s.dealer, s.trump, tuple(meld), tuple(tricks), tuple(delta), bidder, bid, made, "played"
+        )
+        return self._end_hand(s, None, result, redeal=False, logged=True)
+
+    def _end_hand(
+        self,
+        s: CutthroatState,
+        action: Action | None,
+        result: HandResult,
+        *,
+        redeal: bool,
+        logged: bool = False,
+    ) -> GameState:
+        """Record the hand, then wait for the next deal or end the game (RULES.md §4)."""
+        scores = tuple(a + b for a, b in zip(s.scores, result.delta, strict=True))
+        history: Any = s.history if logged else (s.history, action, s.current_player)
+        winner = _game_winner(scores, result.bidder, self.target)
+        results = (*s.results, result)
+        if winner is not None:
+            phase, dealer = Phase.OVER, s.dealer
+        else:
+            phase, dealer = Phase.DEAL, s.dealer if redeal else (s.dealer + 1) % 3
+        return CutthroatState(
+            self, s.seed, s.first_dealer, s.hand_number, phase, dealer, None, None,
+            _EMPTY3, (), scores, results, history,
+            (), (), None, None, _NOBODY3, (), _NONE3, (0, 0, 0), (0, 0, 0), (), winner,
+        )  # fmt: skip
+
+    # -- explanations ------------------------------------------------------------
+
+    def explain(self, state: GameState, action: Action) -> str:
+        s: CutthroatState = state  # type: ignore[assignment]
+        phase = s.phase
+        kind = action.kind
+        p = s.current_player
+        if phase is Phase.OVER:
+            return f"the game is over: {action} is not possible"
+        if kind is Kind.DEAL:
+            if phase is not Phase.DEAL:
+                return f"no deal now: the hand is in the {phase.value} phase"
+            return self.check_deck(action) or "not a deal of this pack"
+        if phase is Phase.DEAL:
+            return f"the hand is over: the next action is a deal, not {action}"
+        assert p is not None
+        expected = {
+            Phase.BIDDING: "a bid or a pass",
+            Phase.DISCARD: "a discard",
+            Phase.TRUMP: "naming trump",
+            Phase.MELD: "meld",
+            Phase.PLAY: "playing a card",
+        }[phase]
+        if kind is Kind.BUNCH and phase is Phase.BIDDING:
+            if not self.bunched_hands:
+                return "bunched hands are not played (option bunched_hands is off)"
+            return (
+                f"bunched hand: seat {p} needs five or more Nines and no meld but dix,"
+                " and must not have bid yet"
+            )
+        if kind is Kind.BID and phase is Phase.BIDDING:
+            n = action.number or 0
+            if s.bid is None and sum(s.passed) == 2:
+                return (
+                    f"the first two passed: seat {p} may take the hand only at"
+                    f" {self.min_bid} or pass (not bid {n})"
+                )
+            if n < self.min_bid:
+                return f"the lowest bid is {self.min_bid} (bid {n})"
+            if s.bid is not None and n <= s.bid:
+                return f"a bid must be higher than the last bid, {s.bid} (bid {n})"
+            if n % 10:
+                return f"bids rise in steps of 10 (bid {n})"
+            return f"bid {n} is above the ceiling {self.max_bid}"
+        if kind is Kind.DISCARD and phase is Phase.DISCARD:
+            return f"discard {action.card}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
+        if kind is Kind.CONCEDE and phase is Phase.PLAY:
+            if p != s.bidder:
+                return f"only the bidder (seat {s.bidder}) may give up"
+            return "the bidder may give up only before the first lead"
+        if kind is Kind.PLAY and phase is Phase.PLAY:
+            c = action.card
+            assert c is not None
+            if action.source == "table":
+                return "there are no table cards in this profile"
+            if c not in s.hands[p]:
+                return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
+            why = obligation_broken(
+                c, s.hands[p], [x for _, x in s.trick], s.trump, self.obligation
+            )
+            return why or f"{action} is not legal now"
+        return f"seat {p} must act in the {phase.value} phase ({expected}), not {action}"
+
+    # -- meld, views, checks ---------------------------------------------------------
+
+    def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
+        if trump is None:
+            return MeldResult(0, ())
+        melds = tuple(Meld(n, c, v) for n, c, v in meld_breakdown(cards, int(trump)))
+        return MeldResult(sum(m.value for m in melds), melds)
+
+    def winner(self, state: GameState) -> int | None:
+        s: CutthroatState = state  # type: ignore[assignment]
+        return s.game_winner
+
+    def observe(self, state: GameState, seat: int) -> View:
+        s: CutthroatState = state  # type: ignore[assignment]
+        widow_shown = s.bidder is not None and s.phase not in (Phase.BIDDING, Phase.DEAL)
+        public = {
+            "calls": s.calls,
+            "bidder": s.bidder if widow_shown else None,
+            "bid": s.bid,
+            "widow": s.widow if widow_shown else None,
+            "discards": s.discards if seat == s.bidder else None,
+            "discard_count": len(s.discards),
+            "melds": s.melds,
+            "played": s.played,
+        }
+        return View(
+            self, seat, s.phase, s.dealer, s.current_player, s.trump, s.hands[seat],
+            tuple(len(h) for h in s.hands), s.trick, s.scores, s.results,
+            self.legal_actions(s) if seat == s.current_player else (),
+            _public_log(s, seat), tuple(sorted(public.items())),
+        )  # fmt: skip
+
+    def check(self, state: GameState) -> None:
+        s: CutthroatState = state  # type: ignore[assignment]
+        if s.phase in (Phase.DEAL, Phase.OVER):
+            held: list[Card] = [c for h in s.hands for c in h]
+            if held or s.trick or s.played or s.discards:
+                raise InvalidStateError(f"cards left out between hands: {format_cards(held)}")
+            return
+        cards = [c for h in s.hands for c in h]
+        cards += [c for _, c in s.trick]
+        cards += [c for t in s.played for _, c in t]
+        cards += s.discards
+        if s.phase is Phase.BIDDING:
+            cards += s.widow
+        if sorted(cards) != list(pack(self.pack_size)):
+            raise InvalidStateError(
+                "the cards in hands, widow, discards and tricks are not exactly the pack"
+            )
+
+
+@attrs.frozen(slots=True, weakref_slot=False)
+class CutthroatState(GameState):
+    """A cutthroat position (see :class:`binocle.core.GameState` for the common fields).
+
+    ``widow``: the three widow cards (public once the bidding is over);
+    ``calls``: the bidding as ``(seat, bid)`` pairs, 0 for a pass; ``bidder``
+    and ``bid``: the high bidder and bid; ``passed``: by seat; ``discards``:
+    the bidder's; ``melds``: each seat's :class:`MeldResult` once declared;
+    ``taken`` and ``counters``: trick points and counters won so far by seat;
+    ``played``: the completed tricks of the hand; ``game_winner``.
+    """
+
+    widow: tuple[Card, ...]
+    calls: tuple[tuple[int, int], ...]
+    bidder: int | None
+    bid: int | None
+    passed: tuple[bool, ...]
+    discards: tuple[Card, ...]
+    melds: tuple[MeldResult | None, ...]
+    taken: tuple[int, ...]
+    counters: tuple[int, ...]
+    played: tuple[tuple[tuple[int, Card], ...], ...]
+    game_winner: int | None
+
+
+_EMPTY3: tuple[tuple[Card, ...], ...] = ((), (), ())
+_NOBODY3 = (False, False, False)
+_NONE3: tuple[MeldResult | None, ...] = (None, None, None)
+_BID_RANGES: dict[tuple[int, int], tuple[Action, ...]] = {}
+
+
+def _bid_range(start: int, stop: int) -> tuple[Action, ...]:
+    key = (start, stop)
+    r = _BID_RANGES.get(key)
+    if r is None:
+        r = _BID_RANGES[key] = tuple(A.bid(b) for b in range(start, stop + 1, 10))
+    return r
+
+
+def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return t[:i] + (value,) + t[i + 1 :]
+
+
+def _remove(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
+    i = hand.index(c)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _total(m: MeldResult | None) -> int:
+    return 0 if m is None else m.total
+
+
+def _zero_result(s: CutthroatState, outcome: str) -> HandResult:
+    return HandResult(s.dealer, None, (0, 0, 0), (0, 0, 0), (0, 0, 0), None, None, None, outcome)
+
+
+def _may_bunch(s: CutthroatState, p: int) -> bool:
+    """Bunched hands (RULES.md §4 Options): five or more Nines, no meld but dix, no bid yet."""
+    if any(seat == p and amount for seat, amount in s.calls):
+        return False
+    hand = s.hands[p]
+    if sum(1 for c in hand if c & 7 == _NINE) < 5:
+        return False
+    for t in Suit:
+        nines = sum(1 for c in hand if c == t * 8 + _NINE)
+        if meld_total(hand, t) != 10 * nines:
+            return False
+    return True
+
+
+def _game_winner(scores: tuple[int, ...], bidder: int | None, target: int) -> int | None:
+    """Winning (RULES.md §4): the bidder among those at the target, else the higher score.
+
+    Resolution: an exact tie between two non-bidders decides nothing.
+    """
+    reached = [i for i, v in enumerate(scores) if v >= target]
+    if not reached:
+        return None
+    if bidder in reached:
+        return bidder
+    top = max(scores[i] for i in reached)
+    best = [i for i in reached if scores[i] == top]
+    return best[0] if len(best) == 1 else None
+
+
+_KEEP: Any = object()
+
+
+def _rebuild(
+    s: CutthroatState,
+    *,
+    phase: Any = _KEEP,
+    current: Any = _KEEP,
+    trump: Any = _KEEP,
+    hands: Any = _KEEP,
+    history: Any = _KEEP,
+    calls: Any = _KEEP,
+    bidder: Any = _KEEP,
+    bid: Any = _KEEP,
+    passed: Any = _KEEP,
+    discards: Any = _KEEP,
+    melds: Any = _KEEP,
+) -> CutthroatState:
+    """A copy of ``s`` with some fields changed (off the hot path of play)."""
+    k = _KEEP
+    return CutthroatState(
+        s.profile, s.seed, s.first_dealer, s.hand_number,
+        s.phase if phase is k else phase,
+        s.dealer,
+        s.current_player if current is k else current,
+        s.trump if trump is k else trump,
+        s.hands if hands is k else hands,
+        s.trick, s.scores, s.results,
+        s.history if history is k else history,
+        s.widow,
+        s.calls if calls is k else calls,
+        s.bidder if bidder is k else bidder,
+        s.bid if bid is k else bid,
+        s.passed if passed is k else passed,
+        s.discards if discards is k else discards,
+        s.melds if melds is k else melds,
+        s.taken, s.counters, s.played, s.game_winner,
+    )  # fmt: skip
+
+
+def _public_log(s: CutthroatState, seat: int) -> tuple[str, ...]:
+    """The hand's actions as ``seat`` saw them: others' deals and discards hidden."""
+    out: list[str] = []
+    node = s.history
+    while node is not None:
+        prev, action, actor = node
+        if action.kind is Kind.DEAL:
+            break
+        if action.kind is Kind.DISCARD and actor != seat:
+            out.append(f"{actor}: discard")
+        else:
+            out.append(f"{actor}: {action}")
+        node = prev
+    out.append("deal")
+    out.reverse()
+    return tuple(out)

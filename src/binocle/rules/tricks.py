@@ -1,0 +1,129 @@
+"""Trick winner and trick obligations (layer 2), on card numbers.
+
+Cards are ints ``suit * 8 + rank`` with the strongest rank 0, so within a suit
+the lower number wins, and ``card >> 3`` is the suit (see :mod:`binocle.cards`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import TypeVar
+
+from binocle.cards import format_cards
+
+__all__ = [
+    "Obligation",
+    "allowed_cards",
+    "beats",
+    "distinct",
+    "obligation_broken",
+    "trick_winner",
+]
+
+C = TypeVar("C", bound=int)
+
+
+class Obligation(enum.Enum):
+    """What a player must play to a trick (RULES.md §2, §3, §4).
+
+    - ``FREE``: any card (classic, while the stock lasts).
+    - ``FOLLOW_WIN_TRUMP``: follow suit and win if able; void, trump (winning
+      if able); otherwise any card (classic, after the stock).
+    - ``FOLLOW_WIN_TRUMP_UNDERTRUMP``: as above, but a player void in the suit
+      led who cannot overtrump must still under-trump (three-handed; cutthroat).
+    - ``EASIER``: follow suit, beating the highest card so far only when trump
+      was led; void, any trump; otherwise any card (cutthroat option).
+    """
+
+    FREE = "free"
+    FOLLOW_WIN_TRUMP = "follow-win-trump"
+    FOLLOW_WIN_TRUMP_UNDERTRUMP = "follow-win-trump-undertrump"
+    EASIER = "easier"
+
+
+def beats(card: int, best: int, trump: int | None) -> bool:
+    """Whether ``card``, played after ``best`` (the card winning so far), wins instead.
+
+    Same suit: the stronger wins, and of identical cards the first played.
+    A trump beats any plain card; any other card loses (RULES.md §1).
+    """
+    if card >> 3 == best >> 3:
+        return card < best
+    return card >> 3 == trump
+
+
+def trick_winner(cards: Sequence[int], trump: int | None) -> int:
+    """The index, in play order, of the card that wins the trick (RULES.md §1)."""
+    best = 0
+    b = cards[0]
+    for i in range(1, len(cards)):
+        c = cards[i]
+        s = c >> 3
+        if s == b >> 3:
+            if c < b:
+                best, b = i, c
+        elif s == trump:
+            best, b = i, c
+    return best
+
+
+def distinct(hand: Sequence[C]) -> tuple[C, ...]:
+    """The distinct cards of a sorted hand, in order."""
+    return tuple(dict.fromkeys(hand))
+
+
+def allowed_cards(
+    hand: Sequence[C], played: Sequence[int], trump: int | None, rule: Obligation
+) -> tuple[C, ...]:
+    """The distinct cards of the sorted ``hand`` that may be played to the trick.
+
+    ``played`` are the cards already in the trick, in play order.
+    """
+    if not played or rule is Obligation.FREE:
+        return tuple(dict.fromkeys(hand))
+    led = played[0] >> 3
+    best = played[trick_winner(played, trump)]
+    follow = [c for c in hand if c >> 3 == led]
+    if follow:
+        must_beat = rule is not Obligation.EASIER or led == trump
+        if must_beat and best >> 3 == led:
+            higher = [c for c in follow if c < best]
+            if higher:
+                return tuple(dict.fromkeys(higher))
+        return tuple(dict.fromkeys(follow))
+    if trump is not None:
+        trumps = [c for c in hand if c >> 3 == trump]
+        if trumps:
+            if best >> 3 == trump and rule is not Obligation.EASIER:
+                over = [c for c in trumps if c < best]
+                if over:
+                    return tuple(dict.fromkeys(over))
+                if rule is Obligation.FOLLOW_WIN_TRUMP:
+                    return tuple(dict.fromkeys(hand))
+            return tuple(dict.fromkeys(trumps))
+    return tuple(dict.fromkeys(hand))
+
+
+def obligation_broken(
+    card: int, hand: Sequence[int], played: Sequence[int], trump: int | None, rule: Obligation
+) -> str | None:
+    """Why playing ``card`` breaks ``rule`` (e.g. "must follow suit: holds QH"), or None."""
+    if card in allowed_cards(hand, played, trump, rule):
+        return None
+    led = played[0] >> 3
+    follow = [c for c in hand if c >> 3 == led]
+    names = "SHDC"
+    if follow and card >> 3 != led:
+        return f"must follow suit {names[led]}: holds {format_cards(dict.fromkeys(follow))}"
+    if follow:
+        best = played[trick_winner(played, trump)]
+        higher = [c for c in follow if c < best]
+        return f"must beat {format_cards([best])}: holds {format_cards(dict.fromkeys(higher))}"
+    assert trump is not None
+    trumps = [c for c in hand if c >> 3 == trump]
+    if card >> 3 != trump:
+        return f"void in {names[led]}, must trump: holds {format_cards(dict.fromkeys(trumps))}"
+    best = played[trick_winner(played, trump)]
+    over = [c for c in trumps if c < best]
+    return f"must overtrump {format_cards([best])}: holds {format_cards(dict.fromkeys(over))}"

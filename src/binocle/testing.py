@@ -1,0 +1,191 @@
+"""Tools for testing the engine and programs built on it (layer 4).
+
+:func:`check_consistency` plays random games and checks the engine's
+invariants at every step; :func:`perft` counts legal action sequences to a
+depth, so any change in legality shows up as a changed number.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+
+from binocle.actions import (
+    BUNCH,
+    CLAIM,
+    CONCEDE,
+    DIX,
+    MELD,
+    PASS,
+    Action,
+    Kind,
+    bid,
+    declare,
+    discard,
+    play,
+    trump,
+)
+from binocle.cards import CARDS, Suit
+from binocle.core import GameState, Phase
+from binocle.errors import IllegalActionError
+from binocle.game import apply, legal_actions, new_game, observe, parse_action
+from binocle.serial import dumps, loads
+
+__all__ = ["ConsistencyError", "Report", "check_consistency", "check_state", "perft"]
+
+
+class ConsistencyError(AssertionError):
+    """An invariant of the engine does not hold; the message says which and where."""
+
+
+@attrs.frozen
+class Report:
+    """What :func:`check_consistency` played and checked."""
+
+    games: int
+    hands: int
+    actions: int
+    illegal_tried: int
+
+
+def _candidates(state: GameState, rng: random.Random) -> Iterator[Action]:
+    """Actions of every kind, most of them illegal in ``state``."""
+    c = CARDS[rng.randrange(32)]
+    yield play(c)
+    yield play(c, "table")
+    yield discard(c)
+    yield bid(rng.choice((0, 10, 240, 250, 255, 260, 300, 1000, 99990)))
+    yield trump(rng.choice(list(Suit)))
+    yield from (PASS, DIX, MELD, CLAIM, CONCEDE, BUNCH)
+    yield declare("marriage", (CARDS[2], CARDS[3]))
+    yield Action(Kind.DEAL, cards=(c,) * 48)
+
+
+def check_state(state: GameState) -> None:
+    """Check one state's own invariants; raise ConsistencyError if one fails."""
+
+    def fail(message: str) -> None:
+        raise ConsistencyError(f"{message} (hand {state.hand_number}, phase {state.phase.value})")
+
+    legal = legal_actions(state)
+    if state.phase is Phase.OVER:
+        if legal:
+            fail("legal actions after the game is over")
+    elif not legal:
+        fail("no legal action before the game is over")
+    if len(set(legal)) != len(legal):
+        fail("legal actions repeat")
+    if state.profile.legal_actions(state) != legal:
+        fail("legal actions are not deterministic")
+    try:
+        state.profile.check(state)
+    except Exception as exc:
+        fail(f"cards not accounted for: {exc}")
+    total = tuple(sum(r.delta[i] for r in state.results) for i in range(len(state.scores)))
+    if total != state.scores:
+        fail(f"scores {state.scores} are not the sum of the hands' deltas {total}")
+    for a in legal:
+        if a.kind is Kind.DEAL:
+            continue
+        text = str(a)
+        if parse_action(state, text) != a:
+            fail(f"action text does not read back: {text!r}")
+    if copy.copy(state) is not state or copy.deepcopy(state) is not state:
+        fail("copying an immutable state made a new object")
+    for seat in range(len(state.hands)):
+        view = observe(state, seat)
+        if view.hand != state.hands[seat]:
+            fail(f"seat {seat}'s view shows another hand")
+        if seat == state.current_player and view.legal_actions != legal:
+            fail("the view of the player to act lists other legal actions")
+
+
+def check_consistency(
+    profile: Any = "cutthroat",
+    games: int = 5,
+    seed: int = 0,
+    *,
+    max_hands: int = 4,
+    illegal_per_step: int = 2,
+    json_every: int = 25,
+) -> Report:
+    """Play random games and check every invariant at every step.
+
+    Checked: legal actions non-empty until the game is over, unique and
+    deterministic; every illegal action tried is refused with
+    IllegalActionError and leaves the state unchanged; action texts read back;
+    JSON round trips (every ``json_every`` steps and at every hand's end);
+    every card is accounted for; a played hand distributes exactly 250 trick
+    points; scores are the sum of the hands' deltas; pickling and copying keep
+    the value.  Games stop after ``max_hands`` hands.
+    """
+    rng = random.Random(seed)
+    hands = actions = tried = 0
+    for g in range(games):
+        s = new_game(profile, seed=seed * 1000 + g, dealer=g % _players(profile))
+        step = 0
+        while True:
+            check_state(s)
+            if s.phase is Phase.OVER or (s.phase is Phase.DEAL and s.hand_number >= max_hands):
+                break
+            legal = legal_actions(s)
+            before_json = dumps(s)
+            before_hash = hash(s)
+            illegal = [a for a in _candidates(s, rng) if a not in legal]
+            for cand in rng.sample(illegal, min(illegal_per_step, len(illegal))):
+                tried += 1
+                try:
+                    apply(s, cand)
+                except IllegalActionError as exc:
+                    if not str(exc):
+                        raise ConsistencyError(f"refusal of {cand} gives no reason") from None
+                else:
+                    raise ConsistencyError(f"illegal action {cand} was accepted (game {g})")
+            if dumps(s) != before_json or hash(s) != before_hash:
+                raise ConsistencyError("a refused action changed the state")
+            action = rng.choice(legal)
+            after = apply(s, action)
+            actions += 1
+            step += 1
+            if dumps(s) != before_json:
+                raise ConsistencyError("apply changed the state it was given")
+            if len(after.results) > len(s.results):
+                hands += 1
+                r = after.results[-1]
+                if r.outcome == "played" and sum(r.tricks) != 250:
+                    raise ConsistencyError(
+                        f"a played hand distributed {sum(r.tricks)} trick points"
+                    )
+            if step % json_every == 0 or len(after.results) > len(s.results):
+                text = dumps(after)
+                back = loads(text)
+                if back != after or hash(back) != hash(after):
+                    raise ConsistencyError("JSON round trip changed the state")
+                if pickle.loads(pickle.dumps(after)) != after:
+                    raise ConsistencyError("pickle round trip changed the state")
+            s = after
+    return Report(games, hands, actions, tried)
+
+
+def _players(profile: Any) -> int:
+    from binocle.profiles import get_profile
+
+    return get_profile(profile).players
+
+
+def perft(state: GameState, depth: int) -> int:
+    """The number of legal action sequences of length ``depth`` from ``state``.
+
+    A sequence that reaches the end of the game early counts once.
+    """
+    if depth == 0 or state.phase is Phase.OVER:
+        return 1
+    legal = legal_actions(state)
+    if depth == 1:
+        return len(legal)
+    return sum(perft(apply(state, a), depth - 1) for a in legal)
