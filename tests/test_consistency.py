@@ -8,7 +8,7 @@ import binocle
 from binocle.testing import check_consistency
 
 
-@pytest.mark.parametrize("name", ["cutthroat"])
+@pytest.mark.parametrize("name", ["cutthroat", "classic", "classic(pack=64,grand_binocle=true)"])
 def test_random_playouts_keep_every_invariant(name: str) -> None:
     """RULES.md §5: random games keep every invariant at every step."""
     report = check_consistency(name, games=4, seed=11, max_hands=3)

@@ -94,7 +94,8 @@ class Action:
         if k is Kind.DEAL:
             return "deal " + format_cards(self.cards)
         if k is Kind.MELD and self.name is not None:
-            return f"meld {self.name} {format_cards(self.cards)}"
+            text = f"meld {self.name} {format_cards(self.cards)}"
+            return f"{text} + {self.source}" if self.source else text
         if k is Kind.DIX and self.number not in (None, 1):
             return f"dix {self.number}"
         return str(k.value)
@@ -209,19 +210,43 @@ def parse_action_text(text: str) -> Action:
     elif head == "deal" and rest:
         action = deal(parse_cards(" ".join(rest)))
     elif head == "meld" and len(rest) >= 2:
-        # The combination's name may have several words; cards follow it.
-        i = len(rest)
-        while i > 0 and _is_card(rest[i - 1]):
-            i -= 1
-        if i == 0 or i == len(rest):
-            raise InvalidNotationError(f"not a meld declaration: {text!r} (meld <kind> <cards>)")
-        cards = tuple(parse_card(w) for w in rest[i:])
-        action = declare(" ".join(w.lower() for w in rest[:i]), cards)
+        action = _parse_declaration(text, rest)
     else:
         raise InvalidNotationError(f"not an action: {text!r}")
     if len(_TEXT_CACHE) < 8192 and action.kind is not Kind.DEAL:
         _TEXT_CACHE[text] = action
     return action
+
+
+def _parse_declaration(text: str, words: list[str]) -> Action:
+    """``meld <kind> <cards>`` or, in the classic game, ``meld <kind> <fresh> + <table>``.
+
+    A table card may carry its slot, ``KS#3``, where two table copies differ.
+    """
+    table: str | None = None
+    if "+" in words:
+        i = words.index("+")
+        words, after = words[:i], words[i + 1 :]
+        for w in after:
+            name, _, slot = w.partition("#")
+            parse_card(name)
+            if slot and not slot.isdigit():
+                raise InvalidNotationError(f"not a table card: {w!r} (e.g. KS or KS#3)")
+        if not after:
+            raise InvalidNotationError(f"no table cards after '+': {text!r}")
+        table = " ".join(
+            str(parse_card(w.partition("#")[0])) + (("#" + w.partition("#")[2]) if "#" in w else "")
+            for w in after
+        )
+    # The combination's name may have several words; cards follow it.
+    i = len(words)
+    while i > 0 and _is_card(words[i - 1]):
+        i -= 1
+    if i == 0 or (i == len(words) and table is None):
+        raise InvalidNotationError(f"not a meld declaration: {text!r} (meld <kind> <cards>)")
+    cards = tuple(sorted(parse_card(w) for w in words[i:]))
+    name = " ".join(w.lower() for w in words[:i])
+    return Action(Kind.MELD, cards=cards, name=name, source=table)
 
 
 def _is_card(word: str) -> bool:

@@ -15,6 +15,7 @@ from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase, View
 from binocle.errors import InvalidArgumentError
 from binocle.game import apply, legal_actions, observe, start
+from binocle.rules.classic_melds import KINDS
 from binocle.rules.tricks import trick_winner
 
 __all__ = ["BaselineBot", "Bot", "RandomBot", "make_bot", "play_game"]
@@ -63,10 +64,31 @@ class BaselineBot:
             return next(a for a in legal if a.suit is best)
         if phase is Phase.PLAY:
             return self._play(view, legal)
+        if phase is Phase.ANNOUNCE:
+            return self._announce(view, legal)
         for a in legal:
             if a.kind is Kind.MELD:
                 return a
-        return legal[0]
+        return next((a for a in legal if a.kind is not Kind.CLAIM), legal[0])
+
+    def _announce(self, view: View, legal: tuple[Action, ...]) -> Action:
+        """Classic: the most valuable announcement, else dix, else nothing."""
+        if self._sure_claim(view, legal):
+            return next(a for a in legal if a.kind is Kind.CLAIM)
+        melds = [a for a in legal if a.kind is Kind.MELD and a.name in _KIND_VALUES]
+        if melds:
+            return max(melds, key=lambda a: _KIND_VALUES[a.name or ""])
+        return next((a for a in legal if a.kind is Kind.DIX), legal[0])
+
+    def _sure_claim(self, view: View, legal: tuple[Action, ...]) -> bool:
+        """Claim only what the recorded score already proves (no counting of cards)."""
+        if not any(a.kind is Kind.CLAIM for a in legal):
+            return False
+        points = view.get("meld_points")
+        targets = view.get("targets")
+        if points is None or targets is None:
+            return False
+        return bool(view.scores[view.seat] + points[view.seat] >= targets[view.seat])
 
     # -- bidding -----------------------------------------------------------
 
@@ -112,6 +134,8 @@ class BaselineBot:
     # -- play ----------------------------------------------------------------
 
     def _play(self, view: View, legal: tuple[Action, ...]) -> Action:
+        if self._sure_claim(view, legal):
+            return next(a for a in legal if a.kind is Kind.CLAIM)
         plays = [a for a in legal if a.kind is Kind.PLAY]
         if any(a.kind is Kind.CONCEDE for a in legal):
             bid = view.get("bid") or 0
@@ -137,6 +161,8 @@ class BaselineBot:
             return max(winners, key=lambda a: (a.card or 0) & 7)  # cheapest winner
         return max(plays, key=lambda a: ((a.card or 0) & 7, (a.card or 0) >> 3 != trump))
 
+
+_KIND_VALUES: dict[str, int] = {name: value for name, _, value in KINDS}
 
 _BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "baseline": BaselineBot}
 

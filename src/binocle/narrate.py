@@ -36,6 +36,12 @@ def hand_summary(result: HandResult, scores: tuple[int, ...]) -> list[str]:
     return lines
 
 
+def _gain(before: GameState, after: GameState, seat: int, name: str) -> int:
+    old = observe(before, seat).get(name) or ()
+    new = observe(after, seat).get(name) or ()
+    return int(new[seat] - old[seat]) if old and new else 0
+
+
 def describe(before: GameState, action: Action, after: GameState) -> list[str]:
     """Lines describing ``action`` taken in ``before`` and leading to ``after``."""
     lines: list[str] = []
@@ -50,8 +56,13 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
         turn_up = observe(after, 0).get("turn_up")
         if turn_up is not None:
             lines.append(f"  turn-up: {turn_up}")
+    elif k is Kind.PASS and before.phase is Phase.ANNOUNCE:
+        lines.append(f"  {who} announces nothing")
     elif k is Kind.PASS:
         lines.append(f"  {who} passes")
+    elif k is Kind.DIX and before.phase is Phase.ANNOUNCE:
+        turn_up = observe(before, 0).get("turn_up")
+        lines.append(f"  {who} exchanges the Nine of trumps for the turn-up {turn_up}: dix, 10")
     elif k is Kind.BID:
         lines.append(f"  {who} bids {action.number}")
     elif k is Kind.DISCARD:
@@ -59,6 +70,9 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
     elif k is Kind.TRUMP:
         assert action.suit is not None
         lines.append(f"  {who} names trump: {action.suit.name.lower()}")
+    elif k is Kind.MELD and before.phase is Phase.ANNOUNCE and p is not None:
+        gained = _gain(before, after, p, "meld_points")
+        lines.append(f"  {who} announces {str(action)[5:]} ({gained})")
     elif k is Kind.MELD:
         view = observe(after, p if p is not None else 0)
         melds = view.get("melds")
@@ -75,6 +89,23 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
             lines.append(f"  trick {cards}  → seat {w}")
     else:
         lines.append(f"  {who}: {action}")
+    if before.phase is Phase.ANNOUNCE and after.phase is not Phase.OVER and after.hands[0]:
+        draws = []
+        for i, (old, new) in enumerate(zip(before.hands, after.hands, strict=True)):
+            gained_cards = list(new)
+            for c in old:
+                if c in gained_cards:
+                    gained_cards.remove(c)
+            draws.append(
+                f"seat {i} draws {format_cards(gained_cards[-1:] if k is Kind.DIX and i == p else gained_cards)}"
+            )
+        lines.append("  " + ", ".join(draws))
+        if observe(after, 0).get("turn_up") is None:
+            lines.append("  the stock is exhausted: the table cards go back to the hands")
+    if k is Kind.CLAIM and p is not None:
+        won = after.profile.winner(after)
+        verdict = "correct" if won == p else "wrong"
+        lines.append(f"  {who} knocks, claiming the game: the claim is {verdict}")
     if after.phase is Phase.DISCARD and before.phase is Phase.BIDDING:
         shown = observe(after, 0)
         lines.append(

@@ -113,6 +113,7 @@ def check_consistency(
     max_hands: int = 4,
     illegal_per_step: int = 2,
     json_every: int = 25,
+    claim_rate: float = 0.01,
 ) -> Report:
     """Play random games and check every invariant at every step.
 
@@ -122,7 +123,8 @@ def check_consistency(
     JSON round trips (every ``json_every`` steps and at every hand's end);
     every card is accounted for; a played hand distributes exactly 250 trick
     points; scores are the sum of the hands' deltas; pickling and copying keep
-    the value.  Games stop after ``max_hands`` hands.
+    the value.  Games stop after ``max_hands`` hands.  Claims and concessions,
+    which end a hand at once, are chosen with probability ``claim_rate``.
     """
     rng = random.Random(seed)
     hands = actions = tried = 0
@@ -148,7 +150,11 @@ def check_consistency(
                     raise ConsistencyError(f"illegal action {cand} was accepted (game {g})")
             if dumps(s) != before_json or hash(s) != before_hash:
                 raise ConsistencyError("a refused action changed the state")
-            action = rng.choice(legal)
+            ordinary = [a for a in legal if a.kind not in _SUDDEN]
+            if ordinary and rng.random() >= claim_rate:
+                action = rng.choice(ordinary)
+            else:
+                action = rng.choice(legal)
             after = apply(s, action)
             actions += 1
             step += 1
@@ -170,6 +176,9 @@ def check_consistency(
                     raise ConsistencyError("pickle round trip changed the state")
             s = after
     return Report(games, hands, actions, tried)
+
+
+_SUDDEN = frozenset({Kind.CLAIM, Kind.CONCEDE})
 
 
 def _players(profile: Any) -> int:

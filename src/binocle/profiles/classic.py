@@ -1,0 +1,623 @@
+"""Profile ``classic``: two-handed Binocle to 1000 with a stock (RULES.md §2, seed 002).
+
+Phases: DEAL → PLAY (free play while the stock lasts) ⇄ ANNOUNCE (the trick's
+winner: one meld, the dix exchange, or nothing; then both draw) … → PLAY
+(strict, once the stock is exhausted and the table cards are taken back) →
+DEAL again, or OVER.  ``claim`` (knocking) is open to the player to act.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from binocle import actions as A
+from binocle.actions import Action, Kind
+from binocle.cards import CARDS, Card, Suit, format_cards, pack, parse_card
+from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
+from binocle.errors import InvalidStateError
+from binocle.rules.classic_melds import (
+    Announcement,
+    MeldTable,
+    announce,
+    best_meld,
+    legal_announcements,
+    play_from_table,
+)
+from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
+from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
+
+__all__ = ["Classic", "ClassicState", "announcement_action"]
+
+_NINE, _SEVEN = 5, 7
+DIX_POINTS = 10
+TARGET_STEP = 250
+
+
+def _flag(instance: Any, attribute: Any, value: bool) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{attribute.name} must be true or false, not {value!r}")
+
+
+def _pack(instance: Any, attribute: Any, value: int) -> None:
+    if value not in (48, 64):
+        raise ValueError(f"pack must be 48 or 64, not {value!r}")
+
+
+def _positive(instance: Any, attribute: Any, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{attribute.name} must be a positive whole number, not {value!r}")
+
+
+@attrs.frozen(slots=True)
+class Classic(Profile):
+    """Two-handed Binocle with a stock, sequential melding, dix and knocking.
+
+    Options: ``target`` (1000), ``grand_binocle`` (false: K♠ Q♠ J♦ for 80,
+    "not often played in America"), ``pack`` (48, or 64 with Eights and Sevens:
+    twelve cards dealt, a longer stock, the Seven of trumps takes the place of
+    the Nine for dix).
+    """
+
+    name: ClassVar[str] = "classic"
+    aliases: ClassVar[tuple[str, ...]] = ("two-handed", "binocle", "two-hand")
+    players: ClassVar[int] = 2
+    description: ClassVar[str] = "two-handed Binocle to 1000 with a stock (seed 002)"
+
+    target: int = attrs.field(default=1000, validator=_positive)
+    grand_binocle: bool = attrs.field(default=False, validator=_flag)
+    pack: int = attrs.field(default=48, validator=_pack)
+
+    @property
+    def pack_size(self) -> int:
+        return self.pack
+
+    @property
+    def dix_rank(self) -> int:
+        """The rank that makes dix: the Nine, or the Seven in the 64-card pack."""
+        return _SEVEN if self.pack == 64 else _NINE
+
+    # -- states ----------------------------------------------------------------
+
+    def initial(self, seed: int, dealer: int) -> ClassicState:
+        return ClassicState(
+            self, seed, dealer, 0, Phase.DEAL, dealer, None, None, ((), ()), (), (0, 0), (),
+            None, ((), ()), (_EMPTY_TABLE, _EMPTY_TABLE), (), None, 0, (0, 0), (0, 0),
+            ((), ()), (), (self.target, self.target), None,
+        )  # fmt: skip
+
+    def stock_phase(self, s: ClassicState) -> bool:
+        """Whether the stock lasts (free play, announcements)."""
+        return bool(s.stock) or s.turn_up is not None
+
+    # -- legal actions -----------------------------------------------------------
+
+    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
+        s: ClassicState = state  # type: ignore[assignment]
+        phase = s.phase
+        if phase is Phase.PLAY:
+            return self._play_actions(s)
+        if phase is Phase.ANNOUNCE:
+            p = s.current_player
+            assert p is not None
+            out: list[Action] = [A.PASS]
+            if self._may_dix(s, p):
+                out.append(A.DIX)
+            out.extend(announcement_action(a, s.tables[p]) for a in self._announcements(s, p))
+            out.append(A.CLAIM)
+            return tuple(out)
+        if phase is Phase.DEAL:
+            return (self.deal_for(s),)
+        return ()
+
+    def _play_actions(self, s: ClassicState) -> tuple[Action, ...]:
+        p = s.current_player
+        assert p is not None
+        concealed = s.concealed[p]
+        if self.stock_phase(s):
+            out = [A.PLAY[c] for c in dict.fromkeys(concealed)]
+            out.extend(_table_plays(s.tables[p]))
+        else:
+            played = [c for _, c in s.trick]
+            out = [
+                A.PLAY[c]
+                for c in allowed_cards(concealed, played, s.trump, Obligation.FOLLOW_WIN_TRUMP)
+            ]
+        out.append(A.CLAIM)
+        return tuple(out)
+
+    def _announcements(self, s: ClassicState, p: int) -> tuple[Announcement, ...]:
+        assert s.trump is not None
+        return legal_announcements(
+            s.concealed[p], s.tables[p], s.trump, grand_binocle=self.grand_binocle
+        )
+
+    def _may_dix(self, s: ClassicState, p: int) -> bool:
+        """Dix (RULES.md §2): a Nine of trumps held, a turn-up to take, two dix at most."""
+        assert s.trump is not None
+        return s.dixes < 2 and s.turn_up is not None and self._dix_card(s) in s.concealed[p]
+
+    def _dix_card(self, s: ClassicState) -> Card:
+        assert s.trump is not None
+        return CARDS[s.trump * 8 + self.dix_rank]
+
+    # -- transitions -----------------------------------------------------------
+
+    def apply(self, state: GameState, action: Action) -> GameState:
+        s: ClassicState = state  # type: ignore[assignment]
+        kind = action.kind
+        if kind is Kind.PLAY:
+            return self._play(s, action)
+        if kind is Kind.DEAL:
+            return self._deal(s, action)
+        if kind is Kind.CLAIM:
+            return self._claim(s, action)
+        if kind is Kind.PASS:
+            return self._draw(s, action, s.concealed, s.tables, s.meld_points, s.turn_up, s.dixes)
+        if kind is Kind.DIX:
+            return self._dix(s, action)
+        if kind is Kind.MELD:
+            return self._meld(s, action)
+        raise AssertionError(f"unhandled action {action}")  # pragma: no cover
+
+    def _deal(self, s: ClassicState, action: Action) -> ClassicState:
+        """The deal (RULES.md §2): four at a time for three rounds, pone first; the turn-up."""
+        deck = action.cards
+        d = s.dealer
+        pone = 1 - d
+        n = 12
+        hands: list[list[Card]] = [[], []]
+        pos = 0
+        for _ in range(3):
+            for seat in (pone, d):
+                hands[seat].extend(deck[pos : pos + 4])
+                pos += 4
+        turn_up = deck[2 * n]
+        stock = tuple(deck[2 * n + 1 :])
+        trump = turn_up.suit
+        meld_points = [0, 0]
+        dixes = 0
+        if turn_up & 7 == self.dix_rank:
+            meld_points[d] += DIX_POINTS
+            dixes = 1
+        concealed = tuple(tuple(sorted(h)) for h in hands)
+        return ClassicState(
+            self, s.seed, s.first_dealer, s.hand_number + 1, Phase.PLAY, d, pone, trump,
+            concealed, (), s.scores, s.results, (s.history, action, None),
+            concealed, (_EMPTY_TABLE, _EMPTY_TABLE), stock, turn_up, dixes,
+            tuple(meld_points), (0, 0), ((), ()), (), s.targets, None,
+        )  # fmt: skip
+
+    def _play(self, s: ClassicState, action: Action) -> GameState:
+        p = s.current_player
+        assert p is not None and action.card is not None
+        c = action.card
+        concealed, tables = s.concealed, s.tables
+        if action.source == "table":
+            slot = action.number if action.number is not None else _table_slot(tables[p], c)
+            tables = _set(tables, p, play_from_table(tables[p], slot))
+        else:
+            concealed = _set(concealed, p, _remove(concealed[p], c))
+        hands = _set(s.hands, p, _remove(s.hands[p], c))
+        trick = (*s.trick, (p, c))
+        history = (s.history, action, p)
+        if len(trick) < 2:
+            return ClassicState(
+                self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, 1 - p,
+                s.trump, hands, trick, s.scores, s.results, history,
+                concealed, tables, s.stock, s.turn_up, s.dixes, s.meld_points, s.taken,
+                s.piles, s.last_trick, s.targets, None,
+            )  # fmt: skip
+        w = trick[trick_winner([trick[0][1], c], s.trump)][0]
+        points = BINOCLE_POINTS[trick[0][1]] + BINOCLE_POINTS[c]
+        taken = _set(s.taken, w, s.taken[w] + points)
+        piles = _set(s.piles, w, (*s.piles[w], trick[0][1], c))
+        stock_phase = self.stock_phase(s)
+        nxt = ClassicState(
+            self, s.seed, s.first_dealer, s.hand_number,
+            Phase.ANNOUNCE if stock_phase else Phase.PLAY, s.dealer, w,
+            s.trump, hands, (), s.scores, s.results, history,
+            concealed, tables, s.stock, s.turn_up, s.dixes, s.meld_points, taken,
+            piles, trick, s.targets, None,
+        )  # fmt: skip
+        if stock_phase or hands[0] or hands[1]:
+            return nxt
+        # The last trick scores 10 (RULES.md §2 "Play after the stock").
+        taken = _set(taken, w, taken[w] + LAST_TRICK)
+        return self._end_hand(_replace(nxt, taken=taken), "played")
+
+    def _meld(self, s: ClassicState, action: Action) -> GameState:
+        p = s.current_player
+        assert p is not None
+        for ann in self._announcements(s, p):
+            if announcement_action(ann, s.tables[p]) == action:
+                concealed, table = announce(s.concealed[p], s.tables[p], ann)
+                points = _set(s.meld_points, p, s.meld_points[p] + ann.combination.value)
+                return self._draw(
+                    s, action, _set(s.concealed, p, concealed), _set(s.tables, p, table),
+                    points, s.turn_up, s.dixes,
+                )  # fmt: skip
+        raise AssertionError(f"announcement not found: {action}")  # pragma: no cover
+
+    def _dix(self, s: ClassicState, action: Action) -> GameState:
+        """Dix (RULES.md §2): the Nine of trumps for the turn-up, 10 points."""
+        p = s.current_player
+        assert p is not None and s.turn_up is not None
+        nine = self._dix_card(s)
+        concealed = _set(s.concealed, p, tuple(sorted((*_remove(s.concealed[p], nine), s.turn_up))))
+        points = _set(s.meld_points, p, s.meld_points[p] + DIX_POINTS)
+        return self._draw(s, action, concealed, s.tables, points, nine, s.dixes + 1)
+
+    def _draw(
+        self,
+        s: ClassicState,
+        action: Action,
+        concealed: tuple[tuple[Card, ...], ...],
+        tables: tuple[MeldTable, ...],
+        meld_points: tuple[int, ...],
+        turn_up: Card | None,
+        dixes: int,
+    ) -> GameState:
+        """After the announcement: the winner draws, then the loser (RULES.md §2)."""
+        w = s.current_player
+        assert w is not None
+        stock = s.stock
+        first = stock[0]
+        if len(stock) > 1:
+            second: Card = stock[1]
+            stock = stock[2:]
+        else:
+            assert turn_up is not None
+            second, stock, turn_up = turn_up, (), None
+        c = [list(concealed[0]), list(concealed[1])]
+        c[w].append(first)
+        c[1 - w].append(second)
+        new_concealed = (tuple(sorted(c[0])), tuple(sorted(c[1])))
+        if stock or turn_up is not None:
+            hands = tuple(tuple(sorted((*new_concealed[i], *tables[i].cards))) for i in (0, 1))
+            phase_tables = tables
+        else:
+            # The stock is exhausted: the table cards go back to the hands.
+            new_concealed = tuple(  # type: ignore[assignment]
+                tuple(sorted((*new_concealed[i], *tables[i].cards))) for i in (0, 1)
+            )
+            hands = new_concealed
+            phase_tables = (_EMPTY_TABLE, _EMPTY_TABLE)
+        return ClassicState(
+            self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, w, s.trump,
+            hands, (), s.scores, s.results, (s.history, action, w),
+            new_concealed, phase_tables, stock, turn_up, dixes, meld_points, s.taken,
+            s.piles, s.last_trick, s.targets, None,
+        )  # fmt: skip
+
+    def _claim(self, s: ClassicState, action: Action) -> GameState:
+        """Knocking (RULES.md §2): a correct claim wins at once, a wrong one loses."""
+        p = s.current_player
+        assert p is not None
+        reached = s.scores[p] + s.meld_points[p] + s.taken[p] >= s.targets[p]
+        ended = self._end_hand(
+            _replace(s, history=(s.history, action, p)), "claimed", claimant=p, correct=reached
+        )
+        return ended
+
+    def _end_hand(
+        self,
+        s: ClassicState,
+        outcome: str,
+        *,
+        claimant: int | None = None,
+        correct: bool = False,
+    ) -> GameState:
+        """Cards are added; a claim decides the game, else the merits (RULES.md §2 "End of hand")."""
+        delta = tuple(s.meld_points[i] + s.taken[i] for i in (0, 1))
+        result = HandResult(s.dealer, s.trump, s.meld_points, s.taken, delta, outcome=outcome)
+        scores = tuple(a + b for a, b in zip(s.scores, delta, strict=True))
+        targets = s.targets
+        winner: int | None
+        if claimant is not None:
+            winner = claimant if correct else 1 - claimant
+        else:
+            reached = [i for i in (0, 1) if scores[i] >= targets[i]]
+            winner = reached[0] if len(reached) == 1 else None
+            if len(reached) == 2:
+                targets = tuple(t + TARGET_STEP for t in targets)
+        phase = Phase.OVER if winner is not None else Phase.DEAL
+        dealer = s.dealer if winner is not None else 1 - s.dealer
+        return ClassicState(
+            self, s.seed, s.first_dealer, s.hand_number, phase, dealer, None, None,
+            ((), ()), (), scores, (*s.results, result), s.history,
+            ((), ()), (_EMPTY_TABLE, _EMPTY_TABLE), (), None, 0, (0, 0), (0, 0),
+            ((), ()), (), targets, winner,
+        )  # fmt: skip
+
+    # -- text ----------------------------------------------------------------------
+
+    def resolve(self, state: GameState, action: Action) -> Action:
+        """``play TS`` of a card that lies only on the table means the table copy; ``meld``
+        alone means the most valuable legal announcement."""
+        s: ClassicState = state  # type: ignore[assignment]
+        p = s.current_player
+        if p is None or s.phase is Phase.DEAL or s.phase is Phase.OVER:
+            return action
+        if action.kind is Kind.PLAY and action.card is not None:
+            c = action.card
+            if action.source == "hand":
+                return A.PLAY[c]
+            if action.source is None and c not in s.concealed[p]:
+                options = [a for a in _table_plays(s.tables[p]) if a.card == c]
+                if len(options) == 1:
+                    return options[0]
+            if action.source == "table" and action.number is None:
+                options = [a for a in _table_plays(s.tables[p]) if a.card == c]
+                if len(options) == 1:
+                    return options[0]
+        if action.kind is Kind.MELD and action.name is None and s.phase is Phase.ANNOUNCE:
+            anns = self._announcements(s, p)
+            if anns:
+                best = max(anns, key=lambda a: a.combination.value)
+                return announcement_action(best, s.tables[p])
+        return action
+
+    def explain(self, state: GameState, action: Action) -> str:
+        s: ClassicState = state  # type: ignore[assignment]
+        phase, kind, p = s.phase, action.kind, s.current_player
+        if phase is Phase.OVER:
+            return f"the game is over: {action} is not possible"
+        if kind is Kind.DEAL:
+            if phase is not Phase.DEAL:
+                return f"no deal now: the hand is in the {phase.value} phase"
+            return self.check_deck(action) or "not a deal of this pack"
+        if phase is Phase.DEAL:
+            return f"the hand is over: the next action is a deal, not {action}"
+        assert p is not None
+        if kind is Kind.PLAY:
+            if phase is Phase.ANNOUNCE:
+                return (
+                    f"seat {p} won the trick and must first announce (a meld, dix, or pass)"
+                    f" and draw before leading"
+                )
+            c = action.card
+            assert c is not None
+            if action.source == "table":
+                cards = s.tables[p].cards
+                if c not in cards:
+                    return f"play {c} table: seat {p} has no {c} on the table (table: {format_cards(cards)})"
+                if not self.stock_phase(s):
+                    return "the table cards went back to the hands when the stock ran out"
+                return f"play {c} table: say which copy, e.g. one of {', '.join(str(a) for a in _table_plays(s.tables[p]) if a.card == c)}"
+            if c not in s.concealed[p]:
+                return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
+            why = obligation_broken(
+                c, s.concealed[p], [x for _, x in s.trick], s.trump, Obligation.FOLLOW_WIN_TRUMP
+            )
+            return why or f"{action} is not legal now"
+        if phase is Phase.PLAY and kind in (Kind.MELD, Kind.DIX, Kind.PASS):
+            if self.stock_phase(s):
+                return (
+                    f"{action}: announcements are made only after winning a trick, before drawing"
+                )
+            return f"{action}: announcements end when the stock is exhausted"
+        if kind is Kind.DIX:
+            assert s.trump is not None
+            if s.turn_up is None:
+                return "no dix after the last draw"
+            if s.dixes >= 2:
+                return "both Nines of trumps have already scored dix"
+            return f"dix: seat {p} holds no {self._dix_card(s)} in the concealed hand"
+        if kind is Kind.MELD:
+            return self._explain_meld(s, p, action)
+        return f"seat {p} cannot {action} in the {phase.value} phase"
+
+    def _explain_meld(self, s: ClassicState, p: int, action: Action) -> str:
+        """Why an announcement is illegal: the rule of RULES.md §2 items 1-4 it breaks."""
+        from binocle.rules.classic_melds import combinations_in
+
+        assert s.trump is not None
+        name = action.name
+        if name is None:
+            return "no announcement is possible now (say pass)"
+        fresh = action.cards
+        table_cards: list[Card] = []
+        for word in (action.source or "").split():
+            try:
+                table_cards.append(parse_card(word.split("#")[0]))
+            except ValueError:
+                return f"not a table card: {word!r}"
+        everything = tuple(sorted((*fresh, *table_cards)))
+        known = [
+            m
+            for m in combinations_in(everything, s.trump, grand_binocle=True)
+            if m.kind == name and tuple(m.cards) == everything
+        ]
+        if not known:
+            return f"{name} {format_cards(everything)} is not a combination of the meld table"
+        if name == "grand binocle" and not self.grand_binocle:
+            return "grand binocle is not played (option grand_binocle is off)"
+        if not fresh:
+            return "fresh card rule: an announcement must use at least one card from the concealed hand"
+        rest = list(s.concealed[p])
+        for c in fresh:
+            if c not in rest:
+                return f"{c} is not in seat {p}'s concealed hand"
+            rest.remove(c)
+        on_table = list(s.tables[p].cards)
+        for c in table_cards:
+            if c not in on_table:
+                return f"{c} is not on seat {p}'s table"
+            on_table.remove(c)
+        # The cards exist: the same class rule (item 2) is what forbids it.
+        combo = known[0]
+        for m in s.tables[p].melds:
+            old = m.combination
+            if old.meld_class != combo.meld_class:
+                continue
+            if any(c in old.cards for c in table_cards):
+                if not m.intact:
+                    return f"same class rule: {old} was broken up and cannot be re-formed"
+                if not set(old.cards) <= set(combo.cards) or old.value >= combo.value:
+                    return (
+                        f"same class rule: cards of {old} may serve again in class"
+                        f" {old.meld_class} only in a more valuable combination that contains it"
+                    )
+        return f"{action} is not a legal announcement now"
+
+    # -- meld, views, checks ---------------------------------------------------------
+
+    def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
+        """The best total a sequence of announcements could reach with plenty of time."""
+        if trump is None:
+            return MeldResult(0, ())
+        total, order = best_meld(cards, trump, grand_binocle=self.grand_binocle)
+        return MeldResult(total, tuple(Meld(m.kind, m.cards, m.value) for m in order))
+
+    def winner(self, state: GameState) -> int | None:
+        s: ClassicState = state  # type: ignore[assignment]
+        return s.game_winner
+
+    def observe(self, state: GameState, seat: int) -> View:
+        s: ClassicState = state  # type: ignore[assignment]
+        public = {
+            "turn_up": s.turn_up,
+            "stock_size": len(s.stock),
+            "tables": tuple(t.cards for t in s.tables),
+            "table_melds": tuple(
+                tuple((m.combination.kind, m.combination.cards, m.intact) for m in t.melds)
+                for t in s.tables
+            ),
+            "concealed": s.concealed[seat],
+            "meld_points": s.meld_points,
+            "dixes": s.dixes,
+            "last_trick": s.last_trick,
+            "targets": s.targets,
+        }
+        return View(
+            self, seat, s.phase, s.dealer, s.current_player, s.trump, s.hands[seat],
+            tuple(len(h) for h in s.hands), s.trick, s.scores, s.results,
+            self.legal_actions(s) if seat == s.current_player else (),
+            _public_log(s, seat), tuple(sorted(public.items())),
+        )  # fmt: skip
+
+    def check(self, state: GameState) -> None:
+        s: ClassicState = state  # type: ignore[assignment]
+        if s.phase in (Phase.DEAL, Phase.OVER):
+            if any(s.hands) or s.stock or s.trick or any(s.piles):
+                raise InvalidStateError("cards left out between hands")
+            return
+        cards = [c for h in s.concealed for c in h]
+        cards += [c for t in s.tables for c in t.cards]
+        cards += [c for _, c in s.trick]
+        cards += [c for pile in s.piles for c in pile]
+        cards += s.stock
+        if s.turn_up is not None:
+            cards.append(s.turn_up)
+        if sorted(cards) != list(pack(self.pack_size)):
+            raise InvalidStateError("the cards in hands, tables, stock and tricks are not the pack")
+        for i in (0, 1):
+            if tuple(sorted((*s.concealed[i], *s.tables[i].cards))) != s.hands[i]:
+                raise InvalidStateError(f"seat {i}'s hand is not its concealed and table cards")
+
+
+@attrs.frozen(slots=True, weakref_slot=False)
+class ClassicState(GameState):
+    """A classic position (see :class:`binocle.core.GameState` for the common fields).
+
+    ``hands`` holds each seat's concealed and table cards; ``concealed`` the
+    concealed ones; ``tables`` each seat's melded cards and combinations
+    (:class:`binocle.rules.classic_melds.MeldTable`); ``stock`` the cards to
+    draw, top first; ``turn_up`` the card under the stock (None once drawn);
+    ``dixes`` how many Nines of trumps have scored; ``meld_points`` the dix and
+    meld points recorded this hand; ``taken`` card points won this hand (and
+    the last trick); ``piles`` the cards won; ``last_trick``; ``targets`` each
+    seat's target (1000, then 1250 … when both reach it); ``game_winner``.
+    """
+
+    concealed: tuple[tuple[Card, ...], ...]
+    tables: tuple[MeldTable, ...]
+    stock: tuple[Card, ...]
+    turn_up: Card | None
+    dixes: int
+    meld_points: tuple[int, ...]
+    taken: tuple[int, ...]
+    piles: tuple[tuple[Card, ...], ...]
+    last_trick: tuple[tuple[int, Card], ...]
+    targets: tuple[int, ...]
+    game_winner: int | None
+
+
+_EMPTY_TABLE = MeldTable()
+
+
+def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return t[:i] + (value,) + t[i + 1 :]
+
+
+def _remove(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
+    i = hand.index(c)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _replace(s: ClassicState, **changes: Any) -> ClassicState:
+    """A copy with some fields changed (off the hot path)."""
+    return attrs.evolve(s, **changes)
+
+
+def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
+    """Table slots by card, keeping one slot per distinct combination history."""
+    hist: dict[int, tuple[int, ...]] = {}
+    for i, m in enumerate(table.melds):
+        for slot in m.slots:
+            hist[slot] = (*hist.get(slot, ()), i)
+    groups: dict[Card, dict[tuple[int, ...], int]] = {}
+    for slot, c in table.slots:
+        groups.setdefault(c, {}).setdefault(hist.get(slot, ()), slot)
+    return {c: sorted(g.values()) for c, g in groups.items()}
+
+
+def _table_plays(table: MeldTable) -> list[Action]:
+    """The distinct plays from the table: one per card, or per copy where histories differ."""
+    out: list[Action] = []
+    for c, slots in sorted(_table_groups(table).items()):
+        if len(slots) == 1:
+            out.append(A.PLAY_TABLE[c])
+        else:
+            out.extend(Action(Kind.PLAY, card=c, number=slot, source="table") for slot in slots)
+    return out
+
+
+def _table_slot(table: MeldTable, c: Card) -> int:
+    return _table_groups(table)[c][0]
+
+
+def announcement_action(ann: Announcement, table: MeldTable) -> Action:
+    """The action (and text) of an announcement: ``meld <kind> <fresh> [+ <table cards>]``.
+
+    A table card is written with its slot (``KS#3``) only where two table copies
+    of it have served in different combinations.
+    """
+    groups = _table_groups(table)
+    words = []
+    for slot in ann.table_slots:
+        c = table.card_at(slot)
+        words.append(f"{c}#{slot}" if len(groups.get(c, ())) > 1 else str(c))
+    return Action(
+        Kind.MELD,
+        cards=tuple(ann.fresh),
+        name=ann.combination.kind,
+        source=" ".join(sorted(words)) or None,
+    )
+
+
+def _public_log(s: ClassicState, seat: int) -> tuple[str, ...]:
+    """The hand's actions as ``seat`` saw them (the deal's cards hidden)."""
+    out: list[str] = []
+    node = s.history
+    while node is not None:
+        prev, action, actor = node
+        if action.kind is Kind.DEAL:
+            break
+        out.append(f"{actor}: {action}")
+        node = prev
+    out.append("deal")
+    out.reverse()
+    return tuple(out)

@@ -1,0 +1,670 @@
+"""Classic Binocle melds: the three classes, announcements and the "plenty of time" optimum.
+
+Layer 2, pure functions.  RULES.md §2 "Meld table" gives the combinations and
+legality items 1-4 (fresh card, same class, other classes, one score per
+announcement); RULES.md §3 "Melds" (seed 000) asks for the best total reachable
+by a sequence of such announcements with unlimited tricks and nothing played.
+
+Which physical copy of a card lies on the table matters, so the table
+(:class:`MeldTable`) names each table card by a small-int *slot*.  The optimum
+(:func:`best_meld`) works on card counts; see its docstring for the method.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable, Mapping
+from typing import ClassVar, Final
+
+import attrs
+
+from binocle.cards import CARDS, Card, format_cards
+from binocle.errors import IllegalActionError, InvalidArgumentError
+
+__all__ = [
+    "Announcement",
+    "Combination",
+    "MeldTable",
+    "TableMeld",
+    "announce",
+    "best_meld",
+    "combinations_in",
+    "legal_announcements",
+    "play_from_table",
+]
+
+ACE, TEN, KING, QUEEN, JACK = 0, 1, 2, 3, 4
+KS: Final = 0 * 8 + KING
+QS: Final = 0 * 8 + QUEEN
+JD: Final = 2 * 8 + JACK
+
+# Kind codes, used on the hot path instead of the names.
+MARRIAGE, ROYAL, SEQUENCE, BINOCLE, DOUBLE, GRAND = 0, 1, 2, 3, 4, 5
+FOUR_A, FOUR_K, FOUR_Q, FOUR_J, EIGHT_A, EIGHT_K, EIGHT_Q, EIGHT_J = 6, 7, 8, 9, 10, 11, 12, 13
+
+#: (name, class, value) of each kind code (RULES.md §2 "Meld table").
+KINDS: Final = (
+    ("marriage", "A", 20),
+    ("royal marriage", "A", 40),
+    ("sequence", "A", 150),
+    ("binocle", "B", 40),
+    ("double binocle", "B", 80),
+    ("grand binocle", "B", 80),
+    ("four aces", "C", 100),
+    ("four kings", "C", 80),
+    ("four queens", "C", 60),
+    ("four jacks", "C", 40),
+    ("eight aces", "C", 200),
+    ("eight kings", "C", 160),
+    ("eight queens", "C", 120),
+    ("eight jacks", "C", 80),
+)
+_FOUR_OF: Final = {ACE: FOUR_A, KING: FOUR_K, QUEEN: FOUR_Q, JACK: FOUR_J}
+
+
+@attrs.frozen(slots=True)
+class Combination:
+    """One combination of the classic meld table (RULES.md §2): its kind, class, value and cards.
+
+    ``cards`` is sorted.  Build none yourself: :func:`combinations_in`,
+    :func:`legal_announcements` and :func:`best_meld` hand out the interned ones.
+    """
+
+    kind: str
+    meld_class: str
+    value: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {format_cards(self.cards)} ({self.value})"
+
+
+def _make(code: int, cards: Iterable[int]) -> Combination:
+    name, klass, value = KINDS[code]
+    return Combination(name, klass, value, tuple(CARDS[c] for c in sorted(cards)))
+
+
+def _suit_cards(suit: int, ranks: Iterable[int]) -> list[int]:
+    return [suit * 8 + r for r in ranks]
+
+
+_MAR: Final = tuple(_make(MARRIAGE, _suit_cards(s, (KING, QUEEN))) for s in range(4))
+_ROY: Final = tuple(_make(ROYAL, _suit_cards(s, (KING, QUEEN))) for s in range(4))
+_SEQ: Final = tuple(
+    _make(SEQUENCE, _suit_cards(s, (ACE, TEN, KING, QUEEN, JACK))) for s in range(4)
+)
+_BIN: Final = _make(BINOCLE, (QS, JD))
+_DBL: Final = _make(DOUBLE, (QS, QS, JD, JD))
+_GRD: Final = _make(GRAND, (KS, QS, JD))
+#: Four and eight of a kind, indexed by rank (only A K Q J are filled).
+_FOUR: Final = {r: _make(_FOUR_OF[r], range(r, 32, 8)) for r in (ACE, KING, QUEEN, JACK)}
+_EIGHT: Final = {
+    r: _make(_FOUR_OF[r] + 4, list(range(r, 32, 8)) * 2) for r in (ACE, KING, QUEEN, JACK)
+}
+#: Every combination by (kind, card numbers), to recognise one handed back by a caller.
+_BY_KEY: Final[Mapping[tuple[str, tuple[int, ...]], Combination]] = {
+    (m.kind, tuple(int(c) for c in m.cards)): m
+    for m in (*_MAR, *_ROY, *_SEQ, _BIN, _DBL, _GRD, *_FOUR.values(), *_EIGHT.values())
+}
+
+
+def _candidates(
+    trump: int, grand: bool
+) -> tuple[tuple[Combination, tuple[tuple[int, int], ...]], ...]:
+    """The combinations possible with ``trump``, in display order, each with its needs.
+
+    A need is (card number, how many).  Royal marriage and sequence are in
+    trumps, marriages in plain suits; grand binocle only as an option.
+    """
+    combos: list[Combination] = []
+    for s in range(4):
+        if s == trump:
+            combos += (_ROY[s], _SEQ[s])
+        else:
+            combos.append(_MAR[s])
+    combos += (_BIN, _DBL, _GRD) if grand else (_BIN, _DBL)
+    for r in (ACE, KING, QUEEN, JACK):
+        combos += (_FOUR[r], _EIGHT[r])
+    out = []
+    for m in combos:
+        need: dict[int, int] = {}
+        for c in m.cards:
+            need[c] = need.get(c, 0) + 1
+        out.append((m, tuple(sorted(need.items()))))
+    return tuple(out)
+
+
+_CANDIDATES: Final = tuple(_candidates(t, g) for t in range(4) for g in (False, True))
+
+
+@attrs.frozen(slots=True)
+class TableMeld:
+    """A combination announced this hand: the table slots it used and whether it is intact.
+
+    ``slots[i]`` holds ``combination.cards[i]``.  It stops being intact as soon
+    as one of its cards is played (RULES.md §2 item 2).
+    """
+
+    combination: Combination
+    slots: tuple[int, ...]
+    intact: bool = True
+
+
+@attrs.frozen(slots=True)
+class MeldTable:
+    """One player's melded cards face up on the table during the stock phase (RULES.md §2).
+
+    ``slots`` pairs each table card with a slot id (by increasing id); a slot
+    id names one physical copy for the whole hand and is never reused.
+    ``melds`` lists every combination announced this hand, oldest first,
+    including those whose cards have been played since.
+    """
+
+    slots: tuple[tuple[int, Card], ...] = ()
+    melds: tuple[TableMeld, ...] = ()
+
+    EMPTY: ClassVar[MeldTable]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards on the table, sorted."""
+        return tuple(sorted(c for _, c in self.slots))
+
+    @property
+    def slot_ids(self) -> tuple[int, ...]:
+        """The slot ids of the cards on the table."""
+        return tuple(s for s, _ in self.slots)
+
+    @property
+    def next_slot(self) -> int:
+        """The id the next card laid down gets: one more than any id used this hand."""
+        return 1 + max([s for s, _ in self.slots] + [s for m in self.melds for s in m.slots], default=-1)
+
+    @property
+    def score(self) -> int:
+        """The meld points announced this hand."""
+        return sum(m.combination.value for m in self.melds)
+
+    def card_at(self, slot: int) -> Card:
+        """The card lying in ``slot``."""
+        for s, c in self.slots:
+            if s == slot:
+                return c
+        raise IllegalActionError(f"not on the table: slot {slot}")
+
+    def history(self, slot: int) -> tuple[TableMeld, ...]:
+        """The combinations ``slot`` has served in this hand, oldest first."""
+        return tuple(m for m in self.melds if slot in m.slots)
+
+    def __str__(self) -> str:
+        cards = " ".join(f"{c}#{s}" for s, c in self.slots)
+        melds = "; ".join(f"{m.combination}{'' if m.intact else ' broken'}" for m in self.melds)
+        return f"table [{cards}] melds [{melds}]"
+
+
+MeldTable.EMPTY = MeldTable()
+
+
+@attrs.frozen(slots=True)
+class Announcement:
+    """One announcement (RULES.md §2 item 4): a combination, the table slots it reuses, its fresh cards.
+
+    ``table_slots`` and ``fresh`` (the cards taken from the concealed hand) are
+    sorted; together they are exactly ``combination.cards``.
+    """
+
+    combination: Combination
+    table_slots: tuple[int, ...] = ()
+    fresh: tuple[Card, ...] = ()
+
+    def __str__(self) -> str:
+        parts = [f"hand {format_cards(self.fresh)}"] if self.fresh else []
+        if self.table_slots:
+            parts.append("table " + " ".join(f"#{s}" for s in self.table_slots))
+        return f"{self.combination} [{'; '.join(parts)}]"
+
+
+def _trump_arg(trump: int) -> int:
+    if isinstance(trump, bool) or not isinstance(trump, int) or not 0 <= trump < 4:
+        raise InvalidArgumentError(f"trump must be a Suit (0..3), not {trump!r}")
+    return int(trump)
+
+
+def _counts(cards: Iterable[int]) -> list[int]:
+    """How many of each card kind; refuses what is not a card or more than two copies."""
+    c = [0] * 64
+    try:
+        for x in cards:
+            c[x] += 1
+    except (TypeError, IndexError):
+        raise InvalidArgumentError(f"not a sequence of cards: {cards!r}") from None
+    if any(c[32:]) or max(c) > 2:
+        raise InvalidArgumentError(f"not cards of a double pack: {cards!r}")
+    return c
+
+
+def _same_class_violation(
+    combo: Combination, used: tuple[int, ...], table: MeldTable
+) -> str | None:
+    """Why reusing the table slots ``used`` in ``combo`` breaks RULES.md §2 item 2, or None."""
+    used_set = set(used)
+    for m in table.melds:
+        old = m.combination
+        if old.meld_class != combo.meld_class or used_set.isdisjoint(m.slots):
+            continue
+        why = None
+        if not m.intact:
+            why = "is no longer intact"
+        elif not used_set.issuperset(m.slots):
+            why = f"does not lie wholly inside the new {combo.kind}"
+        elif old.value >= combo.value:
+            why = f"is not worth less than the new {combo.kind}"
+        if why is not None:
+            shared = [c for c, s in zip(old.cards, m.slots, strict=True) if s in used_set]
+            return (
+                f"same class rule: {format_cards(shared)} already served in class "
+                f"{old.meld_class} {old}, which {why}"
+            )
+    return None
+
+
+def legal_announcements(
+    hand: Iterable[Card], table: MeldTable, trump: int, *, grand_binocle: bool = False
+) -> tuple[Announcement, ...]:
+    """Every distinct legal announcement (RULES.md §2 items 1-4), in display order.
+
+    Copies that can't be told apart (both in the hand, or both on the table
+    with the same combinations behind them) count once; a table copy and a
+    hand copy are different announcements.
+    """
+    t = _trump_arg(trump)
+    h = _counts(hand)
+    # Table copies of a card with the same history are interchangeable: keep the lowest slot.
+    hist: dict[int, list[int]] = {}
+    for i, m in enumerate(table.melds):
+        for s in m.slots:
+            hist.setdefault(s, []).append(i)
+    kinds: dict[int, dict[tuple[int, ...], list[int]]] = {}
+    for s, c in table.slots:
+        kinds.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
+    out: list[Announcement] = []
+    for combo, need in _CANDIDATES[t * 2 + bool(grand_binocle)]:
+        if not any(h[k] for k, _ in need):
+            continue
+        choices: list[list[tuple[int, tuple[int, ...]]]] = []
+        for k, n in need:
+            groups = [tuple(slots[:2]) for slots in kinds.get(k, {}).values()]
+            options: list[tuple[int, tuple[int, ...]]] = []
+            if n == 1:
+                if h[k]:
+                    options.append((1, ()))
+                options += [(0, (g[0],)) for g in groups]
+            else:
+                if h[k] >= 2:
+                    options.append((2, ()))
+                if h[k]:
+                    options += [(1, (g[0],)) for g in groups]
+                options += [(0, g) for g in groups if len(g) == 2]
+                options += [(0, (a[0], b[0])) for a, b in itertools.combinations(groups, 2)]
+            if not options:
+                break
+            choices.append(options)
+        else:
+            for pick in itertools.product(*choices):
+                if not any(f for f, _ in pick):
+                    continue
+                used = tuple(sorted(s for _, ss in pick for s in ss))
+                if used and _same_class_violation(combo, used, table) is not None:
+                    continue
+                fresh = tuple(
+                    CARDS[k] for (k, _), (f, _) in zip(need, pick, strict=True) for _ in range(f)
+                )
+                out.append(Announcement(combo, used, fresh))
+    return tuple(out)
+
+
+def announce(
+    hand: Iterable[Card],
+    table: MeldTable,
+    announcement: Announcement,
+    *,
+    trump: int | None = None,
+    grand_binocle: bool | None = None,
+) -> tuple[tuple[Card, ...], MeldTable]:
+    """Lay ``announcement`` down: the new concealed hand and the new table (RULES.md §2).
+
+    The fresh cards move to the table in new slots and the combination is
+    recorded as intact.  Checks the fresh card and same class rules; give
+    ``trump`` (and ``grand_binocle``) to check the suit and the option too.
+    """
+    combo = announcement.combination
+    key = (combo.kind, tuple(int(c) for c in combo.cards))
+    if _BY_KEY.get(key) != combo:
+        raise IllegalActionError(f"not a combination of the meld table (RULES.md §2): {combo}")
+    if trump is not None:
+        t = _trump_arg(trump)
+        suit = combo.cards[0] >> 3
+        if combo.kind == "marriage" and suit == t:
+            raise IllegalActionError(
+                f"a marriage is in a plain suit; in trumps it is a royal marriage: {combo}"
+            )
+        if combo.kind in ("royal marriage", "sequence") and suit != t:
+            raise IllegalActionError(f"a {combo.kind} is in trumps: {combo}")
+    if grand_binocle is not None and not grand_binocle and combo.kind == "grand binocle":
+        raise IllegalActionError("grand binocle is not played (option grand_binocle is off)")
+    fresh = announcement.fresh
+    if not fresh:
+        raise IllegalActionError(
+            "fresh card rule: an announcement must use at least one card from the concealed hand"
+        )
+    rest = list(hand)
+    for c in fresh:
+        if c not in rest:
+            raise IllegalActionError(f"not in the concealed hand: {c}")
+        rest.remove(c)
+    on_table = dict(table.slots)
+    used = announcement.table_slots
+    if len(set(used)) != len(used):
+        raise IllegalActionError(f"a table slot used twice: {used}")
+    for s in used:
+        if s not in on_table:
+            raise IllegalActionError(f"not on the table: slot {s}")
+    if sorted([*fresh, *(on_table[s] for s in used)]) != list(combo.cards):
+        raise IllegalActionError(f"these cards do not make {combo}: {announcement}")
+    why = _same_class_violation(combo, tuple(sorted(used)), table)
+    if why is not None:
+        raise IllegalActionError(why)
+    first = table.next_slot
+    new = [(first + i, CARDS[c]) for i, c in enumerate(sorted(fresh))]
+    pool = sorted([(int(on_table[s]), s) for s in used] + [(int(c), s) for s, c in new])
+    meld = TableMeld(combo, tuple(s for _, s in pool), True)
+    return tuple(sorted(rest)), MeldTable((*table.slots, *new), (*table.melds, meld))
+
+
+def play_from_table(table: MeldTable, slot: int) -> MeldTable:
+    """The table after the card in ``slot`` is played: it leaves, and its combinations are broken.
+
+    A broken combination can't be upgraded or re-formed (RULES.md §2 item 2).
+    """
+    if slot not in dict(table.slots):
+        raise IllegalActionError(f"not on the table: slot {slot}")
+    melds = tuple(
+        TableMeld(m.combination, m.slots, False) if m.intact and slot in m.slots else m
+        for m in table.melds
+    )
+    return MeldTable(tuple(p for p in table.slots if p[0] != slot), melds)
+
+
+def combinations_in(
+    cards: Iterable[Card], trump: int, *, grand_binocle: bool = False
+) -> tuple[Combination, ...]:
+    """Every distinct combination whose cards all lie in ``cards`` (RULES.md §2 "Meld table"), in display order."""
+    t = _trump_arg(trump)
+    c = _counts(cards)
+    return tuple(
+        m for m, need in _CANDIDATES[t * 2 + bool(grand_binocle)] if all(c[k] >= n for k, n in need)
+    )
+
+
+# --- the "plenty of time" optimum ------------------------------------------------------------
+#
+# With nothing played every combination stays intact, and a set of combinations
+# can be announced in some order iff (a) two combinations of one class are
+# disjoint or nested, the inner one worth less, and (b) the set can be "peeled":
+# some member has a card in no other member; drop it and repeat (the member
+# dropped last is announced first; its private card is its fresh card).  An
+# inner combination has no private card while its outer one remains, so it is
+# announced first, as the same class rule wants.
+#
+# Aces, Tens and Jacks never constrain anything: every four or eight of Aces or
+# Jacks holds a plain-suit Ace / non-diamond Jack that nothing else uses, and a
+# sequence holds the Ten of trumps; so they are announced last, all of them.
+# Class B without grand binocle always has a Jack of diamonds of its own.  The
+# Kings and Queens can only conflict when both four Kings and four Queens are
+# possible (or grand binocle is played, whose Queen and Jack hold a King of
+# spades that may be wanted elsewhere): only then is the small "core" searched,
+# exactly, by branch and bound over the combinations' copies, and memoised on
+# its counts.  Everything else adds up.
+
+
+def _peelable(masks: list[int]) -> bool:
+    """Whether the sets of card bits can be announced one after another, each with a fresh card."""
+    rem = masks
+    while rem:
+        ones = twos = 0
+        for m in rem:
+            twos |= ones & m
+            ones |= m
+        single = ones & ~twos
+        keep = [m for m in rem if not m & single]
+        if len(keep) == len(rem):
+            return False
+        rem = keep
+    return True
+
+
+def _announcement_order(items: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """``(mask, code, pos)`` items of a peelable family in an order that can be announced."""
+    rem = items
+    peeled: list[tuple[int, int, int]] = []
+    while rem:
+        ones = twos = 0
+        for m, _, _ in rem:
+            twos |= ones & m
+            ones |= m
+        single = ones & ~twos
+        peeled += [it for it in rem if it[0] & single]
+        rem = [it for it in rem if not it[0] & single]
+    peeled.reverse()
+    return peeled
+
+
+def _bits_or(bits: Iterable[int]) -> int:
+    out = 0
+    for b in bits:
+        out |= b
+    return out
+
+
+_Option = tuple[int, tuple[tuple[int, int, int], ...]]
+
+
+def _class_b_options(ks: list[int], qs: list[int], js: list[int]) -> list[_Option]:
+    """Every valid set of class B combinations on these copies of K♠, Q♠ and J♦ (grand binocle on)."""
+    cands = [(q | j, BINOCLE, 40) for q in qs for j in js]
+    if len(qs) == 2 and len(js) == 2:
+        cands.append((_bits_or(qs + js), DOUBLE, 80))
+    cands += [(k | q | j, GRAND, 80) for k in ks for q in qs for j in js]
+    out: list[_Option] = []
+
+    def extend(i: int, chosen: list[tuple[int, int, int]]) -> None:
+        if i == len(cands):
+            out.append(
+                (sum(v for _, _, v in chosen), tuple((m, code, -1) for m, code, _ in chosen))
+            )
+            return
+        extend(i + 1, chosen)
+        m, _, v = cands[i]
+        for o, _, ov in chosen:
+            if o & m and not (o & m == o and ov < v) and not (o & m == m and v < ov):
+                return
+        if _peelable([o for o, _, _ in chosen] + [m]):
+            extend(i + 1, [*chosen, cands[i]])
+
+    extend(0, [])
+    return out
+
+
+@functools.cache
+def _solve_core(
+    suits: tuple[tuple[int, int, int, bool], ...], groups: bool, jacks: int
+) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The best Kings-and-Queens core: its value and ``(kind code, suit position)`` in announcement order.
+
+    ``suits``: (Kings, Queens, marriage value, is spades) of each suit taking part;
+    ``groups``: four/eight Kings and Queens take part; ``jacks``: copies of J♦
+    when class B (with grand binocle) takes part, else 0.  One decision per
+    group of combinations, branch and bound, each partial family kept
+    peelable.  The first four Kings (Queens) uses copy 0 of each suit: copies
+    are interchangeable and every other decision tries every copy.
+    """
+    nbit = 0
+    kb: list[list[int]] = []
+    qb: list[list[int]] = []
+    for k, q, _, _ in suits:
+        kb.append([1 << (nbit + i) for i in range(k)])
+        nbit += k
+        qb.append([1 << (nbit + i) for i in range(q)])
+        nbit += q
+    jb = [1 << (nbit + i) for i in range(jacks)]
+    decisions: list[list[_Option]] = []
+    if groups:
+        for bits, four, value in ((kb, FOUR_K, 80), (qb, FOUR_Q, 60)):
+            first = _bits_or(b[0] for b in bits)
+            f = (first, four, -1)
+            opts: list[_Option] = [(0, ()), (value, (f,))]
+            if all(len(b) == 2 for b in bits):
+                second = _bits_or(b[1] for b in bits)
+                eight = (first | second, four + 4, -1)
+                opts += [
+                    (3 * value, (f, eight)),
+                    (2 * value, (eight,)),
+                    (2 * value, (f, (second, four, -1))),
+                ]
+            decisions.append(opts)
+    if jacks:
+        sp = next(i for i, s in enumerate(suits) if s[3])
+        decisions.append(_class_b_options(kb[sp], qb[sp], jb))
+    for pos, (_, _, w, _) in enumerate(suits):
+        code = ROYAL if w == 40 else MARRIAGE
+        pairs = [kk | qq for kk in kb[pos] for qq in qb[pos]]
+        opts = []
+        for n in range(len(pairs) + 1):
+            for sub in itertools.combinations(pairs, n):
+                if _bits_or(sub).bit_count() == 2 * n:
+                    opts.append((w * n, tuple((m, code, pos) for m in sub)))
+        decisions.append(opts)
+    for opts in decisions:
+        opts.sort(key=lambda o: -o[0])
+    bound = [0] * (len(decisions) + 1)
+    for i in range(len(decisions) - 1, -1, -1):
+        bound[i] = bound[i + 1] + decisions[i][0][0]
+    best: list[tuple[int, tuple[tuple[int, int, int], ...]]] = [(-1, ())]
+
+    def search(
+        i: int, value: int, masks: list[int], chosen: tuple[tuple[int, int, int], ...]
+    ) -> None:
+        if i == len(decisions):
+            if value > best[0][0]:
+                best[0] = (value, chosen)
+            return
+        for v, combos in decisions[i]:
+            if value + v + bound[i + 1] <= best[0][0]:
+                break
+            more = masks + [m for m, _, _ in combos] if combos else masks
+            if combos and not _peelable(more):
+                continue
+            search(i + 1, value + v, more, chosen + combos)
+
+    search(0, 0, [], ())
+    value, family = best[0]
+    return value, tuple((code, pos) for _, code, pos in _announcement_order(list(family)))
+
+
+def best_meld(
+    cards: Iterable[Card], trump: int, *, grand_binocle: bool = False
+) -> tuple[int, tuple[Combination, ...]]:
+    """The "plenty of time" meld (RULES.md §3 "Melds"): the best total and an order that reaches it.
+
+    Starting with every card concealed and an empty table, the maximum total of
+    a sequence of legal announcements (RULES.md §2 items 1-4) with nothing
+    played.
+
+    >>> from binocle.cards import Suit, parse_cards
+    >>> total, order = best_meld(parse_cards("KS KH KD KC QS QH QD QC"), Suit.HEARTS)
+    >>> total, [m.kind for m in order]
+    (220, ['royal marriage', 'marriage', 'marriage', 'four queens', 'four kings'])
+    >>> best_meld(parse_cards("AH TH KH QH JH"), Suit.HEARTS)[0]
+    190
+    """
+    t = _trump_arg(trump)
+    c = _counts(cards)
+    out: list[Combination] = []
+    total = 0
+    nk = min(c[KING], c[8 + KING], c[16 + KING], c[24 + KING])
+    nq = min(c[QUEEN], c[8 + QUEEN], c[16 + QUEEN], c[24 + QUEEN])
+    both = nk > 0 and nq > 0
+    jacks_b = c[JD] if grand_binocle and c[KS] and c[QS] else 0
+    core_suits: tuple[int, ...] = ()
+    if both or jacks_b:
+        core_suits = (0, 1, 2, 3) if both else (0,)
+        entries = [
+            (c[s * 8 + KING], c[s * 8 + QUEEN], 40 if s == t else 20, s == 0 and jacks_b > 0)
+            for s in core_suits
+        ]
+        perm = sorted(range(len(entries)), key=entries.__getitem__)
+        value, order = _solve_core(tuple(entries[p] for p in perm), both, jacks_b)
+        total += value
+        for code, pos in order:
+            if code == MARRIAGE:
+                out.append(_MAR[core_suits[perm[pos]]])
+            elif code == ROYAL:
+                out.append(_ROY[core_suits[perm[pos]]])
+            else:
+                out.append(_COMBO_OF_CODE[code])
+    if not both:
+        # No conflict: the groups first (all fresh), then each marriage with a fresh card.
+        if nk:
+            out.append(_FOUR[KING])
+            total += 80
+            if nk == 2:
+                out.append(_EIGHT[KING])
+                total += 160
+        if nq:
+            out.append(_FOUR[QUEEN])
+            total += 60
+            if nq == 2:
+                out.append(_EIGHT[QUEEN])
+                total += 120
+        for s in range(4):
+            if s in core_suits:
+                continue
+            n = min(c[s * 8 + KING], c[s * 8 + QUEEN])
+            if n:
+                m = _ROY[s] if s == t else _MAR[s]
+                out += (m,) * n
+                total += m.value * n
+    if not jacks_b:
+        n = min(c[QS], c[JD])
+        if n:
+            out.append(_BIN)
+            total += 40
+            if n == 2:
+                out.append(_DBL)
+                total += 80
+    b = t * 8
+    n = min(c[b], c[b + TEN], c[b + KING], c[b + QUEEN], c[b + JACK])
+    if n:
+        out += (_SEQ[t],) * n
+        total += 150 * n
+    for r, value in ((ACE, 100), (JACK, 40)):
+        n = min(c[r], c[8 + r], c[16 + r], c[24 + r])
+        if n:
+            out.append(_FOUR[r])
+            total += value
+            if n == 2:
+                out.append(_EIGHT[r])
+                total += 2 * value
+    return total, tuple(out)
+
+
+_COMBO_OF_CODE: Final = {
+    BINOCLE: _BIN,
+    DOUBLE: _DBL,
+    GRAND: _GRD,
+    FOUR_K: _FOUR[KING],
+    EIGHT_K: _EIGHT[KING],
+    FOUR_Q: _FOUR[QUEEN],
+    EIGHT_Q: _EIGHT[QUEEN],
+}
