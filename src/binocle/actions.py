@@ -84,7 +84,9 @@ class Action:
         k = self.kind
         if k is Kind.PLAY:
             text = f"play {self.card}"
-            return text + " table" if self.source == "table" else text
+            if self.source != "table":
+                return text
+            return f"{text} table" if self.number is None else f"{text} table {self.number}"
         if k is Kind.BID:
             return f"bid {self.number}"
         if k is Kind.DISCARD:
@@ -189,12 +191,17 @@ def parse_action_text(text: str) -> Action:
     action: Action
     if joined in _SIMPLE:
         action = _SIMPLE[joined]
-    elif head == "play" and len(rest) in (1, 2):
+    elif head == "play" and len(rest) in (1, 2, 3):
         c = parse_card(rest[0])
-        source = rest[1].lower() if len(rest) == 2 else None
+        source = rest[1].lower() if len(rest) >= 2 else None
         if source not in (None, "table", "hand"):
             raise InvalidNotationError(f"not a place to play from: {rest[1]!r} (hand or table)")
-        action = play(c, source)
+        if len(rest) == 3:
+            if source != "table" or not rest[2].isdigit():
+                raise InvalidNotationError(f"not a table copy: {text!r} (play KS table 3)")
+            action = Action(Kind.PLAY, card=c, number=int(rest[2]), source="table")
+        else:
+            action = play(c, source)
     elif head == "bid" and len(rest) == 1:
         try:
             amount = int(rest[0])

@@ -66,6 +66,8 @@ class BaselineBot:
             return self._play(view, legal)
         if phase is Phase.ANNOUNCE:
             return self._announce(view, legal)
+        if phase is Phase.DIX:
+            return max(legal, key=lambda a: a.number or (1 if a.kind is Kind.DIX else 0))
         for a in legal:
             if a.kind is Kind.MELD:
                 return a

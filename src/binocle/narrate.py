@@ -58,6 +58,16 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
             lines.append(f"  turn-up: {turn_up}")
     elif k is Kind.PASS and before.phase is Phase.ANNOUNCE:
         lines.append(f"  {who} announces nothing")
+    elif k is Kind.DIX and before.phase is Phase.DIX:
+        n = action.number or 1
+        swap = observe(after, 0).get("exchanged") and not observe(before, 0).get("exchanged")
+        how = ", exchanging it for the turn-up" if swap else ""
+        lines.append(f"  {who} shows {n} Nine(s) of trumps{how}: dix {10 * n} announced")
+    elif k is Kind.PASS and before.phase is Phase.DIX:
+        lines.append(f"  {who} does not show the Nine of trumps")
+    elif k is Kind.PASS and before.phase is Phase.MELD and p is not None:
+        melds = observe(after, p).get("melds")
+        lines.append(f"  {who} declares {melds[p] if melds else 'nothing'}")
     elif k is Kind.PASS:
         lines.append(f"  {who} passes")
     elif k is Kind.DIX and before.phase is Phase.ANNOUNCE:
@@ -76,7 +86,7 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
     elif k is Kind.MELD:
         view = observe(after, p if p is not None else 0)
         melds = view.get("melds")
-        if melds is not None and p is not None and melds[p] is not None:
+        if melds is not None and p is not None and melds[p] is not None and action.name is None:
             lines.append(f"  {who} melds {melds[p].total}: {melds[p]}")
         else:
             lines.append(f"  {who}: {action}")

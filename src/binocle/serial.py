@@ -38,6 +38,8 @@ def encode(value: Any) -> Any:
         return value
     if isinstance(value, (tuple, list, frozenset)):
         return [encode(v) for v in value]
+    if isinstance(value, GameState):
+        return {"profile": value.profile.spec(), **snapshot(value)}
     if attrs.has(type(value)):
         return {f.name: encode(getattr(value, f.name)) for f in attrs.fields(type(value))}
     return str(value)

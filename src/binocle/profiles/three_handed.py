@@ -1,0 +1,616 @@
+"""Profile ``three-handed``: three-handed Binocle, no stock (RULES.md §3, seed 000).
+
+Phases: DEAL → DIX (each holder of a Nine of trumps in turn from the dealer's
+left) → MELD (each player in turn announces his melds) → PLAY (16 tricks) →
+DEAL again, or OVER.  A wrong claim retires the claimant; if nobody wins that
+deal, the two others go on with the classic two-handed game, which this
+profile then runs inside its own state (``sub``), seats mapped by ``pair``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from binocle import actions as A
+from binocle.actions import Action, Kind
+from binocle.cards import CARDS, Card, Suit, format_cards, pack
+from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
+from binocle.errors import InvalidStateError
+from binocle.profiles.classic import Classic, ClassicState, announcement_action
+from binocle.rules.classic_melds import (
+    Combination,
+    MeldTable,
+    announce,
+    best_meld,
+    legal_announcements,
+)
+from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
+from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
+
+__all__ = ["ThreeHanded", "ThreeHandedState"]
+
+_NINE = 5
+DIX_POINTS = 10
+TARGET_STEP = 250
+_RULE = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
+
+
+def _flag(instance: Any, attribute: Any, value: bool) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{attribute.name} must be true or false, not {value!r}")
+
+
+def _positive(instance: Any, attribute: Any, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{attribute.name} must be a positive whole number, not {value!r}")
+
+
+@attrs.frozen(slots=True)
+class ThreeHanded(Profile):
+    """Three-handed Binocle: sixteen cards each, dix exchange, melds before play.
+
+    Options: ``target`` (1000); ``claim_overlooked`` (false: when on, the
+    score a player overlooked in his melds is announced for the next player
+    in turn); ``lowest_pays`` (false: when on, the game ends as soon as one
+    player retires, and he pays, or when a player goes out, and the lowest
+    score pays); ``grand_binocle`` (false, as in the classic game).
+    """
+
+    name: ClassVar[str] = "three-handed"
+    aliases: ClassVar[tuple[str, ...]] = ("three", "three-handed-binocle", "3")
+    players: ClassVar[int] = 3
+    description: ClassVar[str] = "three-handed Binocle: no stock, melds before play (seed 000)"
+
+    target: int = attrs.field(default=1000, validator=_positive)
+    claim_overlooked: bool = attrs.field(default=False, validator=_flag)
+    lowest_pays: bool = attrs.field(default=False, validator=_flag)
+    grand_binocle: bool = attrs.field(default=False, validator=_flag)
+
+    @property
+    def classic(self) -> Classic:
+        """The two-handed game the last two players go on with after a retirement."""
+        return Classic(target=self.target, grand_binocle=self.grand_binocle)
+
+    # -- states ----------------------------------------------------------------
+
+    def initial(self, seed: int, dealer: int) -> ThreeHandedState:
+        t = self.target
+        return ThreeHandedState(
+            self, seed, dealer, 0, Phase.DEAL, dealer, None, None, _E3, (), (0, 0, 0), (),
+            None, None, False, _Z3, _Z3, _T3, _S3, _F3, _Z3, _Z3, _Z3, _E3, 0, None, (),
+            (t, t, t), None, None, None, (),
+        )  # fmt: skip
+
+    # -- legal actions -----------------------------------------------------------
+
+    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            return self.classic.legal_actions(s.sub)
+        phase = s.phase
+        p = s.current_player
+        if phase is Phase.PLAY:
+            assert p is not None
+            played = [c for _, c in s.trick]
+            cards = allowed_cards(s.hands[p], played, s.trump, _RULE)
+            return (*[A.PLAY[c] for c in cards], A.CLAIM)
+        if phase is Phase.DIX:
+            assert p is not None
+            n = self._nines_to_show(s, p)
+            return (A.PASS, A.DIX, _DIX2) if n == 2 else (A.PASS, A.DIX)
+        if phase is Phase.MELD:
+            assert p is not None and s.trump is not None
+            out: list[Action] = []
+            if not s.tables[p].melds and s.best[p] > 0:
+                out.append(A.MELD)
+            out.append(A.PASS)
+            table = s.tables[p]
+            out.extend(
+                announcement_action(a, table)
+                for a in legal_announcements(
+                    _concealed(s, p), table, s.trump, grand_binocle=self.grand_binocle
+                )
+            )
+            return tuple(out)
+        if phase is Phase.DEAL:
+            return (self.deal_for(s),)
+        return ()
+
+    def _nines_to_show(self, s: ThreeHandedState, p: int) -> int:
+        """Nines of trumps ``p`` holds and has not shown, less one the dealer was given."""
+        assert s.trump is not None
+        nine = s.trump * 8 + _NINE
+        n = s.hands[p].count(CARDS[nine])
+        if p == s.dealer and s.exchanged:
+            n -= 1
+        return max(n - s.nines_shown[p], 0)
+
+    # -- transitions -----------------------------------------------------------
+
+    def apply(self, state: GameState, action: Action) -> GameState:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            return self._apply_sub(s, action)
+        kind = action.kind
+        if kind is Kind.PLAY:
+            return self._play(s, action)
+        if kind is Kind.DEAL:
+            return self._deal(s, action)
+        if kind is Kind.CLAIM:
+            return self._claim(s, action)
+        if s.phase is Phase.DIX:
+            return self._dix(s, action)
+        return self._meld(s, action)
+
+    def _deal(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
+        """Sixteen each, four at a time from the dealer's left; the last card is trump."""
+        deck = action.cards
+        d = s.dealer
+        hands: list[list[Card]] = [[], [], []]
+        pos = 0
+        for _ in range(4):
+            for k in (1, 2, 3):
+                hands[(d + k) % 3].extend(deck[pos : pos + 4])
+                pos += 4
+        turn_up = deck[47]
+        trump = turn_up.suit
+        h = tuple(tuple(sorted(x)) for x in hands)
+        best = tuple(best_meld(x, trump, grand_binocle=self.grand_binocle)[0] for x in h)
+        base = _rebuild(
+            s, hand_number=s.hand_number + 1, phase=Phase.DIX, trump=trump, hands=h,
+            history=(s.history, action, None), turn_up=turn_up, exchanged=False,
+            nines_shown=_Z3, announced=_Z3, tables=_T3, shown=_S3, scored=_F3, meld_scored=_Z3,
+            recorded=_Z3, taken=_Z3, piles=_E3, tricks=0, retired=None, dead=(), best=best,
+        )  # fmt: skip
+        return self._next_dix(base, d, first=True)
+
+    def _next_dix(
+        self, s: ThreeHandedState, after: int, *, first: bool = False
+    ) -> ThreeHandedState:
+        """The next holder of a Nine of trumps in turn from the dealer's left, or the melds."""
+        order = [(s.dealer + k) % 3 for k in (1, 2, 3)]
+        start = 0 if first else order.index(after) + 1
+        for p in order[start:]:
+            if self._nines_to_show(s, p):
+                return _rebuild(s, phase=Phase.DIX, current=p)
+        return _rebuild(s, phase=Phase.MELD, current=(s.dealer + 1) % 3)
+
+    def _dix(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
+        """Dix (RULES.md §3): shown and announced; the first non-dealer exchanges."""
+        p = s.current_player
+        assert p is not None and s.trump is not None
+        history = (s.history, action, p)
+        if action.kind is Kind.PASS:
+            return self._next_dix(_rebuild(s, history=history), p)
+        n = action.number or 1
+        hands, exchanged = s.hands, s.exchanged
+        nine = CARDS[s.trump * 8 + _NINE]
+        if p != s.dealer and not exchanged and s.turn_up is not None and s.turn_up != nine:
+            d = s.dealer
+            hands = _set(hands, p, tuple(sorted((*_remove(hands[p], nine), s.turn_up))))
+            hands = _set(hands, d, tuple(sorted((*_remove(hands[d], s.turn_up), nine))))
+            exchanged = True
+        base = _rebuild(
+            s, hands=hands, history=history, exchanged=exchanged,
+            nines_shown=_set(s.nines_shown, p, s.nines_shown[p] + n),
+            announced=_set(s.announced, p, s.announced[p] + DIX_POINTS * n),
+        )  # fmt: skip
+        return self._next_dix(base, p)
+
+    def _meld(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
+        """Melds (RULES.md §3): the best declaration, one combination, or done."""
+        p = s.current_player
+        assert p is not None and s.trump is not None
+        history = (s.history, action, p)
+        if action.kind is Kind.MELD and action.name is None:
+            total, order = best_meld(s.hands[p], s.trump, grand_binocle=self.grand_binocle)
+            return self._done_melding(s, p, history, total, order)
+        if action.kind is Kind.PASS:
+            shown = s.shown[p]
+            return self._done_melding(s, p, history, sum(c.value for c in shown), shown)
+        table = s.tables[p]
+        for ann in legal_announcements(
+            _concealed(s, p), table, s.trump, grand_binocle=self.grand_binocle
+        ):
+            if announcement_action(ann, table) == action:
+                _, new_table = announce(_concealed(s, p), table, ann)
+                return _rebuild(
+                    s, history=history, tables=_set(s.tables, p, new_table),
+                    shown=_set(s.shown, p, (*s.shown[p], ann.combination)),
+                )  # fmt: skip
+        raise AssertionError(f"announcement not found: {action}")  # pragma: no cover
+
+    def _done_melding(
+        self,
+        s: ThreeHandedState,
+        p: int,
+        history: Any,
+        total: int,
+        order: tuple[Combination, ...],
+    ) -> ThreeHandedState:
+        announced = _set(s.announced, p, s.announced[p] + total)
+        nxt = (p + 1) % 3
+        if self.claim_overlooked and s.best[p] > total:
+            # Option (seed 000): the next player in turn claims the overlooked score.
+            announced = _set(announced, nxt, announced[nxt] + s.best[p] - total)
+        shown = _set(s.shown, p, tuple(order))
+        done = nxt == (s.dealer + 1) % 3
+        return _rebuild(
+            s, phase=Phase.PLAY if done else Phase.MELD, current=nxt, history=history,
+            announced=announced, shown=shown,
+        )  # fmt: skip
+
+    def _active(self, s: ThreeHandedState) -> int:
+        return 3 if s.retired is None else 2
+
+    def _next_seat(self, s: ThreeHandedState, p: int) -> int:
+        nxt = (p + 1) % 3
+        return (nxt + 1) % 3 if nxt == s.retired else nxt
+
+    def _play(self, s: ThreeHandedState, action: Action) -> GameState:
+        p = s.current_player
+        assert p is not None and action.card is not None
+        c = action.card
+        hands = _set(s.hands, p, _remove(s.hands[p], c))
+        trick = (*s.trick, (p, c))
+        history = (s.history, action, p)
+        if len(trick) < self._active(s):
+            return _rebuild(
+                s, current=self._next_seat(s, p), hands=hands, trick=trick, history=history
+            )
+        return self._finish_trick(_rebuild(s, hands=hands, trick=trick, history=history))
+
+    def _finish_trick(self, s: ThreeHandedState) -> GameState:
+        """The trick's winner takes it and scores his announcements with his first trick."""
+        trick = s.trick
+        w = trick[trick_winner([c for _, c in trick], s.trump)][0]
+        taken = _set(s.taken, w, s.taken[w] + sum(BINOCLE_POINTS[c] for _, c in trick))
+        piles = _set(s.piles, w, (*s.piles[w], *(c for _, c in trick)))
+        meld_scored, recorded, scored = s.meld_scored, s.recorded, s.scored
+        if not scored[w]:
+            meld_scored = _set(meld_scored, w, s.announced[w])
+            recorded = _set(recorded, w, recorded[w] + s.announced[w])
+            scored = _set(scored, w, True)
+        tricks = s.tricks + 1
+        nxt = _rebuild(
+            s, current=w, trick=(), taken=taken, piles=piles, meld_scored=meld_scored,
+            recorded=recorded, scored=scored, tricks=tricks,
+        )  # fmt: skip
+        if any(nxt.hands):
+            return nxt
+        # The last trick scores 10 at once (RULES.md §3 "Play").
+        nxt = _rebuild(
+            nxt, recorded=_set(recorded, w, recorded[w] + LAST_TRICK),
+            taken=_set(taken, w, taken[w] + LAST_TRICK),
+        )  # fmt: skip
+        return self._end_hand(nxt)
+
+    def _claim(self, s: ThreeHandedState, action: Action) -> GameState:
+        """A correct claim wins; a wrong one retires the claimant (RULES.md §3 "Game")."""
+        p = s.current_player
+        assert p is not None
+        history = (s.history, action, p)
+        total = s.scores[p] + s.recorded[p] + s.taken[p]
+        if total >= s.targets[p]:
+            payers = _lowest(s.scores, exclude=p) if self.lowest_pays else ()
+            return self._end_hand(_rebuild(s, history=history), winner=p, payers=payers)
+        if self.lowest_pays:
+            return self._end_hand(_rebuild(s, history=history), retired=p, payers=(p,), over=True)
+        dead = (*s.dead, *s.hands[p])
+        s2 = _rebuild(
+            s, hands=_set(s.hands, p, ()), history=history, retired=p, dead=dead,
+            current=self._next_seat(_rebuild(s, retired=p), p),
+        )  # fmt: skip
+        if len(s2.trick) == 2:
+            return self._finish_trick(s2)
+        if not any(s2.hands):  # pragma: no cover - a claim always precedes a card
+            return self._end_hand(s2)
+        return s2
+
+    def _end_hand(
+        self,
+        s: ThreeHandedState,
+        *,
+        winner: int | None = None,
+        retired: int | None = None,
+        payers: tuple[int, ...] = (),
+        over: bool = False,
+    ) -> GameState:
+        """Cards are added; the targets and the game (RULES.md §3 "Game")."""
+        out = s.retired if s.retired is not None else retired
+        tricks = tuple(0 if i == out else s.taken[i] for i in range(3))
+        delta = tuple(s.meld_scored[i] + tricks[i] for i in range(3))
+        if s.retired is not None or retired is not None:
+            outcome = "retired"
+        elif winner is not None:
+            outcome = "claimed"
+        else:
+            outcome = "played"
+        result = HandResult(s.dealer, s.trump, s.meld_scored, tricks, delta, outcome=outcome)
+        scores = tuple(a + b for a, b in zip(s.scores, delta, strict=True))
+        targets = s.targets
+        if winner is None and not over:
+            reached = [i for i in range(3) if i != out and scores[i] >= targets[i]]
+            if len(reached) == 1:
+                winner = reached[0]
+                if self.lowest_pays:
+                    payers = _lowest(scores, exclude=winner)
+            elif len(reached) > 1:
+                targets = tuple(
+                    t + TARGET_STEP if i in reached else t for i, t in enumerate(targets)
+                )
+        results = (*s.results, result)
+        if winner is not None or over:
+            return _finished(s, scores, results, targets, winner, payers)
+        dealer = (s.dealer + 1) % 3
+        if out is None:
+            return _rebuild(
+                s, phase=Phase.DEAL, dealer=dealer, current=None, trump=None, hands=_E3,
+                trick=(), scores=scores, results=results, turn_up=None, exchanged=False,
+                nines_shown=_Z3, announced=_Z3, tables=_T3, shown=_S3, scored=_F3,
+                meld_scored=_Z3, recorded=_Z3, taken=_Z3, piles=_E3, tricks=0, retired=None,
+                dead=(), targets=targets, best=_Z3,
+            )  # fmt: skip
+        # Nobody won that deal: the other two go on with the two-handed game.
+        pair = tuple(i for i in range(3) if i != out)
+        if dealer == out:
+            dealer = (dealer + 1) % 3
+        sub = attrs.evolve(
+            self.classic.initial(s.seed, pair.index(dealer)),
+            hand_number=s.hand_number,
+            scores=tuple(scores[i] for i in pair),
+            targets=tuple(targets[i] for i in pair),
+        )
+        base = _rebuild(
+            s, scores=scores, results=results, targets=targets, retired=out, dead=(),
+            sub=sub, pair=pair, hands=_E3, trick=(), piles=_E3,
+        )  # fmt: skip
+        return self._mirror(base, sub, len(results))
+
+    # -- the two-handed game after a retirement ------------------------------------
+
+    def _apply_sub(self, s: ThreeHandedState, action: Action) -> GameState:
+        assert s.sub is not None
+        actor = None if s.current_player is None else s.current_player
+        new_sub: ClassicState = self.classic.apply(s.sub, action)  # type: ignore[assignment]
+        kept = len(s.results) - len(s.sub.results)
+        return self._mirror(_rebuild(s, history=(s.history, action, actor)), new_sub, kept)
+
+    def _mirror(self, s: ThreeHandedState, sub: ClassicState, kept: int) -> ThreeHandedState:
+        """The three-seat picture of the two-handed game ``sub`` (seats mapped by ``pair``)."""
+        pair = s.pair
+        assert pair is not None
+        out = s.retired
+        assert out is not None
+
+        def seat(i: int | None) -> int | None:
+            return None if i is None else pair[i]
+
+        def spread(values: tuple[Any, ...], fill: Any) -> tuple[Any, ...]:
+            return tuple(fill if i == out else values[pair.index(i)] for i in range(3))
+
+        results = s.results[:kept] + tuple(
+            HandResult(
+                pair[r.dealer],
+                r.trump,
+                spread(r.meld, 0),
+                spread(r.tricks, 0),
+                spread(r.delta, 0),
+                outcome=r.outcome,
+            )  # fmt: skip
+            for r in sub.results
+        )
+        scores = spread(sub.scores, s.scores[out])
+        winner = seat(sub.game_winner)
+        payers: tuple[int, ...] = ()
+        if winner is not None and self.lowest_pays:  # pragma: no cover - ended at retirement
+            payers = _lowest(scores, exclude=winner)
+        return _rebuild(
+            s, hand_number=sub.hand_number, phase=sub.phase, dealer=pair[sub.dealer], current=seat(sub.current_player),
+            trump=sub.trump, hands=spread(sub.hands, ()),
+            trick=tuple((pair[i], c) for i, c in sub.trick), scores=scores, results=results,
+            targets=spread(sub.targets, s.targets[out]), sub=sub, game_winner=winner,
+            payers=payers,
+        )  # fmt: skip
+
+    # -- text ----------------------------------------------------------------------
+
+    def resolve(self, state: GameState, action: Action) -> Action:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            return self.classic.resolve(s.sub, action)
+        if action.kind is Kind.DIX and action.number == 1:
+            return A.DIX
+        return action
+
+    def explain(self, state: GameState, action: Action) -> str:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            return "two-handed game after a retirement: " + self.classic.explain(s.sub, action)
+        phase, kind, p = s.phase, action.kind, s.current_player
+        if phase is Phase.OVER:
+            return f"the game is over: {action} is not possible"
+        if kind is Kind.DEAL:
+            if phase is not Phase.DEAL:
+                return f"no deal now: the hand is in the {phase.value} phase"
+            return self.check_deck(action) or "not a deal of this pack"
+        if phase is Phase.DEAL:
+            return f"the hand is over: the next action is a deal, not {action}"
+        assert p is not None
+        if phase is Phase.DIX:
+            if kind is Kind.DIX:
+                return f"dix: seat {p} holds {self._nines_to_show(s, p)} Nine(s) of trumps to show"
+            return f"seat {p} may show the Nine of trumps (dix) or pass, not {action}"
+        if phase is Phase.MELD:
+            if kind is Kind.MELD and action.name is None:
+                return "meld (the best declaration) only before any single combination is announced"
+            if kind is Kind.MELD:
+                return f"{action} is not a legal announcement with the cards not yet laid down"
+            return f"seat {p} announces melds now (meld, a combination, or pass), not {action}"
+        if kind is Kind.PLAY and action.card is not None:
+            c = action.card
+            if c not in s.hands[p]:
+                return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
+            why = obligation_broken(c, s.hands[p], [x for _, x in s.trick], s.trump, _RULE)
+            return why or f"{action} is not legal now"
+        return f"seat {p} must play a card or claim, not {action}"
+
+    # -- meld, views, checks ---------------------------------------------------------
+
+    def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
+        """The "plenty of time" meld (RULES.md §3): the best reachable total and its order."""
+        if trump is None:
+            return MeldResult(0, ())
+        total, order = best_meld(cards, trump, grand_binocle=self.grand_binocle)
+        return MeldResult(total, tuple(Meld(m.kind, m.cards, m.value) for m in order))
+
+    def winner(self, state: GameState) -> int | None:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        return s.game_winner
+
+    def observe(self, state: GameState, seat: int) -> View:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        public: dict[str, Any] = {
+            "turn_up": s.turn_up,
+            "exchanged": s.exchanged,
+            "dix_shown": s.nines_shown,
+            "announced": s.announced,
+            "melds": tuple(
+                MeldResult(
+                    sum(m.value for m in shown),
+                    tuple(Meld(m.kind, m.cards, m.value) for m in shown),
+                )
+                for shown in s.shown
+            ),
+            "scored": s.scored,
+            "recorded": s.recorded,
+            "targets": s.targets,
+            "retired": s.retired,
+            "payers": s.payers,
+            "tricks": s.tricks,
+            "pair": s.pair,
+        }
+        legal: tuple[Action, ...] = ()
+        if seat == s.current_player:
+            legal = self.legal_actions(s)
+        log: tuple[str, ...] = ()
+        if s.sub is not None and s.pair is not None:
+            inner = self.classic.observe(s.sub, s.pair.index(seat) if seat in s.pair else 0)
+            extra = dict(inner.public)
+            if seat not in s.pair:
+                extra.pop("concealed", None)
+            public["two_handed"] = tuple(sorted(extra.items()))
+            log = inner.log
+        return View(
+            self, seat, s.phase, s.dealer, s.current_player, s.trump, s.hands[seat],
+            tuple(len(h) for h in s.hands), s.trick, s.scores, s.results, legal, log,
+            tuple(sorted(public.items())),
+        )  # fmt: skip
+
+    def check(self, state: GameState) -> None:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            self.classic.check(s.sub)
+            return
+        if s.phase in (Phase.DEAL, Phase.OVER):
+            if any(s.hands) or s.trick:
+                raise InvalidStateError("cards left out between hands")
+            return
+        cards = [c for h in s.hands for c in h]
+        cards += [c for _, c in s.trick]
+        cards += [c for pile in s.piles for c in pile]
+        cards += s.dead
+        if sorted(cards) != list(pack(48)):
+            raise InvalidStateError("the cards in hands, tricks and dead cards are not the pack")
+
+
+@attrs.frozen(slots=True, weakref_slot=False)
+class ThreeHandedState(GameState):
+    """A three-handed position (see :class:`binocle.core.GameState` for the common fields).
+
+    ``turn_up``: the card turned for trump; ``exchanged``: whether a Nine was
+    exchanged for it; ``nines_shown``, ``announced`` (dix and melds announced),
+    ``tables`` (combinations announced one by one), ``shown`` (every seat's
+    combinations shown), ``scored`` (whether the announcements have scored,
+    with the first trick won), ``meld_scored``, ``recorded`` (points scored this
+    hand: melds and the last trick), ``taken`` (card points), ``piles``,
+    ``tricks`` (played), ``retired``, ``dead`` (the retired player's cards),
+    ``best`` (each seat's best meld), ``targets``; after a retirement ``sub``
+    is the two-handed game of the seats ``pair``; ``game_winner``, ``payers``.
+    """
+
+    turn_up: Card | None
+    exchanged: bool
+    nines_shown: tuple[int, ...]
+    announced: tuple[int, ...]
+    tables: tuple[MeldTable, ...]
+    shown: tuple[tuple[Combination, ...], ...]
+    scored: tuple[bool, ...]
+    meld_scored: tuple[int, ...]
+    recorded: tuple[int, ...]
+    taken: tuple[int, ...]
+    piles: tuple[tuple[Card, ...], ...]
+    tricks: int
+    retired: int | None
+    dead: tuple[Card, ...]
+    targets: tuple[int, ...]
+    sub: ClassicState | None
+    pair: tuple[int, ...] | None
+    game_winner: int | None
+    payers: tuple[int, ...]
+    best: tuple[int, ...] = (0, 0, 0)
+
+
+_E3: tuple[tuple[Card, ...], ...] = ((), (), ())
+_Z3 = (0, 0, 0)
+_F3 = (False, False, False)
+_T3 = (MeldTable(), MeldTable(), MeldTable())
+_S3: tuple[tuple[Combination, ...], ...] = ((), (), ())
+_DIX2 = Action(Kind.DIX, number=2)
+
+
+def _rebuild(s: ThreeHandedState, **changes: Any) -> ThreeHandedState:
+    """A copy of ``s`` with some fields changed (``current`` for ``current_player``)."""
+    if "current" in changes:
+        changes["current_player"] = changes.pop("current")
+    return attrs.evolve(s, **changes)
+
+
+def _finished(
+    s: ThreeHandedState,
+    scores: tuple[int, ...],
+    results: tuple[HandResult, ...],
+    targets: tuple[int, ...],
+    winner: int | None,
+    payers: tuple[int, ...],
+) -> ThreeHandedState:
+    return _rebuild(
+        s, phase=Phase.OVER, current=None, trump=None, hands=_E3, trick=(), scores=scores,
+        results=results, targets=targets, game_winner=winner, payers=payers, piles=_E3,
+        dead=(), sub=None,
+    )  # fmt: skip
+
+
+def _concealed(s: ThreeHandedState, p: int) -> tuple[Card, ...]:
+    """The cards of ``p`` not yet laid down in this meld phase."""
+    rest = list(s.hands[p])
+    for c in s.tables[p].cards:
+        rest.remove(c)
+    return tuple(rest)
+
+
+def _lowest(scores: tuple[int, ...], exclude: int) -> tuple[int, ...]:
+    others = [i for i in range(len(scores)) if i != exclude]
+    low = min(scores[i] for i in others)
+    return tuple(i for i in others if scores[i] == low)
+
+
+def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return t[:i] + (value,) + t[i + 1 :]
+
+
+def _remove(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
+    i = hand.index(c)
+    return hand[:i] + hand[i + 1 :]
