@@ -399,7 +399,7 @@ class ThreeHanded(Profile):
                 spread(r.tricks, 0),
                 spread(r.delta, 0),
                 outcome=r.outcome,
-            )  # fmt: skip
+            )
             for r in sub.results
         )
         scores = spread(sub.scores, s.scores[out])
