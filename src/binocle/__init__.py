@@ -34,7 +34,9 @@ from binocle.game import (
     winner,
 )
 from binocle.profiles import profile_names
+from binocle.record import load_record, record, record_json, replay
 from binocle.serial import dumps, loads
+from binocle.validate import ValidationReport, validate
 
 __version__ = "0.1.0"
 
@@ -57,12 +59,14 @@ __all__ = [
     "Rank",
     "Suit",
     "UnknownProfileError",
+    "ValidationReport",
     "View",
     "__version__",
     "apply",
     "dumps",
     "is_over",
     "legal_actions",
+    "load_record",
     "loads",
     "meld",
     "new_game",
@@ -74,7 +78,11 @@ __all__ = [
     "parse_suit",
     "profile",
     "profile_names",
+    "record",
+    "record_json",
+    "replay",
     "score",
     "start",
+    "validate",
     "winner",
 ]

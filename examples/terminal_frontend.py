@@ -1,0 +1,90 @@
+"""A small terminal front end, written only against binocle's public API.
+
+It shows what a front end needs and nothing more: a view per player
+(``binocle.observe``), the legal actions, ``binocle.apply`` with the player's
+text, and the documented errors.  You play seat 0; baseline bots play the rest.
+
+    python examples/terminal_frontend.py [--profile cutthroat] [--seed 7]
+    python examples/terminal_frontend.py --auto      # a bot plays your seat too
+
+(``binocle play`` is the full version of this program.)
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import binocle
+from binocle.bots import BaselineBot
+
+
+def show(view: binocle.View) -> None:
+    """Print what the player to act may know: hand, trick, scores, legal actions."""
+    hand = " ".join(c.symbol for c in view.hand)
+    trick = " ".join(f"{seat}:{c.symbol}" for seat, c in view.trick) or "-"
+    trump = view.trump.symbol if view.trump is not None else "-"
+    print(f"\n[{view.phase.value}] trump {trump}  scores {list(view.scores)}  trick {trick}")
+    print(f"your hand: {hand}")
+    choices = [str(a) for a in view.legal_actions]
+    print("legal:", ", ".join(choices[:12]) + (" ..." if len(choices) > 12 else ""))
+
+
+def ask(state: binocle.GameState) -> binocle.Action | None:
+    """Read an action text until the engine accepts it; None to quit."""
+    while True:
+        try:
+            text = input("> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if text in ("quit", "q"):
+            return None
+        try:
+            action = binocle.parse_action(state, text)
+            binocle.apply(state, action)  # raises if illegal; the state is unchanged
+        except binocle.BinocleError as exc:
+            print(f"  {exc}")
+            continue
+        return action
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", default="cutthroat")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--auto", action="store_true", help="let a bot play your seat")
+    args = parser.parse_args(argv)
+
+    state = binocle.new_game(args.profile, seed=args.seed)
+    players = state.profile.players
+    bots = [BaselineBot(args.seed * 10 + i) for i in range(players)]
+    me = 0
+    while not binocle.is_over(state):
+        seat = state.current_player
+        if seat is None:  # between hands: the next deal, drawn from the game's seed
+            state = binocle.apply(state, binocle.legal_actions(state)[0])
+            print(f"\n--- hand {state.hand_number}, dealer seat {state.dealer} ---")
+            continue
+        view = binocle.observe(state, seat)  # never more than that seat may know
+        if seat == me:
+            if args.auto:
+                action: binocle.Action | None = bots[me].choose(view)
+                print(f"seat {me} (auto): {action}")
+            else:
+                show(view)
+                action = ask(state)
+                if action is None:
+                    print("bye")
+                    return 0
+        else:
+            action = bots[seat].choose(view)
+        finished = len(state.results)
+        state = binocle.apply(state, action)
+        if len(state.results) > finished:  # the action ended a hand
+            delta = list(state.results[-1].delta)
+            print(f"hand over: {delta} -> scores {list(state.scores)}")
+    print(f"\ngame over: seat {binocle.winner(state)} wins; scores {list(binocle.score(state))}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,406 @@
+"""Checking games recorded elsewhere (layer 4): :func:`validate` and its report.
+
+:func:`validate` replays a game record (:mod:`binocle.record`) under the rules
+and reports the first action that breaks one: where (index, action text,
+player), which rule in words (the engine's own explanation), and what the
+rules say follows:
+
+- **revoke** — a card that breaks the obligation to follow suit, win the trick
+  or trump: the player in error loses his entire score for cards for that hand
+  (RULES.md §3 "Revoke"; seed 002, "Playing the hand"; seed 000, "The Revoke",
+  where an adversary's revoke cannot set the bidder back);
+- **over-scored meld** — ``meld <total>`` announcing more than the meld is
+  worth: the excess can be taken down, and in the two-handed game the
+  adversary may add it to his own score (seed 002, "Should a player score more
+  than he is entitled to");
+- **irregular meld** — ``meld <kind> <cards>`` declaring a combination the
+  cards do not make, or one the meld rules do not allow now (fresh card, same
+  class): the score is taken down to what those cards may really score, and
+  the adversary may have one of the cards led or played (seed 002, "Irregular
+  Melds");
+- **out of turn** — a seat acting when another is to act (seed 002,
+  "Irregularities in Play": the card is taken back without penalty);
+- **illegal action** — anything else the rules forbid (a bid too low, a card
+  not held …): the action does not stand.
+
+Record forms for melds.  Where a player announces his whole meld at once
+(cutthroat, three-handed) write ``meld`` or, with the total he announced,
+``meld 290``; where combinations are announced one by one (classic, and
+three-handed if played so) write each as ``meld <kind> <cards>``, e.g.
+``meld four kings KS KH KD KC``, with ``+ <table cards>`` for cards already on
+the table.  A total lower than the meld is worth is noted, not an error.
+
+A wrong claim (knocking without having reached the target) is not a broken
+rule: claims are legal actions whose result the rules fix — the claimant loses
+the game (two-handed, RULES.md §2 "Claiming") or retires (three-handed, §3
+"Game").  The report lists it in ``wrong_claims`` and ``notes`` and goes on.
+
+A record that cannot be read at all (not a record, wrong version, unknown
+fields, a text that does not parse, an impossible deck, a deal given a seat)
+raises :class:`~binocle.errors.InvalidStateError` instead of giving a report.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Final
+
+import attrs
+
+from binocle.actions import Action, Kind
+from binocle.cards import Card, parse_card
+from binocle.core import GameState, Phase
+from binocle.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from binocle.game import apply, legal_actions, observe, parse_action, start
+from binocle.record import (
+    KIND_VALUES,
+    claimed_meld,
+    load_record,
+    meld_value,
+    read_header,
+    turn_problem,
+)
+
+__all__ = [
+    "ILLEGAL",
+    "IRREGULAR_MELD",
+    "LEGAL",
+    "OUT_OF_TURN",
+    "OVER_SCORED_MELD",
+    "REVOKE",
+    "ValidationReport",
+    "validate",
+]
+
+LEGAL: Final = "legal"
+REVOKE: Final = "revoke"
+OVER_SCORED_MELD: Final = "over-scored meld"
+IRREGULAR_MELD: Final = "irregular meld"
+OUT_OF_TURN: Final = "out of turn"
+ILLEGAL: Final = "illegal action"
+
+#: Words of the trick obligations (binocle.rules.tricks) that make a refused card a revoke.
+_OBLIGATIONS: Final = ("must follow suit", "must beat", "must trump", "must overtrump")
+
+
+def _seat_name(seat: int | None, seats: tuple[str | None, ...]) -> str:
+    if seat is None:
+        return "nobody"
+    if seat < len(seats) and seats[seat]:
+        return f"seat {seat} ({seats[seat]})"
+    return f"seat {seat}"
+
+
+@attrs.frozen
+class ValidationReport:
+    """What :func:`validate` found: a frozen value; ``str(report)`` reads as text.
+
+    ``ok``: no rule was broken.  Otherwise ``kind`` names what went wrong
+    (``"revoke"``, ``"over-scored meld"``, ``"irregular meld"``, ``"out of
+    turn"``, ``"illegal action"``), ``index`` and ``action`` are the entry of
+    the record and its text, ``seat`` the player, ``rule`` the rule broken in
+    words, ``penalty`` what the rules say follows; ``claimed_value`` and
+    ``correct_value`` are the announced and the correct value of a meld.
+    ``scores`` and ``winner`` are those of the last state replayed (the final
+    one when ``ok``); ``hand`` its hand number and ``over`` whether the game
+    ended; ``states_checked`` counts the states built by the replay (the
+    start and one per accepted action).  ``wrong_claims`` holds ``(index,
+    seat)`` of every wrong claim and ``notes`` a line for each remark.
+    """
+
+    ok: bool
+    index: int | None
+    action: str | None
+    seat: int | None
+    rule: str | None
+    penalty: str | None
+    scores: tuple[int, ...]
+    winner: int | None
+    states_checked: int
+    kind: str = LEGAL
+    profile: str = ""
+    hand: int = 0
+    over: bool = False
+    claimed_value: int | None = None
+    correct_value: int | None = None
+    wrong_claims: tuple[tuple[int, int], ...] = ()
+    notes: tuple[str, ...] = ()
+    seats: tuple[str | None, ...] = ()
+
+    def __str__(self) -> str:
+        name = self.seats
+        lines: list[str] = []
+        if self.ok:
+            lines.append(f"legal game ({self.profile}): no rule broken")
+        else:
+            text = self.action if self.action is None or len(self.action) <= 60 else "deal ..."
+            lines.append(
+                f"{self.kind} at action {self.index} ({text!r}) by"
+                f" {_seat_name(self.seat, name)}, hand {self.hand} ({self.profile})"
+            )
+            lines.append(f"  rule broken: {self.rule}")
+            if self.claimed_value is not None or self.correct_value is not None:
+                claimed = "?" if self.claimed_value is None else str(self.claimed_value)
+                lines.append(f"  meld announced: {claimed}; correct value: {self.correct_value}")
+            lines.append(f"  what follows: {self.penalty}")
+        for note in self.notes:
+            lines.append(f"  note: {note}")
+        where = "final" if self.ok else "before it"
+        lines.append(
+            f"  scores ({where}): "
+            + ", ".join(f"{_seat_name(i, name)} {v}" for i, v in enumerate(self.scores))
+        )
+        if self.over:
+            won = (
+                f"{_seat_name(self.winner, name)} wins"
+                if self.winner is not None
+                else "nobody wins"
+            )
+            lines.append(f"  game over after hand {self.hand}: {won}")
+        elif self.ok:
+            lines.append(f"  the game goes on (hand {self.hand}); no winner yet")
+        lines.append(f"  {self.states_checked} states replayed and checked")
+        return "\n".join(lines)
+
+
+def validate(record: dict[str, Any] | str) -> ValidationReport:
+    """Replay a game record and report the first broken rule, or the result.
+
+    ``record`` is a record dict or its JSON text (see :mod:`binocle.record`).
+    Raises InvalidStateError for a record that cannot be read.
+
+    >>> import binocle
+    >>> s = binocle.new_game("cutthroat", seed=7)
+    >>> r = binocle.record(s)
+    >>> r["actions"].append({"seat": 1, "action": "bid 200"})
+    >>> report = binocle.validate(r)
+    >>> report.ok, report.kind, report.index, report.rule
+    (False, 'illegal action', 1, 'the lowest bid is 250 (bid 200)')
+    """
+    doc = load_record(record) if isinstance(record, (str, bytes, bytearray)) else record
+    head = read_header(doc)
+    state = start(head.profile, head.seed, head.first_dealer)
+    checked = 1
+    notes: list[str] = []
+    wrong: list[tuple[int, int]] = []
+    found: _Finding | None = None
+    index, text, seat = 0, "", None
+    for index, (seat, text) in enumerate(head.moves):
+        after, action, found = _check_step(state, index, seat, text, notes)
+        if after is None or action is None:
+            break
+        p = state.current_player
+        if action.kind is Kind.CLAIM and p is not None and after.profile.winner(after) != p:
+            wrong.append((index, p))
+            notes.append(_wrong_claim(state, after, index, p))
+        state = after
+        checked += 1
+    if found is None:
+        head.profile.check(state)
+    return ValidationReport(
+        found is None,
+        None if found is None else index,
+        None if found is None else text,
+        None if found is None else seat,
+        None if found is None else found.rule,
+        None if found is None else found.penalty,
+        state.scores,
+        state.profile.winner(state) if found is None else None,
+        checked,
+        kind=LEGAL if found is None else found.kind,
+        profile=head.profile.spec(),
+        hand=state.hand_number,
+        over=found is None and state.phase is Phase.OVER,
+        claimed_value=None if found is None else found.claimed_value,
+        correct_value=None if found is None else found.correct_value,
+        wrong_claims=tuple(wrong),
+        notes=tuple(notes),
+        seats=head.seats,
+    )
+
+
+@attrs.frozen
+class _Finding:
+    """A broken rule found at one entry, before it is put in a report."""
+
+    kind: str
+    rule: str
+    penalty: str
+    claimed_value: int | None = None
+    correct_value: int | None = None
+
+
+_Step = tuple[GameState, Action, None] | tuple[None, None, _Finding]
+
+
+def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: list[str]) -> _Step:
+    """One record entry: the state after it and its action, or the rule it breaks.
+
+    Raises InvalidStateError where the record cannot be read (text that does
+    not parse, a deal that is not a pack, a deal given a seat or a player's
+    action given none).
+    """
+    where = f"action {i} ({text[:40]!r})"
+    problem = turn_problem(state, seat)
+    if problem is not None:
+        if seat is None or state.current_player is None:
+            raise InvalidStateError(f"{where}: {problem}")
+        return (
+            None,
+            None,
+            _Finding(
+                OUT_OF_TURN,
+                f"out of turn: {problem}",
+                "no penalty: the card or call is taken back and the right player acts"
+                " (seed 002, 'Irregularities in Play')",
+            ),
+        )
+    total = claimed_meld(text)
+    try:
+        action = parse_action(state, "meld" if total is not None else text)
+    except InvalidNotationError as exc:
+        raise InvalidStateError(f"{where}: {exc}") from None
+    p = state.current_player
+    if total is not None and p is not None and action in legal_actions(state):
+        worth = meld_value(state, action)
+        if total > worth:
+            return (
+                None,
+                None,
+                _Finding(
+                    OVER_SCORED_MELD,
+                    f"announces a meld of {total}, but the cards make {worth}",
+                    _over_scored(state, p, total, worth),
+                    total,
+                    worth,
+                ),
+            )
+        if total < worth:
+            notes.append(
+                f"action {i}: seat {p} announced {total}, less than the {worth} the cards"
+                " make; the engine scores the meld in full (record the combinations one by"
+                " one to announce less)"
+            )
+    try:
+        return apply(state, action), action, None
+    except IllegalActionError as exc:
+        if action.kind is Kind.DEAL or p is None:
+            raise InvalidStateError(f"{where}: {exc}") from None
+        return None, None, _broken(state, p, action, str(exc))
+
+
+def _broken(state: GameState, p: int, action: Action, rule: str) -> _Finding:
+    """What an action the engine refused is: a revoke, an irregular meld, or illegal."""
+    if _is_revoke(state, p, action, rule):
+        return _Finding(REVOKE, rule, _revoke_penalty(state, p))
+    if action.kind is Kind.MELD and action.name is not None:
+        claimed = KIND_VALUES.get(action.name)
+        worth, best = _declared_worth(state, p, action)
+        shown = f" ({best})" if best else ""
+        taken = f"the {claimed} points" if claimed is not None else "the score"
+        penalty = (
+            f"{taken} announced for {action.name} are taken down: the cards shown may score"
+            f" {worth} now{shown}; the adversary may make him lead or play one of the cards"
+            " shown (seed 002, 'Irregular Melds')"
+        )
+        return _Finding(IRREGULAR_MELD, rule, penalty, claimed, worth)
+    return _Finding(
+        ILLEGAL, rule, "the action does not stand: it is taken back and a legal one made instead"
+    )
+
+
+def _is_revoke(state: GameState, p: int, action: Action, rule: str) -> bool:
+    """A card the player holds, refused for the follow / win / trump obligation."""
+    return (
+        action.kind is Kind.PLAY
+        and action.source != "table"
+        and action.card is not None
+        and action.card in state.hands[p]
+        and bool(state.trick)
+        and any(words in rule for words in _OBLIGATIONS)
+    )
+
+
+def _revoke_penalty(state: GameState, p: int) -> str:
+    """RULES.md §3 "Revoke"; seeds 002 and 000."""
+    text = (
+        f"seat {p} loses his entire score for cards (his trick points) for hand"
+        f" {state.hand_number} (RULES.md §3 'Revoke'; seed 002: 'the revoking player"
+        " loses his entire count for cards'; seed 000, 'The Revoke')"
+    )
+    bidder = observe(state, p).get("bidder")
+    if isinstance(bidder, int) and bidder != p:
+        text += (
+            f"; the bidder, seat {bidder}, cannot be set back by an adversary's revoke"
+            " and may have the hand played out (seed 000)"
+        )
+    if state.profile.players == 2:
+        text += (
+            "; or the adversary may have the cards taken back to the error and the hand"
+            " replayed from there (seed 002)"
+        )
+    return text
+
+
+def _over_scored(state: GameState, p: int, total: int, worth: int) -> str:
+    """Seed 002, "Should a player score more than he is entitled to"."""
+    text = (
+        f"the meld is worth {worth}: the {total - worth} points over can be taken down"
+        " (seed 002, 'Should a player score more than he is entitled to')"
+    )
+    if state.profile.players == 2:
+        text += f"; his adversary, seat {1 - p}, may add them to his own score"
+    return text
+
+
+def _cards_of(action: Action) -> Counter[Card]:
+    """Every card a meld declaration names: the fresh ones and those after ``+``."""
+    cards: Counter[Card] = Counter(action.cards)
+    for word in (action.source or "").split():
+        cards[parse_card(word.partition("#")[0])] += 1
+    return cards
+
+
+def _declared_worth(state: GameState, p: int, action: Action) -> tuple[int, str]:
+    """What the cards of a refused declaration may legally score now, and that meld."""
+    declared = _cards_of(action)
+    legal = legal_actions(state)
+    best, value = "", 0
+    for a in legal:
+        if (
+            a.kind is Kind.MELD
+            and a.name is not None
+            and not _cards_of(a) - declared
+            and KIND_VALUES.get(a.name, 0) > value
+        ):
+            best, value = str(a), KIND_VALUES.get(a.name, 0)
+    if best:
+        return value, best
+    plain = [a for a in legal if a.kind is Kind.MELD and a.name is None]
+    if plain:
+        held = Counter(state.hands[p]) & declared
+        result = state.profile.meld(tuple(sorted(held.elements())), state.trump)
+        return result.total, str(result) if result.melds else ""
+    return 0, ""
+
+
+def _wrong_claim(before: GameState, after: GameState, i: int, p: int) -> str:
+    """A wrong claim: the claimant loses (two-handed) or retires (three-handed)."""
+    targets = observe(before, p).get("targets")
+    target = targets[p] if targets else getattr(before.profile, "target", None)
+    short = f" of {target}" if target is not None else ""
+    w = after.profile.winner(after)
+    if after.phase is Phase.OVER and w is not None:
+        follows = (
+            f"seat {p} loses the game and seat {w} wins (RULES.md §2 'Claiming': a wrong"
+            " claim loses)"
+        )
+    elif after.phase is Phase.OVER:
+        follows = f"seat {p} retires and the game ends (RULES.md §3 'Game')"
+    else:
+        follows = (
+            f"seat {p} retires: his cards are dead and the others play on (RULES.md §3 'Game')"
+        )
+    return (
+        f"action {i}: seat {p} claimed the game without having reached the target{short}: {follows}"
+    )

@@ -1,0 +1,458 @@
+"""Game records (``binocle.record``/``replay``) and the validator (``binocle.validate``)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import pytest
+
+import binocle
+from binocle.bots import BaselineBot, RandomBot, play_game
+from binocle.record import FORMAT, VERSION
+
+PROFILES = binocle.profile_names()
+
+
+def _game(profile: str, seed: int = 5, **kw: Any) -> binocle.GameState:
+    return play_game(profile, seed=seed, **kw)
+
+
+def _until(profile: str, seed: int, phase: binocle.Phase) -> binocle.GameState:
+    """A game played by baseline bots up to the first state in ``phase``."""
+    s = binocle.new_game(profile, seed=seed)
+    bots = [BaselineBot(seed * 10 + i) for i in range(s.profile.players)]
+    for _ in range(2000):
+        if s.phase is phase:
+            return s
+        p = s.current_player
+        action = binocle.legal_actions(s)[0] if p is None else bots[p].choose(binocle.observe(s, p))
+        s = binocle.apply(s, action)
+    raise AssertionError(f"no {phase} phase reached")
+
+
+def _random_game(profile: str, seed: int, max_hands: int) -> binocle.GameState:
+    n = binocle.profile(profile).players
+    return play_game(
+        profile, [RandomBot(seed * 10 + i) for i in range(n)], seed=seed, max_hands=max_hands
+    )
+
+
+# -- round trips ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_record_replays_to_the_same_state(profile: str) -> None:
+    """A whole game's record replays, action by action, to an equal final state; the
+    JSON text reads back to the same record; ``every=True`` gives every state in order."""
+    seen: list[binocle.GameState] = []
+    final = _game(profile, on_step=lambda before, action, after: seen.append(after))
+    doc = binocle.record(final)
+    assert doc["format"] == FORMAT and doc["version"] == VERSION
+    assert doc["profile"] == final.profile.spec() and doc["seed"] == 5
+    assert binocle.replay(doc) == final
+    text = binocle.record_json(final)
+    assert json.loads(text) == doc
+    assert binocle.load_record(text) == doc
+    assert binocle.replay(text) == final
+    states = binocle.replay(doc, every=True)
+    assert len(states) == len(doc["actions"]) + 1
+    assert states[0] == binocle.start(profile, 5, 0)
+    assert states[1:] == seen
+    assert binocle.is_over(states[-1])
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_record_of_unfinished_random_games(profile: str) -> None:
+    """Random play (claims, concessions, every phase) round-trips too, mid-hand and
+    between hands, with a first dealer other than seat 0."""
+    final = _random_game(profile, seed=3, max_hands=2)
+    states = binocle.replay(binocle.record(final), every=True)
+    assert states[-1] == final
+    for cut in (1, len(states) // 3, len(states) // 2):
+        s = states[cut]
+        assert binocle.replay(binocle.record(s)) == s
+    s = binocle.new_game(profile, seed=9, dealer=1)
+    s = binocle.apply(s, binocle.legal_actions(s)[0])
+    doc = binocle.record(s)
+    assert doc["first_dealer"] == 1
+    assert binocle.replay(json.loads(binocle.record_json(s, indent=None))) == s
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_deal_is_an_explicit_deck(profile: str) -> None:
+    """RULES.md §1 "Dealing": a recorded deal is its explicit deck order, the whole pack,
+    with no seat; the record has one deal per hand dealt."""
+    final = _game(profile, seed=2)
+    deals = [e for e in binocle.record(final)["actions"] if e["action"].startswith("deal ")]
+    size = final.profile.pack_size
+    assert len(deals) == final.hand_number
+    for entry in deals:
+        assert entry["seat"] is None
+        cards = binocle.parse_cards(entry["action"][5:])
+        assert sorted(cards) == list(binocle.pack(size))
+
+
+def test_record_before_the_first_deal_and_seat_names() -> None:
+    """A game not yet dealt records no action; seat names are kept, and must fit the table."""
+    s = binocle.start("classic", seed=4)
+    doc = binocle.record(s, seats=["Anna", None])
+    assert doc["actions"] == [] and doc["seats"] == ["Anna", None]
+    assert binocle.replay(doc) == s
+    with pytest.raises(binocle.InvalidArgumentError):
+        binocle.record(s, seats=["Anna"])
+    with pytest.raises(binocle.InvalidArgumentError):
+        binocle.record("not a state")  # type: ignore[arg-type]
+
+
+def test_hand_written_record_is_read() -> None:
+    """A person's record: optional fields left out, tags and comments, cards as 10S or
+    lower case, and the announced meld total ``meld <total>`` when it is exact."""
+    s = _until("cutthroat", 11, binocle.Phase.MELD)
+    doc = binocle.record(s)
+    p = s.current_player
+    assert p is not None and s.trump is not None
+    worth = binocle.meld(s.hands[p], s.trump, "cutthroat").total
+    entries = [dict(e) for e in doc["actions"]]
+    entries[0]["action"] = entries[0]["action"].lower().replace("t", "10")
+    entries[0]["comment"] = "Anna shuffled"
+    entries.append({"seat": p, "action": f"meld {worth}"})
+    hand_written = {
+        "format": "binocle-record",
+        "version": 1,
+        "profile": "auction",
+        "seed": 11,
+        "tags": {"event": "club night"},
+        "actions": entries,
+    }
+    assert binocle.replay(hand_written) == binocle.apply(s, "meld")
+
+
+# -- refused records -----------------------------------------------------------------------
+
+
+def _base() -> dict[str, Any]:
+    s = binocle.new_game("cutthroat", seed=7)
+    for text in ("pass", "bid 250"):
+        s = binocle.apply(s, text)
+    return binocle.record(s)
+
+
+def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        doc[key] = value
+
+    return change
+
+
+def _entry(i: int, **fields: Any) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        doc["actions"][i] = {**doc["actions"][i], **fields}
+
+    return change
+
+
+def _append(seat: int | None, text: str) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        doc["actions"].append({"seat": seat, "action": text})
+
+    return change
+
+
+def _drop(key: str) -> Callable[[dict[str, Any]], None]:
+    def change(doc: dict[str, Any]) -> None:
+        del doc[key]
+
+    return change
+
+
+_DECK = binocle.record(binocle.new_game("cutthroat", seed=7))["actions"][0]["action"]
+
+BAD_RECORDS = [
+    ("wrong format", _set("format", "binocle-state"), "not a binocle record"),
+    ("wrong version", _set("version", 2), "record version 2 is not supported"),
+    ("version true", _set("version", True), "record version True is not supported"),
+    ("version 1.0", _set("version", 1.0), "record version 1.0 is not supported"),
+    ("unknown field", _set("deals", []), "unknown field 'deals'"),
+    ("missing actions", _drop("actions"), "field 'actions' is missing"),
+    ("unknown profile", _set("profile", "euchre"), "unknown profile 'euchre'"),
+    ("profile option", _set("profile", "cutthroat(min_bid=7)"), "profile"),
+    ("seed not a number", _set("seed", "7"), "seed is a whole number"),
+    ("first dealer", _set("first_dealer", 3), "first_dealer is a seat 0..2"),
+    ("seats", _set("seats", ["Anna"]), "seats is a list of 3 names"),
+    ("tags", _set("tags", {"event": 3}), "tags is an object of texts"),
+    ("actions not a list", _set("actions", "pass"), "actions is a list"),
+    ("entry not an object", _set("actions", [["x"]]), "action 0: an entry"),
+    ("entry field", _entry(1, player=1), "action 1: unknown field 'player'"),
+    ("entry without seat", _set("actions", [{"action": "pass"}]), "needs both seat and action"),
+    ("text not text", _entry(1, action=3), "action 1: the action is text"),
+    ("seat out of range", _entry(1, seat=5), "action 1 ('pass'): seat is 0..2 or null"),
+    ("comment not text", _entry(1, comment=1), "a comment is text"),
+    ("deck too short", _entry(0, action=_DECK[:-3]), "action 0 ('deal "),
+    ("card thrice", _entry(0, action=_DECK[:-2] + "AS"), "every card twice"),
+    ("text does not parse", _entry(2, action="bid lots"), "action 2 ('bid lots') by seat 2"),
+    ("not a card", _entry(2, action="play XX"), "action 2 ('play XX') by seat 2: not a card"),
+    ("not the player to act", _entry(2, seat=0), "action 2 ('bid 250'): seat 0 acts, but the"),
+    ("deal given a seat", _entry(0, seat=1), "the next action is a deal (seat null)"),
+    ("player action without seat", _entry(1, seat=None), "no seat given, but seat 1 is to act"),
+    ("illegal action", _append(0, "bid 240"), "action 3 ('bid 240') by seat 0: the lowest bid"),
+    ("wrong meld total", _append(0, "meld 20"), "action 3 ('meld 20') by seat 0: seat 0 must"),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "change", "message"), BAD_RECORDS, ids=[b[0] for b in BAD_RECORDS]
+)
+def test_inconsistent_record_is_refused(
+    case: str, change: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    """An inconsistent record raises InvalidStateError naming what and where (index,
+    action text): unknown fields, wrong version, impossible deck (RULES.md §1), text that
+    does not parse, a seat not to act, an action the rules forbid (RULES.md §5)."""
+    doc = copy.deepcopy(_base())
+    change(doc)
+    with pytest.raises(binocle.InvalidStateError, match=_escape(message)):
+        binocle.replay(doc)
+
+
+def _escape(text: str) -> str:
+    return re.escape(text)
+
+
+def test_wrong_meld_total_and_moves_after_the_end_are_refused() -> None:
+    """``meld <total>`` must be exactly the meld (RULES.md §4 "Melds"); nothing follows the
+    end of the game; text that is not a record is refused."""
+    s = _until("cutthroat", 11, binocle.Phase.MELD)
+    p = s.current_player
+    assert p is not None and s.trump is not None
+    worth = binocle.meld(s.hands[p], s.trump, "cutthroat").total
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": p, "action": f"meld {worth + 10}"})
+    with pytest.raises(binocle.InvalidStateError, match=f"announces {worth + 10}, but the meld"):
+        binocle.replay(doc)
+    over = binocle.record(_game("classic"))
+    over["actions"].append({"seat": 0, "action": "pass"})
+    with pytest.raises(binocle.InvalidStateError, match="the game is over"):
+        binocle.replay(over)
+    for text in ("{not json", "[1, 2]", '"a string"', b"\xff"):
+        with pytest.raises(binocle.InvalidStateError):
+            binocle.load_record(text)
+    with pytest.raises(binocle.InvalidStateError, match="not a binocle record"):
+        binocle.replay({"format": "pgn"})
+
+
+# -- the validator -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_clean_game_passes(profile: str) -> None:
+    """A legal game validates: no broken rule, the final scores and the winner."""
+    final = _game(profile, seed=8)
+    doc = binocle.record(final, seats=["A", "B", "C"][: final.profile.players])
+    report = binocle.validate(doc)
+    assert report.ok and report.kind == "legal" and report.index is None
+    assert report.scores == final.scores and report.winner == binocle.winner(final)
+    assert report.over and report.states_checked == len(doc["actions"]) + 1
+    assert report.wrong_claims == ()
+    text = str(report)
+    assert "legal game" in text and f"{report.winner} (" in text and "wins" in text
+    assert binocle.validate(binocle.record_json(final, seats=report.seats)) == report
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        report.ok = False  # type: ignore[misc]
+
+
+def _revoke(profile: str, seed: int, beat: bool = False) -> tuple[dict[str, Any], int, Any]:
+    """A real game's record with one play replaced by a card that breaks the obligation
+    (another suit while holding the suit led, or with ``beat`` a lower card of the suit
+    led while holding a higher one), cut after it."""
+    final = _game(profile, seed=seed)
+    doc = binocle.record(final)
+    states = binocle.replay(doc, every=True)
+    for i, entry in enumerate(doc["actions"]):
+        s = states[i]
+        p = s.current_player
+        if p is None or not s.trick or not entry["action"].startswith("play "):
+            continue
+        led = s.trick[0][1].suit
+        legal = binocle.legal_actions(s)
+        plays = [a.card for a in legal if a.kind is binocle.Kind.PLAY and a.card is not None]
+        if not all(c.suit is led for c in plays):
+            continue  # free play (classic, while the stock lasts) or void in the suit led
+        for c in s.hands[p]:
+            if beat != (c.suit is led):
+                continue
+            if binocle.parse_action(s, f"play {c}") not in legal:
+                doc["actions"][i] = {"seat": p, "action": f"play {c}"}
+                doc["actions"] = doc["actions"][: i + 1]
+                return doc, i, s
+    raise AssertionError("no revoke found")
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_validator_catches_a_revoke(profile: str) -> None:
+    """RULES.md §3 "Revoke" (seeds 002 and 000): a card off the suit led while holding it
+    is a revoke; the player in error loses his entire score for cards for that hand."""
+    doc, i, s = _revoke(profile, seed=4)
+    p = s.current_player
+    report = binocle.validate(doc)
+    assert not report.ok and report.kind == "revoke"
+    assert (report.index, report.seat, report.action) == (i, p, doc["actions"][i]["action"])
+    assert report.rule is not None and "must follow suit" in report.rule
+    assert report.penalty is not None
+    assert f"seat {p} loses his entire score for cards" in report.penalty
+    assert f"for hand {s.hand_number}" in report.penalty
+    assert report.states_checked == i + 1 and report.scores == s.scores
+    assert report.winner is None and not report.over
+    text = str(report)
+    assert f"revoke at action {i}" in text and "rule broken: must follow suit" in text
+    if s.profile.players == 2:
+        assert "replayed from there" in report.penalty  # seed 002, "Playing the hand"
+
+
+def test_failing_to_win_the_trick_is_a_revoke_too() -> None:
+    """RULES.md §4 "Play" (cutthroat), §3 "Revoke": not beating the card led when able is
+    a revoke; an adversary's revoke cannot set the bidder back (seed 000 "The Revoke")."""
+    doc, _, s = _revoke("cutthroat", seed=6, beat=True)
+    report = binocle.validate(doc)
+    assert report.kind == "revoke" and report.rule is not None
+    assert report.rule.startswith("must beat")
+    bidder = binocle.observe(s, 0).get("bidder")
+    assert report.penalty is not None
+    assert ("cannot be set back" in report.penalty) == (bidder != report.seat)
+
+
+def test_wrong_claim_loses_the_two_handed_game() -> None:
+    """RULES.md §2 "Claiming": a claim is a legal action; a wrong one loses the game. It
+    is reported as the game's result, not as a broken rule."""
+    s = binocle.new_game("classic", seed=3)
+    pone = s.current_player
+    assert pone is not None
+    s = binocle.apply(s, "claim")
+    report = binocle.validate(binocle.record(s))
+    assert report.ok and report.over and report.winner == 1 - pone
+    assert report.wrong_claims == ((1, pone),)
+    assert "loses the game" in report.notes[0] and "target of 1000" in report.notes[0]
+    assert "note: action 1" in str(report)
+
+
+def test_wrong_claim_retires_in_the_three_handed_game() -> None:
+    """RULES.md §3 "Game": a wrong claim retires the claimant; the others play on."""
+    s = _until("three-handed", 4, binocle.Phase.PLAY)
+    claimant = s.current_player
+    assert claimant is not None
+    s = binocle.apply(s, "claim")
+    report = binocle.validate(binocle.record(s))
+    assert report.ok and not report.over
+    assert report.wrong_claims[0][1] == claimant
+    assert f"seat {claimant} retires" in report.notes[0]
+
+
+def _at_meld(profile: str, seed: int) -> tuple[binocle.GameState, dict[str, Any]]:
+    s = _until(profile, seed, binocle.Phase.MELD)
+    return s, binocle.record(s)
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "three-handed"])
+def test_over_scored_meld_can_be_taken_down(profile: str) -> None:
+    """Seed 002 "Should a player score more than he is entitled to": a meld announced at
+    more than it is worth (``meld <total>``) is reported with its correct value."""
+    if profile not in PROFILES:
+        pytest.skip(f"no {profile} profile")
+    s, doc = _at_meld(profile, seed=12)
+    p = s.current_player
+    assert p is not None and s.trump is not None
+    worth = binocle.meld(s.hands[p], s.trump, profile).total
+    doc["actions"].append({"seat": p, "action": f"meld {worth + 80}"})
+    report = binocle.validate(doc)
+    assert not report.ok and report.kind == "over-scored meld"
+    assert (report.claimed_value, report.correct_value) == (worth + 80, worth)
+    assert report.penalty is not None and "the 80 points over can be taken down" in report.penalty
+    assert f"correct value: {worth}" in str(report)
+    doc["actions"][-1]["action"] = f"meld {worth}"
+    assert binocle.validate(doc).ok
+    if worth:
+        doc["actions"][-1]["action"] = f"meld {worth - 10}"
+        under = binocle.validate(doc)
+        assert under.ok and "less than" in under.notes[0]
+
+
+def _classic_announce(seed: int) -> tuple[binocle.GameState, dict[str, Any]]:
+    s = _until("classic", seed, binocle.Phase.ANNOUNCE)
+    return s, binocle.record(s)
+
+
+def test_irregular_classic_meld_is_taken_down() -> None:
+    """Seed 002 "Irregular Melds": four Queens announced with a Queen missing is refused;
+    the score is taken down to what the cards shown really make (RULES.md §2)."""
+    s, doc = _classic_announce(seed=1)
+    p = s.current_player
+    assert p is not None
+    doc["actions"].append({"seat": p, "action": "meld four queens QS QH QD QC"})
+    hand = binocle.observe(s, p).get("concealed")
+    assert hand.count(binocle.parse_card("QC")) == 0 or hand.count(binocle.parse_card("QS")) == 0
+    report = binocle.validate(doc)
+    assert not report.ok and report.kind == "irregular meld"
+    assert report.claimed_value == 60 and report.correct_value == 0
+    assert report.penalty is not None and "Irregular Melds" in report.penalty
+
+
+def test_over_scored_classic_meld_goes_to_the_adversary() -> None:
+    """Seed 002: in the two-handed game the adversary may add the excess to his score."""
+    s, doc = _classic_announce(seed=2)
+    p = s.current_player
+    assert p is not None
+    doc["actions"].append({"seat": p, "action": "meld 300"})
+    report = binocle.validate(doc)
+    assert report.kind == "over-scored meld" and report.claimed_value == 300
+    assert report.penalty is not None and f"seat {1 - p}, may add them" in report.penalty
+
+
+def test_plain_marriage_announced_as_royal_is_taken_down_to_20() -> None:
+    """RULES.md §2 "Meld table", seed 002 "Irregular Melds": a plain-suit marriage announced
+    as a royal marriage (40) is worth 20, the value of the marriage those cards make."""
+    for seed in range(1, 40):
+        s, doc = _classic_announce(seed=seed)
+        marriages = [a for a in binocle.legal_actions(s) if a.name == "marriage"]
+        if marriages:
+            break
+    else:
+        raise AssertionError("no marriage to announce")
+    cards = " ".join(str(c) for c in marriages[0].cards)
+    doc["actions"].append({"seat": s.current_player, "action": f"meld royal marriage {cards}"})
+    report = binocle.validate(doc)
+    assert report.kind == "irregular meld"
+    assert (report.claimed_value, report.correct_value) == (40, 20)
+    assert report.penalty is not None and f"(meld marriage {cards})" in report.penalty
+
+
+def test_out_of_turn_and_other_illegal_actions() -> None:
+    """Seed 002 "Irregularities in Play": acting out of turn is reported (no penalty);
+    other refused actions give the engine's rule (RULES.md §4 "Bidding")."""
+    doc = _base()
+    doc["actions"][2]["seat"] = 0
+    report = binocle.validate(doc)
+    assert report.kind == "out of turn" and report.index == 2 and report.seat == 0
+    assert report.rule == "out of turn: seat 0 acts, but the player to act is seat 2"
+    doc = _base()
+    doc["actions"].append({"seat": 0, "action": "bid 250"})
+    report = binocle.validate(doc)
+    assert report.kind == "illegal action" and report.index == 3
+    assert report.rule == "a bid must be higher than the last bid, 250 (bid 250)"
+
+
+def test_unreadable_record_raises() -> None:
+    """A record that cannot be read raises InvalidStateError instead of a report."""
+    doc = _base()
+    doc["actions"][1]["action"] = "bid lots"
+    with pytest.raises(binocle.InvalidStateError, match="action 1"):
+        binocle.validate(doc)
+    doc = _base()
+    doc["actions"][0]["seat"] = 2
+    with pytest.raises(binocle.InvalidStateError, match="deal"):
+        binocle.validate(doc)
+    with pytest.raises(binocle.InvalidStateError):
+        binocle.validate("[]")
