@@ -352,6 +352,11 @@ class Classic(Profile):
                 options = [a for a in _table_plays(s.tables[p]) if a.card == c]
                 if len(options) == 1:
                     return options[0]
+        if action.kind is Kind.MELD and action.name is not None and action.source:
+            # The table cards may be written in any order; announcement_action sorts them.
+            words = " ".join(sorted(action.source.split()))
+            if words != action.source:
+                return Action(Kind.MELD, cards=action.cards, name=action.name, source=words)
         if action.kind is Kind.MELD and action.name is None and s.phase is Phase.ANNOUNCE:
             anns = self._announcements(s, p)
             if anns:
@@ -381,12 +386,15 @@ class Classic(Profile):
             assert c is not None
             if action.source == "table":
                 cards = s.tables[p].cards
-                if c not in cards:
-                    return f"play {c} table: seat {p} has no {c} on the table (table: {format_cards(cards)})"
                 if not self.stock_phase(s):
                     return "the table cards went back to the hands when the stock ran out"
+                if c not in cards:
+                    return f"play {c} table: seat {p} has no {c} on the table (table: {format_cards(cards)})"
                 return f"play {c} table: say which copy, e.g. one of {', '.join(str(a) for a in _table_plays(s.tables[p]) if a.card == c)}"
             if c not in s.concealed[p]:
+                if c in s.tables[p].cards:
+                    copies = ", ".join(str(a) for a in _table_plays(s.tables[p]) if a.card == c)
+                    return f"play {c}: seat {p}'s {c} lies on the table; say which copy: {copies}"
                 return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
             why = obligation_broken(
                 c, s.concealed[p], [x for _, x in s.trick], s.trump, Obligation.FOLLOW_WIN_TRUMP
@@ -411,6 +419,8 @@ class Classic(Profile):
 
     def _explain_meld(self, s: ClassicState, p: int, action: Action) -> str:
         """Why an announcement is illegal: the rule of RULES.md §2 items 1-4 it breaks."""
+        from collections import Counter
+
         from binocle.rules.classic_melds import combinations_in
 
         assert s.trump is not None
@@ -455,7 +465,8 @@ class Classic(Profile):
             if any(c in old.cards for c in table_cards):
                 if not m.intact:
                     return f"same class rule: {old} was broken up and cannot be re-formed"
-                if not set(old.cards) <= set(combo.cards) or old.value >= combo.value:
+                # wholly inside the new one: every card of it among the table cards reused
+                if Counter(old.cards) - Counter(table_cards) or old.value >= combo.value:
                     return (
                         f"same class rule: cards of {old} may serve again in class"
                         f" {old.meld_class} only in a more valuable combination that contains it"
