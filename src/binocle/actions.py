@@ -17,7 +17,8 @@ text                      meaning
 ``dix`` / ``dix 2``       show (and exchange) the Nine of trumps
 ``meld``                  declare the best meld
 ``meld <kind> <cards>``   declare one explicit combination
-``play TS``               play a card (``play TS table`` from the table)
+``play TS``               play a card (``play TS table`` from the table,
+                          ``play TS table 3`` naming the table copy)
 ``claim``                 claim to have reached the target (knock)
 ``concede``               the bidder gives up the hand
 ========================  ==========================================
@@ -67,7 +68,7 @@ class Action:
     """One move.  Build it with the helpers (:func:`play`, :func:`bid`, …) or parse it.
 
     ``kind`` says what it does; ``card`` (discard, play), ``number`` (bid; dix: how
-    many Nines), ``suit`` (trump), ``cards`` (deal: the deck; meld: the cards),
+    many Nines; play: the table slot where two table copies differ), ``suit`` (trump), ``cards`` (deal: the deck; meld: the cards),
     ``name`` (meld: the combination) and ``source`` (play: ``"table"`` for a card
     played from the table in the classic game) carry the rest.
     """

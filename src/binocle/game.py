@@ -95,11 +95,12 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
     Between hands it holds the one deal drawn from the game's seed.
     """
-    s = _state(state)
-    legal = s._legal
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
+    legal = state._legal
     if legal is None:
-        legal = s.profile.legal_actions(s)
-        object.__setattr__(s, "_legal", legal)
+        legal = state.profile.legal_actions(state)
+        object.__setattr__(state, "_legal", legal)
     return legal
 
 
@@ -108,14 +109,22 @@ def apply(state: GameState, action: Action | str) -> GameState:
 
     Raises IllegalActionError naming the rule when the action is not legal.
     """
-    s = _state(state)
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
+    s = state
     legal = s._legal
     if legal is None:
         legal = s.profile.legal_actions(s)
         object.__setattr__(s, "_legal", legal)
     if type(action) is Action:
+        # Legal actions are mostly interned: look for the very object first,
+        # which costs far less than comparing actions field by field.
+        for x in legal:
+            if x is action:
+                return s.profile.apply(s, action)
         if action in legal:
-            return s.profile.apply(s, action)
+            # The engine's own equal action: one built by hand may hold plain ints.
+            return s.profile.apply(s, legal[legal.index(action)])
     elif isinstance(action, str):
         action = parse_action(s, action)
         if action in legal:
@@ -125,6 +134,7 @@ def apply(state: GameState, action: Action | str) -> GameState:
             f"an action is an Action or its text, not {type(action).__name__}"
         )
     if action.kind is Kind.DEAL and s.phase is Phase.DEAL:
+        action = deal(parse_cards(action.cards))  # Card objects, not ints or None
         problem = s.profile.check_deck(action)
         if problem is None:
             return s.profile.apply(s, action)

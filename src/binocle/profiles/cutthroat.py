@@ -7,20 +7,30 @@ first lead) → DEAL again, or OVER.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from bisect import bisect_left
+from typing import Any, ClassVar, Final
 
 import attrs
 
 from binocle import actions as A
 from binocle.actions import Action, Kind
 from binocle.cards import Card, Suit, format_cards, pack
-from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
+from binocle.core import (
+    GameState,
+    HandResult,
+    Meld,
+    MeldResult,
+    Phase,
+    Profile,
+    View,
+    state_builder,
+)
 from binocle.errors import InvalidStateError
 from binocle.rules.cutthroat_melds import meld_breakdown, meld_total
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
-from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
+from binocle.rules.tricks import Obligation, obligation_broken
 
-__all__ = ["Cutthroat", "CutthroatState"]
+__all__ = ["Auction", "Cutthroat", "CutthroatState"]
 
 _NINE = 5
 
@@ -94,7 +104,7 @@ class Cutthroat(Profile):
         return CutthroatState(
             self, seed, dealer, 0, Phase.DEAL, dealer, None, None,
             _EMPTY3, (), (0, 0, 0), (), None,
-            (), (), None, None, _NOBODY3, (), _NONE3, (0, 0, 0), (0, 0, 0), (), None,
+            _NO_AUCTION, (0, 0, 0), (0, 0, 0), (), None,
         )  # fmt: skip
 
     # -- legal actions -----------------------------------------------------------
@@ -106,9 +116,10 @@ class Cutthroat(Profile):
             p = s.current_player
             assert p is not None
             trick = s.trick
-            cards = allowed_cards(s.hands[p], [c for _, c in trick], s.trump, self.obligation)
-            plays = tuple([A.PLAY[c] for c in cards])
-            if not trick and not s.played and p == s.bidder:
+            if trick:
+                return _follow(s.hands[p], trick, s.trump, self.easier_tricks)
+            plays = tuple(map(_PLAY_OF, dict.fromkeys(s.hands[p])))
+            if p == s.auction.bidder and not s.played:
                 return (*plays, A.CONCEDE)
             return plays
         if phase is Phase.BIDDING:
@@ -116,7 +127,7 @@ class Cutthroat(Profile):
         if phase is Phase.DISCARD:
             p = s.current_player
             assert p is not None
-            return tuple([A.DISCARD[c] for c in dict.fromkeys(s.hands[p])])
+            return tuple(map(A.DISCARD.__getitem__, dict.fromkeys(s.hands[p])))
         if phase is Phase.TRUMP:
             return A.TRUMP
         if phase is Phase.MELD:
@@ -128,15 +139,14 @@ class Cutthroat(Profile):
     def _bidding_actions(self, s: CutthroatState) -> tuple[Action, ...]:
         p = s.current_player
         assert p is not None
-        out: list[Action] = [A.PASS]
-        if s.bid is None and sum(s.passed) == 2:
-            out.append(A.bid(self.min_bid))
+        bid = s.auction.bid
+        if bid is None and sum(s.auction.passed) == 2:
+            out = _pass_or_bid(self.min_bid, self.min_bid)
         else:
-            start = self.min_bid if s.bid is None else s.bid + 10
-            out.extend(_bid_range(start, self.max_bid))
+            out = _pass_or_bid(self.min_bid if bid is None else bid + 10, self.max_bid)
         if self.bunched_hands and _may_bunch(s, p):
-            out.append(A.BUNCH)
-        return tuple(out)
+            return (*out, A.BUNCH)
+        return out
 
     # -- transitions -----------------------------------------------------------
 
@@ -178,7 +188,7 @@ class Cutthroat(Profile):
             self, s.seed, s.first_dealer, s.hand_number + 1, Phase.BIDDING, d, (d + 1) % 3,
             None, tuple(tuple(sorted(h)) for h in hands), (), s.scores, s.results,
             (s.history, action, None),
-            widow, (), None, None, _NOBODY3, (), _NONE3, (0, 0, 0), (0, 0, 0), (), None,
+            Auction(widow, (), None, None, _NOBODY3, (), _NONE3), (0, 0, 0), (0, 0, 0), (), None,
         )  # fmt: skip
 
     def _call(self, s: CutthroatState, action: Action) -> GameState:
@@ -245,34 +255,52 @@ class Cutthroat(Profile):
         return self._end_hand(s, action, result, redeal=False)
 
     def _play(self, s: CutthroatState, action: Action) -> GameState:
+        # The hot path of random playouts: tuples built in place, no comprehensions.
         p = s.current_player
-        assert p is not None
         c = action.card
-        assert c is not None
-        hand = s.hands[p]
+        assert p is not None and c is not None
+        hands = s.hands
+        hand = hands[p]
         i = hand.index(c)
-        hands = _set(s.hands, p, hand[:i] + hand[i + 1 :])
-        trick = (*s.trick, (p, c))
-        history = (s.history, action, p)
-        if len(trick) < 3:
-            return CutthroatState(
+        hand = hand[:i] + hand[i + 1 :]
+        if p == 0:
+            hands = (hand, hands[1], hands[2])
+        elif p == 1:
+            hands = (hands[0], hand, hands[2])
+        else:
+            hands = (hands[0], hands[1], hand)
+        trick = s.trick
+        if len(trick) < 2:
+            return _new_state(
                 self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, (p + 1) % 3,
-                s.trump, hands, trick, s.scores, s.results, history,
-                s.widow, s.calls, s.bidder, s.bid, s.passed, s.discards, s.melds,
-                s.taken, s.counters, s.played, None,
+                s.trump, hands, (*trick, (p, c)), s.scores, s.results, (s.history, action, p),
+                s.auction, s.taken, s.counters, s.played, None,
             )  # fmt: skip
-        w = trick[trick_winner([x for _, x in trick], s.trump)][0]
-        pts = (
-            COUNTER_POINTS[trick[0][1]] + COUNTER_POINTS[trick[1][1]] + COUNTER_POINTS[trick[2][1]]
-        )
-        taken = _set(s.taken, w, s.taken[w] + pts)
-        counters = _set(s.counters, w, s.counters[w] + pts // 10)
-        played = (*s.played, trick)
-        nxt = CutthroatState(
+        # The trick is complete: its winner (RULES.md §1, as trick_winner) and points.
+        trump = s.trump
+        (p0, c0), (p1, c1) = trick
+        w, b = p0, c0
+        if c1 >> 3 == c0 >> 3:
+            if c1 < c0:
+                w, b = p1, c1
+        elif c1 >> 3 == trump:
+            w, b = p1, c1
+        if c >> 3 == b >> 3:
+            if c < b:
+                w = p
+        elif c >> 3 == trump:
+            w = p
+        pts = COUNTER_POINTS[c0] + COUNTER_POINTS[c1] + COUNTER_POINTS[c]
+        taken = s.taken
+        counters = s.counters
+        if pts:
+            taken = taken[:w] + (taken[w] + pts,) + taken[w + 1 :]
+            counters = counters[:w] + (counters[w] + pts // 10,) + counters[w + 1 :]
+        played = (*s.played, (*trick, (p, c)))
+        nxt = _new_state(
             self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, w,
-            s.trump, hands, (), s.scores, s.results, history,
-            s.widow, s.calls, s.bidder, s.bid, s.passed, s.discards, s.melds,
-            taken, counters, played, None,
+            trump, hands, (), s.scores, s.results, (s.history, action, p),
+            s.auction, taken, counters, played, None,
         )  # fmt: skip
         if len(played) < 15:
             return nxt
@@ -325,7 +353,7 @@ class Cutthroat(Profile):
         return CutthroatState(
             self, s.seed, s.first_dealer, s.hand_number, phase, dealer, None, None,
             _EMPTY3, (), scores, results, history,
-            (), (), None, None, _NOBODY3, (), _NONE3, (0, 0, 0), (0, 0, 0), (), winner,
+            _NO_AUCTION, (0, 0, 0), (0, 0, 0), (), winner,
         )  # fmt: skip
 
     # -- explanations ------------------------------------------------------------
@@ -360,6 +388,8 @@ class Cutthroat(Profile):
             )
         if kind is Kind.BID and phase is Phase.BIDDING:
             n = action.number or 0
+            if isinstance(n, bool) or not isinstance(n, int):
+                return f"a bid is a whole number, not {n!r}"
             if s.bid is None and sum(s.passed) == 2:
                 return (
                     f"the first two passed: seat {p} may take the hand only at"
@@ -380,7 +410,8 @@ class Cutthroat(Profile):
             return "the bidder may give up only before the first lead"
         if kind is Kind.PLAY and phase is Phase.PLAY:
             c = action.card
-            assert c is not None
+            if c is None:
+                return "a play names a card, e.g. 'play TS'"
             if action.source == "table":
                 return "there are no table cards in this profile"
             if c not in s.hands[p]:
@@ -396,8 +427,15 @@ class Cutthroat(Profile):
     def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
         if trump is None:
             return MeldResult(0, ())
-        melds = tuple(Meld(n, c, v) for n, c, v in meld_breakdown(cards, int(trump)))
-        return MeldResult(sum(m.value for m in melds), melds)
+        total = 0
+        melds: list[Meld] = []
+        for entry in meld_breakdown(cards, int(trump)):
+            m = _MELD_OF.get(entry)
+            if m is None:
+                m = _MELD_OF[entry] = Meld(*entry)
+            melds.append(m)
+            total += entry[2]
+        return MeldResult(total, tuple(melds))
 
     def winner(self, state: GameState) -> int | None:
         s: CutthroatState = state  # type: ignore[assignment]
@@ -443,15 +481,14 @@ class Cutthroat(Profile):
 
 
 @attrs.frozen(slots=True, weakref_slot=False)
-class CutthroatState(GameState):
-    """A cutthroat position (see :class:`binocle.core.GameState` for the common fields).
+class Auction:
+    """The part of a cutthroat hand settled before the first lead.
 
     ``widow``: the three widow cards (public once the bidding is over);
     ``calls``: the bidding as ``(seat, bid)`` pairs, 0 for a pass; ``bidder``
     and ``bid``: the high bidder and bid; ``passed``: by seat; ``discards``:
-    the bidder's; ``melds``: each seat's :class:`MeldResult` once declared;
-    ``taken`` and ``counters``: trick points and counters won so far by seat;
-    ``played``: the completed tricks of the hand; ``game_winner``.
+    the bidder's; ``melds``: each seat's :class:`MeldResult` once declared.
+    The play of the hand passes it along unchanged (one field to copy, not seven).
     """
 
     widow: tuple[Card, ...]
@@ -461,16 +498,113 @@ class CutthroatState(GameState):
     passed: tuple[bool, ...]
     discards: tuple[Card, ...]
     melds: tuple[MeldResult | None, ...]
+
+
+@attrs.frozen(slots=True, weakref_slot=False)
+class CutthroatState(GameState):
+    """A cutthroat position (see :class:`binocle.core.GameState` for the common fields).
+
+    ``auction``: the :class:`Auction` (widow, calls, bidder, bid, passed,
+    discards, melds), each of its fields also readable on the state itself
+    (``s.bidder``); ``taken`` and ``counters``: trick points and counters won
+    so far by seat; ``played``: the completed tricks of the hand;
+    ``game_winner``.
+    """
+
+    auction: Auction
     taken: tuple[int, ...]
     counters: tuple[int, ...]
     played: tuple[tuple[tuple[int, Card], ...], ...]
     game_winner: int | None
 
+    @property
+    def widow(self) -> tuple[Card, ...]:
+        """The three widow cards (public once the bidding is over)."""
+        return self.auction.widow
+
+    @property
+    def calls(self) -> tuple[tuple[int, int], ...]:
+        """The bidding as ``(seat, bid)`` pairs, 0 for a pass."""
+        return self.auction.calls
+
+    @property
+    def bidder(self) -> int | None:
+        """The high bidder, None while nobody has bid."""
+        return self.auction.bidder
+
+    @property
+    def bid(self) -> int | None:
+        """The high bid, None while nobody has bid."""
+        return self.auction.bid
+
+    @property
+    def passed(self) -> tuple[bool, ...]:
+        """Whether each seat has passed."""
+        return self.auction.passed
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """The bidder's discards."""
+        return self.auction.discards
+
+    @property
+    def melds(self) -> tuple[MeldResult | None, ...]:
+        """Each seat's :class:`MeldResult` once declared."""
+        return self.auction.melds
+
 
 _EMPTY3: tuple[tuple[Card, ...], ...] = ((), (), ())
 _NOBODY3 = (False, False, False)
 _NONE3: tuple[MeldResult | None, ...] = (None, None, None)
+_NO_AUCTION = Auction((), (), None, None, _NOBODY3, (), _NONE3)
+_new_state: Final = state_builder(CutthroatState)
+_PLAY_OF: Final = A.PLAY.__getitem__
+#: The Meld objects, built once: meld_breakdown's entries are a small fixed set.
+_MELD_OF: dict[tuple[str, tuple[Card, ...], int], Meld] = {}
+
+
+def _follow(
+    hand: tuple[Card, ...], trick: tuple[tuple[int, Card], ...], trump: Suit | None, easier: bool
+) -> tuple[Action, ...]:
+    """The plays allowed to a trick in progress, under the profile's trick rule.
+
+    The same as :func:`binocle.rules.tricks.allowed_cards` with the profile's
+    obligation, but on slices of the sorted hand, where the cards of one suit
+    lie together and those below a card number are the stronger ones.
+    """
+    best = trick[0][1]
+    led = best >> 3
+    if len(trick) > 1:
+        c = trick[1][1]
+        if c >> 3 == led:
+            if c < best:
+                best = c
+        elif c >> 3 == trump:
+            best = c
+    lo = bisect_left(hand, led << 3)
+    hi = bisect_left(hand, (led + 1) << 3, lo)
+    if lo < hi:
+        # Follow suit, beating the best card if able (with easier_tricks: if trump was led).
+        if best >> 3 == led and (not easier or led == trump):
+            top = bisect_left(hand, best, lo, hi)
+            if top > lo:
+                hi = top
+        return tuple(map(_PLAY_OF, dict.fromkeys(hand[lo:hi])))
+    if trump is not None:
+        lo = bisect_left(hand, trump << 3)
+        hi = bisect_left(hand, (trump + 1) << 3, lo)
+        if lo < hi:
+            # Void: trump, overtrumping if able, else under-trump (easier_tricks: any trump).
+            if best >> 3 == trump and not easier:
+                top = bisect_left(hand, best, lo, hi)
+                if top > lo:
+                    hi = top
+            return tuple(map(_PLAY_OF, dict.fromkeys(hand[lo:hi])))
+    return tuple(map(_PLAY_OF, dict.fromkeys(hand)))
+
+
 _BID_RANGES: dict[tuple[int, int], tuple[Action, ...]] = {}
+_PASS_OR_BID: dict[tuple[int, int], tuple[Action, ...]] = {}
 
 
 def _bid_range(start: int, stop: int) -> tuple[Action, ...]:
@@ -478,6 +612,15 @@ def _bid_range(start: int, stop: int) -> tuple[Action, ...]:
     r = _BID_RANGES.get(key)
     if r is None:
         r = _BID_RANGES[key] = tuple(A.bid(b) for b in range(start, stop + 1, 10))
+    return r
+
+
+def _pass_or_bid(start: int, stop: int) -> tuple[Action, ...]:
+    """``pass`` then the bids from ``start`` to ``stop`` (built once per range)."""
+    key = (start, stop)
+    r = _PASS_OR_BID.get(key)
+    if r is None:
+        r = _PASS_OR_BID[key] = (A.PASS, *_bid_range(start, stop))
     return r
 
 
@@ -547,7 +690,20 @@ def _rebuild(
 ) -> CutthroatState:
     """A copy of ``s`` with some fields changed (off the hot path of play)."""
     k = _KEEP
-    return CutthroatState(
+    a = s.auction
+    if not (
+        calls is k and bidder is k and bid is k and passed is k and discards is k and melds is k
+    ):
+        a = Auction(
+            a.widow,
+            a.calls if calls is k else calls,
+            a.bidder if bidder is k else bidder,
+            a.bid if bid is k else bid,
+            a.passed if passed is k else passed,
+            a.discards if discards is k else discards,
+            a.melds if melds is k else melds,
+        )
+    return _new_state(
         s.profile, s.seed, s.first_dealer, s.hand_number,
         s.phase if phase is k else phase,
         s.dealer,
@@ -556,14 +712,7 @@ def _rebuild(
         s.hands if hands is k else hands,
         s.trick, s.scores, s.results,
         s.history if history is k else history,
-        s.widow,
-        s.calls if calls is k else calls,
-        s.bidder if bidder is k else bidder,
-        s.bid if bid is k else bid,
-        s.passed if passed is k else passed,
-        s.discards if discards is k else discards,
-        s.melds if melds is k else melds,
-        s.taken, s.counters, s.played, s.game_winner,
+        a, s.taken, s.counters, s.played, s.game_winner,
     )  # fmt: skip
 
 

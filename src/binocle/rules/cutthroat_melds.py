@@ -30,13 +30,6 @@ RUN, DOUBLE_RUN, ROYAL_MARRIAGE, MARRIAGE, DIX = 150, 1500, 40, 20, 10
 PINOCHLE, DOUBLE_PINOCHLE = 40, 300
 
 
-def _counts(cards: Sequence[int]) -> list[int]:
-    c = [0] * 32
-    for x in cards:
-        c[x] += 1
-    return c
-
-
 def meld_total(cards: Sequence[int], trump: int) -> int:
     """The meld of ``cards`` with ``trump`` (a suit number), as one number."""
     c = [0] * 32
@@ -67,50 +60,80 @@ def meld_total(cards: Sequence[int], trump: int) -> int:
     return total
 
 
+_Scored = tuple[str, tuple[Card, ...], int]
+
+
+def _run_entries(t: int) -> tuple[_Scored, _Scored]:
+    run = tuple(CARDS[t + r] for r in (ACE, TEN, KING, QUEEN, JACK))
+    return ("run", run, RUN), ("double run", tuple(sorted(run * 2)), DOUBLE_RUN)
+
+
+def _around_entries(r: int, name: str, single: int, double: int) -> tuple[_Scored, _Scored]:
+    four = tuple(CARDS[s * 8 + r] for s in range(4))
+    doubled = tuple(sorted(four * 2))
+    return (f"{name} around", four, single), (f"double {name} around", doubled, double)
+
+
+# Every meld is one of these entries, built once (by suit or around): meld_breakdown
+# hands out the same tuples every time.
+_RUNS: Final = tuple(_run_entries(s * 8) for s in range(4))
+_PAIRS: Final = tuple(
+    (
+        ("marriage", (CARDS[s * 8 + KING], CARDS[s * 8 + QUEEN]), MARRIAGE),
+        ("royal marriage", (CARDS[s * 8 + KING], CARDS[s * 8 + QUEEN]), ROYAL_MARRIAGE),
+    )
+    for s in range(4)
+)
+_DIXES: Final = tuple(("dix", (CARDS[s * 8 + NINE],), DIX) for s in range(4))
+_PINOCHLES: Final = (
+    ("pinochle", (CARDS[QS], CARDS[JD]), PINOCHLE),
+    ("double pinochle", (CARDS[QS], CARDS[QS], CARDS[JD], CARDS[JD]), DOUBLE_PINOCHLE),
+)
+_AROUNDS: Final = tuple((r, _around_entries(r, name, one, two)) for r, name, one, two in AROUNDS)
+
+
 def meld_breakdown(cards: Sequence[int], trump: int) -> list[tuple[str, tuple[Card, ...], int]]:
     """Every meld scored, as ``(name, cards, value)``, in group order.
 
     Resolution (RULES.md §4): with one run, extra trump Kings and Queens add
     exactly one royal marriage; a double run takes every trump King and Queen.
     """
-    c = _counts(cards)
+    c = [0] * 32
+    for x in cards:
+        c[x] += 1
     out: list[tuple[str, tuple[Card, ...], int]] = []
     t = trump * 8
     # Group 1: runs, marriages, dix.
     runs = min(c[t], c[t + TEN], c[t + KING], c[t + QUEEN], c[t + JACK])
-    run_cards = tuple(CARDS[t + r] for r in (ACE, TEN, KING, QUEEN, JACK))
     if runs == 2:
-        out.append(("double run", tuple(sorted(run_cards * 2)), DOUBLE_RUN))
+        out.append(_RUNS[trump][1])
     elif runs == 1:
-        out.append(("run", run_cards, RUN))
+        out.append(_RUNS[trump][0])
         if c[t + KING] == 2 or c[t + QUEEN] == 2:
-            out.append(("royal marriage", (CARDS[t + KING], CARDS[t + QUEEN]), ROYAL_MARRIAGE))
+            out.append(_PAIRS[trump][1])
     for s in (0, 1, 2, 3):
         b = s * 8
-        pairs = min(c[b + KING], c[b + QUEEN])
-        if b == t and runs:
+        k = c[b + KING]
+        q = c[b + QUEEN]
+        pairs = k if k < q else q
+        if not pairs or (b == t and runs):
             continue
-        for _ in range(pairs):
-            if b == t:
-                out.append(("royal marriage", (CARDS[b + KING], CARDS[b + QUEEN]), ROYAL_MARRIAGE))
-            else:
-                out.append(("marriage", (CARDS[b + KING], CARDS[b + QUEEN]), MARRIAGE))
-    for _ in range(c[t + NINE]):
-        out.append(("dix", (CARDS[t + NINE],), DIX))
+        entry = _PAIRS[s][1 if b == t else 0]
+        out.append(entry)
+        if pairs == 2:
+            out.append(entry)
+    nines = c[t + NINE]
+    if nines:
+        out.append(_DIXES[trump])
+        if nines == 2:
+            out.append(_DIXES[trump])
     # Group 2: pinochle.
     m = min(c[QS], c[JD])
-    if m == 2:
-        out.append(
-            ("double pinochle", (CARDS[QS], CARDS[QS], CARDS[JD], CARDS[JD]), DOUBLE_PINOCHLE)
-        )
-    elif m == 1:
-        out.append(("pinochle", (CARDS[QS], CARDS[JD]), PINOCHLE))
+    if m:
+        out.append(_PINOCHLES[m - 1])
     # Group 3: arounds.
-    for r, name, single, double in AROUNDS:
+    for r, entries in _AROUNDS:
         m = min(c[r], c[8 + r], c[16 + r], c[24 + r])
-        four = tuple(CARDS[s * 8 + r] for s in range(4))
-        if m == 2:
-            out.append((f"double {name} around", tuple(sorted(four * 2)), double))
-        elif m == 1:
-            out.append((f"{name} around", four, single))
+        if m:
+            out.append(entries[m - 1])
     return out
