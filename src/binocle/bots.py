@@ -30,13 +30,24 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Chooses uniformly at random among the legal actions."""
+    """Chooses uniformly at random among the legal actions.
 
-    def __init__(self, seed: int | None = None) -> None:
+    Claims (knocking) and giving up end a hand or the game at once, so by
+    default the bot makes them only when nothing else is legal; with
+    ``sudden=True`` every legal action is equally likely.
+    """
+
+    def __init__(self, seed: int | None = None, *, sudden: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.sudden = sudden
 
     def choose(self, view: View) -> Action:
-        return self.rng.choice(view.legal_actions)
+        legal = view.legal_actions
+        if not self.sudden:
+            calm = [a for a in legal if a.kind is not Kind.CLAIM and a.kind is not Kind.CONCEDE]
+            if calm:
+                return self.rng.choice(calm)
+        return self.rng.choice(legal)
 
 
 class BaselineBot:

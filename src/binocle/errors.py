@@ -1,7 +1,7 @@
 """The errors binocle raises.
 
 Every public function either returns a correct result or raises one of these.
-All of them are :class:`BinocleError`; the three kinds of bad input are also
+All of them are :class:`BinocleError`, and every subclass is also a
 :class:`ValueError`, so ``except ValueError`` catches them as well.
 """
 

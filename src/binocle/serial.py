@@ -15,7 +15,7 @@ from typing import Any, Final
 import attrs
 
 from binocle.cards import Card
-from binocle.core import GameState
+from binocle.core import GameState, Profile
 from binocle.errors import BinocleError, InvalidArgumentError, InvalidStateError
 from binocle.profiles import get_profile
 
@@ -38,6 +38,8 @@ def encode(value: Any) -> Any:
         return value
     if isinstance(value, (tuple, list, frozenset)):
         return [encode(v) for v in value]
+    if isinstance(value, Profile):
+        return value.spec()
     if isinstance(value, GameState):
         return {"profile": value.profile.spec(), **snapshot(value)}
     if attrs.has(type(value)):
@@ -134,7 +136,9 @@ def loads(text: str | bytes) -> GameState:
             raise InvalidStateError(f"state field {key!r} is missing")
         if key not in replayed:
             raise InvalidStateError(f"unknown state field {key!r}")
-        if doc["state"][key] != replayed[key]:
+        # Compared as JSON text: true or 1.0 must not pass for 1.
+        given, expected = doc["state"][key], replayed[key]
+        if json.dumps(given, sort_keys=True) != json.dumps(expected, sort_keys=True):
             raise InvalidStateError(
                 f"state field {key!r} disagrees with the actions that led to it:"
                 f" {doc['state'][key]!r} != {replayed[key]!r}"

@@ -59,7 +59,7 @@ class ThreeHanded(Profile):
     """
 
     name: ClassVar[str] = "three-handed"
-    aliases: ClassVar[tuple[str, ...]] = ("three", "three-handed-binocle", "3")
+    aliases: ClassVar[tuple[str, ...]] = ("three", "three-handed-binocle", "three-hand")
     players: ClassVar[int] = 3
     description: ClassVar[str] = "three-handed Binocle: no stock, melds before play (seed 000)"
 
@@ -99,7 +99,7 @@ class ThreeHanded(Profile):
         if phase is Phase.DIX:
             assert p is not None
             n = self._nines_to_show(s, p)
-            return (A.PASS, A.DIX, _DIX2) if n == 2 else (A.PASS, A.DIX)
+            return (A.PASS, A.DIX, _DIX2) if n == 2 else (A.PASS, A.DIX) if n else (A.PASS,)
         if phase is Phase.MELD:
             assert p is not None and s.trump is not None
             out: list[Action] = []
@@ -169,12 +169,15 @@ class ThreeHanded(Profile):
     def _next_dix(
         self, s: ThreeHandedState, after: int, *, first: bool = False
     ) -> ThreeHandedState:
-        """The next holder of a Nine of trumps in turn from the dealer's left, or the melds."""
+        """The next player in turn from the dealer's left to show dix or pass, or the melds.
+
+        Every player gets the turn, holding a Nine of trumps or not (then he
+        can only pass), so the turn order tells nobody who holds one.
+        """
         order = [(s.dealer + k) % 3 for k in (1, 2, 3)]
         start = 0 if first else order.index(after) + 1
-        for p in order[start:]:
-            if self._nines_to_show(s, p):
-                return _rebuild(s, phase=Phase.DIX, current=p)
+        if start < 3:
+            return _rebuild(s, phase=Phase.DIX, current=order[start])
         return _rebuild(s, phase=Phase.MELD, current=(s.dealer + 1) % 3)
 
     def _dix(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
@@ -185,15 +188,17 @@ class ThreeHanded(Profile):
         if action.kind is Kind.PASS:
             return self._next_dix(_rebuild(s, history=history), p)
         n = action.number or 1
-        hands, exchanged = s.hands, s.exchanged
+        hands, exchanged, best = s.hands, s.exchanged, s.best
         nine = CARDS[s.trump * 8 + _NINE]
         if p != s.dealer and not exchanged and s.turn_up is not None and s.turn_up != nine:
             d = s.dealer
             hands = _set(hands, p, tuple(sorted((*_remove(hands[p], nine), s.turn_up))))
             hands = _set(hands, d, tuple(sorted((*_remove(hands[d], s.turn_up), nine))))
             exchanged = True
+            # The exchange changes two hands: their best melds (``meld``, claim_overlooked).
+            best = tuple(best_meld(h, s.trump, grand_binocle=self.grand_binocle)[0] for h in hands)
         base = _rebuild(
-            s, hands=hands, history=history, exchanged=exchanged,
+            s, hands=hands, history=history, exchanged=exchanged, best=best,
             nines_shown=_set(s.nines_shown, p, s.nines_shown[p] + n),
             announced=_set(s.announced, p, s.announced[p] + DIX_POINTS * n),
         )  # fmt: skip
@@ -298,6 +303,10 @@ class ThreeHanded(Profile):
             return self._end_hand(_rebuild(s, history=history), winner=p, payers=payers)
         if self.lowest_pays:
             return self._end_hand(_rebuild(s, history=history), retired=p, payers=(p,), over=True)
+        if s.retired is not None:
+            # A second wrong claim: he retires too, and the last player left wins.
+            last = next(i for i in range(3) if i not in (p, s.retired))
+            return self._end_hand(_rebuild(s, history=history), winner=last)
         dead = (*s.dead, *s.hands[p])
         s2 = _rebuild(
             s, hands=_set(s.hands, p, ()), history=history, retired=p, dead=dead,

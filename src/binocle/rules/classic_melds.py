@@ -179,7 +179,9 @@ class MeldTable:
     @property
     def next_slot(self) -> int:
         """The id the next card laid down gets: one more than any id used this hand."""
-        return 1 + max([s for s, _ in self.slots] + [s for m in self.melds for s in m.slots], default=-1)
+        return 1 + max(
+            [s for s, _ in self.slots] + [s for m in self.melds for s in m.slots], default=-1
+        )
 
     @property
     def score(self) -> int:
@@ -428,34 +430,25 @@ def combinations_in(
 # its counts.  Everything else adds up.
 
 
-def _peelable(masks: list[int]) -> bool:
-    """Whether the sets of card bits can be announced one after another, each with a fresh card."""
-    rem = masks
+def _peel(masks: list[int]) -> list[int] | None:
+    """Indices of the card-bit sets in an order they can be announced, each with a fresh card, or None.
+
+    Peels, again and again, every set holding a card no other set left holds;
+    reversed, that is an announcement order (RULES.md §2 item 1).
+    """
+    rem = list(range(len(masks)))
+    peeled: list[int] = []
     while rem:
         ones = twos = 0
-        for m in rem:
-            twos |= ones & m
-            ones |= m
+        for i in rem:
+            twos |= ones & masks[i]
+            ones |= masks[i]
         single = ones & ~twos
-        keep = [m for m in rem if not m & single]
-        if len(keep) == len(rem):
-            return False
-        rem = keep
-    return True
-
-
-def _announcement_order(items: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    """``(mask, code, pos)`` items of a peelable family in an order that can be announced."""
-    rem = items
-    peeled: list[tuple[int, int, int]] = []
-    while rem:
-        ones = twos = 0
-        for m, _, _ in rem:
-            twos |= ones & m
-            ones |= m
-        single = ones & ~twos
-        peeled += [it for it in rem if it[0] & single]
-        rem = [it for it in rem if not it[0] & single]
+        out = [i for i in rem if masks[i] & single]
+        if not out:
+            return None
+        peeled += out
+        rem = [i for i in rem if not masks[i] & single]
     peeled.reverse()
     return peeled
 
@@ -489,7 +482,7 @@ def _class_b_options(ks: list[int], qs: list[int], js: list[int]) -> list[_Optio
         for o, _, ov in chosen:
             if o & m and not (o & m == o and ov < v) and not (o & m == m and v < ov):
                 return
-        if _peelable([o for o, _, _ in chosen] + [m]):
+        if _peel([o for o, _, _ in chosen] + [m]) is not None:
             extend(i + 1, [*chosen, cands[i]])
 
     extend(0, [])
@@ -563,13 +556,14 @@ def _solve_core(
             if value + v + bound[i + 1] <= best[0][0]:
                 break
             more = masks + [m for m, _, _ in combos] if combos else masks
-            if combos and not _peelable(more):
+            if combos and _peel(more) is None:
                 continue
             search(i + 1, value + v, more, chosen + combos)
 
     search(0, 0, [], ())
     value, family = best[0]
-    return value, tuple((code, pos) for _, code, pos in _announcement_order(list(family)))
+    order = _peel([m for m, _, _ in family]) or []
+    return value, tuple(family[i][1:] for i in order)
 
 
 def best_meld(
