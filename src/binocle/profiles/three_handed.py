@@ -1,7 +1,7 @@
 """Profile ``three-handed``: three-handed Binocle, no stock (RULES.md §3, seed 000).
 
-Phases: DEAL → DIX (each holder of a Nine of trumps in turn from the dealer's
-left) → MELD (each player in turn announces his melds) → PLAY (16 tricks) →
+Phases: DEAL → DIX (each player in turn from the dealer's left shows the Nine
+of trumps or passes) → MELD (each player in turn announces his melds) → PLAY (16 tricks) →
 DEAL again, or OVER.  A wrong claim retires the claimant; if nobody wins that
 deal, the two others go on with the classic two-handed game, which this
 profile then runs inside its own state (``sub``), seats mapped by ``pair``.
@@ -451,7 +451,11 @@ class ThreeHanded(Profile):
         if phase is Phase.DIX:
             if kind is Kind.DIX:
                 return f"dix: seat {p} holds {self._nines_to_show(s, p)} Nine(s) of trumps to show"
-            return f"seat {p} may show the Nine of trumps (dix) or pass, not {action}"
+            if self._nines_to_show(s, p):
+                return f"seat {p} may show the Nine of trumps (dix) or pass, not {action}"
+            return (
+                f"seat {p} holds no Nine of trumps to show: the only action is pass, not {action}"
+            )
         if phase is Phase.MELD:
             if kind is Kind.MELD and action.name is None:
                 return "meld (the best declaration) only before any single combination is announced"
