@@ -15,7 +15,7 @@ from typing import Any, ClassVar, TypeVar
 
 import attrs
 
-from binocle.actions import Action, deal
+from binocle.actions import Action, Kind, deal
 from binocle.cards import Card, Suit, format_cards, pack
 
 __all__ = [
@@ -257,10 +257,44 @@ class Profile:
         raise NotImplementedError
 
     def winner(self, state: GameState) -> int | None:
-        """The seat that won the game, or None."""
-        raise NotImplementedError
+        """The seat that won the game, or None (a state's ``game_winner``)."""
+        won: int | None = getattr(state, "game_winner", None)
+        return won
 
     # -- shared machinery ----------------------------------------------------
+
+    def explain_out_of_hand(self, state: GameState, action: Action) -> str | None:
+        """Why ``action`` is illegal when the game is over, or a deal is (or is not)
+        due; None when the hand is in progress and the profile must say."""
+        phase = state.phase
+        if phase is Phase.OVER:
+            return f"the game is over: {action} is not possible"
+        if action.kind is Kind.DEAL:
+            if phase is not Phase.DEAL:
+                return f"no deal now: the hand is in the {phase.value} phase"
+            return self.check_deck(action) or "not a deal of this pack"
+        if phase is Phase.DEAL:
+            return f"the hand is over: the next action is a deal, not {action}"
+        return None
+
+    def view(
+        self,
+        state: GameState,
+        seat: int,
+        public: dict[str, Any],
+        log: tuple[str, ...],
+        legal: tuple[Action, ...] | None = None,
+    ) -> View:
+        """The :class:`View` of ``seat``: its own hand, the common public fields,
+        the profile's ``public`` facts and ``log``."""
+        s = state
+        if legal is None:
+            legal = self.legal_actions(s) if seat == s.current_player else ()
+        return View(
+            self, seat, s.phase, s.dealer, s.current_player, s.trump, s.hands[seat],
+            tuple(len(h) for h in s.hands), s.trick, s.scores, s.results, legal, log,
+            tuple(sorted(public.items())),
+        )  # fmt: skip
 
     def resolve(self, state: GameState, action: Action) -> Action:
         """Interpret a parsed action in the state (e.g. which copy of a card)."""
@@ -287,9 +321,49 @@ class Profile:
         return None
 
 
-def public_items(**items: Any) -> tuple[tuple[str, Any], ...]:
-    """Sorted ``(name, value)`` pairs for :attr:`View.public`."""
-    return tuple(sorted(items.items()))
+def public_log(
+    state: GameState, seat: int, hide: Callable[[Action, int | None], str | None] | None = None
+) -> tuple[str, ...]:
+    """The current hand's actions as ``seat`` saw them, oldest first.
+
+    The deal's cards are never shown; ``hide(action, actor)`` may give the text
+    that replaces an action hidden from ``seat`` (None: shown as it is).
+    """
+    out: list[str] = []
+    node = state.history
+    while node is not None:
+        prev, action, actor = node
+        if action.kind is Kind.DEAL:
+            break
+        masked = hide(action, actor) if hide is not None else None
+        out.append(f"{actor}: {masked if masked is not None else action}")
+        node = prev
+    out.append("deal")
+    out.reverse()
+    return tuple(out)
+
+
+def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    """``t`` with item ``i`` replaced by ``value``."""
+    return t[:i] + (value,) + t[i + 1 :]
+
+
+def remove_card(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
+    """A sorted hand without one copy of ``c``."""
+    i = hand.index(c)
+    return hand[:i] + hand[i + 1 :]
+
+
+def flag_option(instance: Any, attribute: Any, value: bool) -> None:
+    """attrs validator of a true/false profile option."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{attribute.name} must be true or false, not {value!r}")
+
+
+def positive_option(instance: Any, attribute: Any, value: int) -> None:
+    """attrs validator of a positive whole-number profile option."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{attribute.name} must be a positive whole number, not {value!r}")
 
 
 def state_builder(cls: type[T]) -> Callable[..., T]:

@@ -15,7 +15,20 @@ import attrs
 from binocle import actions as A
 from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card, Suit, format_cards, pack, parse_card
-from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
+from binocle.core import (
+    GameState,
+    HandResult,
+    Meld,
+    MeldResult,
+    Phase,
+    Profile,
+    View,
+    flag_option,
+    positive_option,
+    public_log,
+    remove_card,
+    replace_at,
+)
 from binocle.errors import InvalidStateError
 from binocle.rules.classic_melds import (
     Announcement,
@@ -35,19 +48,9 @@ DIX_POINTS = 10
 TARGET_STEP = 250
 
 
-def _flag(instance: Any, attribute: Any, value: bool) -> None:
-    if not isinstance(value, bool):
-        raise ValueError(f"{attribute.name} must be true or false, not {value!r}")
-
-
 def _pack(instance: Any, attribute: Any, value: int) -> None:
     if value not in (48, 64):
         raise ValueError(f"pack must be 48 or 64, not {value!r}")
-
-
-def _positive(instance: Any, attribute: Any, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{attribute.name} must be a positive whole number, not {value!r}")
 
 
 @attrs.frozen(slots=True)
@@ -65,8 +68,8 @@ class Classic(Profile):
     players: ClassVar[int] = 2
     description: ClassVar[str] = "two-handed Binocle to 1000 with a stock (seed 002)"
 
-    target: int = attrs.field(default=1000, validator=_positive)
-    grand_binocle: bool = attrs.field(default=False, validator=_flag)
+    target: int = attrs.field(default=1000, validator=positive_option)
+    grand_binocle: bool = attrs.field(default=False, validator=flag_option)
     pack: int = attrs.field(default=48, validator=_pack)
 
     @property
@@ -196,10 +199,10 @@ class Classic(Profile):
         concealed, tables = s.concealed, s.tables
         if action.source == "table":
             slot = action.number if action.number is not None else _table_slot(tables[p], c)
-            tables = _set(tables, p, play_from_table(tables[p], slot))
+            tables = replace_at(tables, p, play_from_table(tables[p], slot))
         else:
-            concealed = _set(concealed, p, _remove(concealed[p], c))
-        hands = _set(s.hands, p, _remove(s.hands[p], c))
+            concealed = replace_at(concealed, p, remove_card(concealed[p], c))
+        hands = replace_at(s.hands, p, remove_card(s.hands[p], c))
         trick = (*s.trick, (p, c))
         history = (s.history, action, p)
         if len(trick) < 2:
@@ -211,8 +214,8 @@ class Classic(Profile):
             )  # fmt: skip
         w = trick[trick_winner([trick[0][1], c], s.trump)][0]
         points = BINOCLE_POINTS[trick[0][1]] + BINOCLE_POINTS[c]
-        taken = _set(s.taken, w, s.taken[w] + points)
-        piles = _set(s.piles, w, (*s.piles[w], trick[0][1], c))
+        taken = replace_at(s.taken, w, s.taken[w] + points)
+        piles = replace_at(s.piles, w, (*s.piles[w], trick[0][1], c))
         stock_phase = self.stock_phase(s)
         nxt = ClassicState(
             self, s.seed, s.first_dealer, s.hand_number,
@@ -224,7 +227,7 @@ class Classic(Profile):
         if stock_phase or hands[0] or hands[1]:
             return nxt
         # The last trick scores 10 (RULES.md §2 "Play after the stock").
-        taken = _set(taken, w, taken[w] + LAST_TRICK)
+        taken = replace_at(taken, w, taken[w] + LAST_TRICK)
         return self._end_hand(_replace(nxt, taken=taken), "played")
 
     def _meld(self, s: ClassicState, action: Action) -> GameState:
@@ -233,9 +236,9 @@ class Classic(Profile):
         for ann in self._announcements(s, p):
             if announcement_action(ann, s.tables[p]) == action:
                 concealed, table = announce(s.concealed[p], s.tables[p], ann)
-                points = _set(s.meld_points, p, s.meld_points[p] + ann.combination.value)
+                points = replace_at(s.meld_points, p, s.meld_points[p] + ann.combination.value)
                 return self._draw(
-                    s, action, _set(s.concealed, p, concealed), _set(s.tables, p, table),
+                    s, action, replace_at(s.concealed, p, concealed), replace_at(s.tables, p, table),
                     points, s.turn_up, s.dixes,
                 )  # fmt: skip
         raise AssertionError(f"announcement not found: {action}")  # pragma: no cover
@@ -245,8 +248,10 @@ class Classic(Profile):
         p = s.current_player
         assert p is not None and s.turn_up is not None
         nine = self._dix_card(s)
-        concealed = _set(s.concealed, p, tuple(sorted((*_remove(s.concealed[p], nine), s.turn_up))))
-        points = _set(s.meld_points, p, s.meld_points[p] + DIX_POINTS)
+        concealed = replace_at(
+            s.concealed, p, tuple(sorted((*remove_card(s.concealed[p], nine), s.turn_up)))
+        )
+        points = replace_at(s.meld_points, p, s.meld_points[p] + DIX_POINTS)
         return self._draw(s, action, concealed, s.tables, points, nine, s.dixes + 1)
 
     def _draw(
@@ -367,14 +372,9 @@ class Classic(Profile):
     def explain(self, state: GameState, action: Action) -> str:
         s: ClassicState = state  # type: ignore[assignment]
         phase, kind, p = s.phase, action.kind, s.current_player
-        if phase is Phase.OVER:
-            return f"the game is over: {action} is not possible"
-        if kind is Kind.DEAL:
-            if phase is not Phase.DEAL:
-                return f"no deal now: the hand is in the {phase.value} phase"
-            return self.check_deck(action) or "not a deal of this pack"
-        if phase is Phase.DEAL:
-            return f"the hand is over: the next action is a deal, not {action}"
+        why = self.explain_out_of_hand(s, action)
+        if why is not None:
+            return why
         assert p is not None
         if kind is Kind.PLAY:
             if phase is Phase.ANNOUNCE:
@@ -482,10 +482,6 @@ class Classic(Profile):
         total, order = best_meld(cards, trump, grand_binocle=self.grand_binocle)
         return MeldResult(total, tuple(Meld(m.kind, m.cards, m.value) for m in order))
 
-    def winner(self, state: GameState) -> int | None:
-        s: ClassicState = state  # type: ignore[assignment]
-        return s.game_winner
-
     def observe(self, state: GameState, seat: int) -> View:
         s: ClassicState = state  # type: ignore[assignment]
         public = {
@@ -502,12 +498,7 @@ class Classic(Profile):
             "last_trick": s.last_trick,
             "targets": s.targets,
         }
-        return View(
-            self, seat, s.phase, s.dealer, s.current_player, s.trump, s.hands[seat],
-            tuple(len(h) for h in s.hands), s.trick, s.scores, s.results,
-            self.legal_actions(s) if seat == s.current_player else (),
-            _public_log(s, seat), tuple(sorted(public.items())),
-        )  # fmt: skip
+        return self.view(s, seat, public, public_log(s, seat))
 
     def check(self, state: GameState) -> None:
         s: ClassicState = state  # type: ignore[assignment]
@@ -559,15 +550,6 @@ class ClassicState(GameState):
 _EMPTY_TABLE = MeldTable()
 
 
-def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return t[:i] + (value,) + t[i + 1 :]
-
-
-def _remove(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
-    i = hand.index(c)
-    return hand[:i] + hand[i + 1 :]
-
-
 def _replace(s: ClassicState, **changes: Any) -> ClassicState:
     """A copy with some fields changed (off the hot path)."""
     return attrs.evolve(s, **changes)
@@ -617,18 +599,3 @@ def announcement_action(ann: Announcement, table: MeldTable) -> Action:
         name=ann.combination.kind,
         source=" ".join(sorted(words)) or None,
     )
-
-
-def _public_log(s: ClassicState, seat: int) -> tuple[str, ...]:
-    """The hand's actions as ``seat`` saw them (the deal's cards hidden)."""
-    out: list[str] = []
-    node = s.history
-    while node is not None:
-        prev, action, actor = node
-        if action.kind is Kind.DEAL:
-            break
-        out.append(f"{actor}: {action}")
-        node = prev
-    out.append("deal")
-    out.reverse()
-    return tuple(out)

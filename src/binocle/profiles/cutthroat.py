@@ -23,6 +23,11 @@ from binocle.core import (
     Phase,
     Profile,
     View,
+    flag_option,
+    positive_option,
+    public_log,
+    remove_card,
+    replace_at,
     state_builder,
 )
 from binocle.errors import InvalidStateError
@@ -40,21 +45,11 @@ def _bid_option(instance: Any, attribute: Any, value: int) -> None:
         raise ValueError(f"{attribute.name} must be a positive multiple of 10, not {value!r}")
 
 
-def _positive(instance: Any, attribute: Any, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{attribute.name} must be a positive whole number, not {value!r}")
-
-
 def _widow_round(instance: Any, attribute: Any, value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 4:
         raise ValueError(
             f"widow_after_round must be 0..4 (the widow is never the last card), not {value!r}"
         )
-
-
-def _flag(instance: Any, attribute: Any, value: bool) -> None:
-    if not isinstance(value, bool):
-        raise ValueError(f"{attribute.name} must be true or false, not {value!r}")
 
 
 @attrs.frozen(slots=True)
@@ -83,11 +78,11 @@ class Cutthroat(Profile):
 
     min_bid: int = attrs.field(default=250, validator=_bid_option)
     max_bid: int = attrs.field(default=3000, validator=_bid_option)
-    single_set: bool = attrs.field(default=False, validator=_flag)
-    easier_tricks: bool = attrs.field(default=False, validator=_flag)
-    bunched_hands: bool = attrs.field(default=False, validator=_flag)
+    single_set: bool = attrs.field(default=False, validator=flag_option)
+    easier_tricks: bool = attrs.field(default=False, validator=flag_option)
+    bunched_hands: bool = attrs.field(default=False, validator=flag_option)
     widow_after_round: int = attrs.field(default=1, validator=_widow_round)
-    target: int = attrs.field(default=1500, validator=_positive)
+    target: int = attrs.field(default=1500, validator=positive_option)
 
     def __attrs_post_init__(self) -> None:
         if self.max_bid < self.min_bid:
@@ -196,7 +191,7 @@ class Cutthroat(Profile):
         assert p is not None
         passed = s.passed
         if action.kind is Kind.PASS:
-            passed = _set(passed, p, True)
+            passed = replace_at(passed, p, True)
             calls = (*s.calls, (p, 0))
             bidder, bid = s.bidder, s.bid
         else:
@@ -208,7 +203,7 @@ class Cutthroat(Profile):
             mid = _rebuild(s, history=history, calls=calls, passed=passed)
             return self._end_hand(mid, None, done, redeal=False, logged=True)
         if sum(passed) == 2 and bidder is not None:
-            hands = _set(s.hands, bidder, tuple(sorted(s.hands[bidder] + s.widow)))
+            hands = replace_at(s.hands, bidder, tuple(sorted(s.hands[bidder] + s.widow)))
             return _rebuild(
                 s, phase=Phase.DISCARD, current=bidder, hands=hands, history=history,
                 calls=calls, bidder=bidder, bid=bid, passed=passed,
@@ -223,11 +218,11 @@ class Cutthroat(Profile):
     def _discard(self, s: CutthroatState, action: Action) -> GameState:
         p = s.current_player
         assert p is not None and action.card is not None
-        hand = _remove(s.hands[p], action.card)
+        hand = remove_card(s.hands[p], action.card)
         discards = (*s.discards, action.card)
         phase = Phase.TRUMP if len(discards) == 3 else Phase.DISCARD
         return _rebuild(
-            s, phase=phase, hands=_set(s.hands, p, hand), history=(s.history, action, p),
+            s, phase=phase, hands=replace_at(s.hands, p, hand), history=(s.history, action, p),
             discards=discards,
         )  # fmt: skip
 
@@ -239,7 +234,7 @@ class Cutthroat(Profile):
     def _meld(self, s: CutthroatState, action: Action) -> GameState:
         p = s.current_player
         assert p is not None and s.trump is not None
-        melds = _set(s.melds, p, self.meld(s.hands[p], s.trump))
+        melds = replace_at(s.melds, p, self.meld(s.hands[p], s.trump))
         nxt = (p + 1) % 3
         phase = Phase.PLAY if nxt == s.bidder else Phase.MELD
         return _rebuild(s, phase=phase, current=nxt, history=(s.history, action, p), melds=melds)
@@ -363,14 +358,9 @@ class Cutthroat(Profile):
         phase = s.phase
         kind = action.kind
         p = s.current_player
-        if phase is Phase.OVER:
-            return f"the game is over: {action} is not possible"
-        if kind is Kind.DEAL:
-            if phase is not Phase.DEAL:
-                return f"no deal now: the hand is in the {phase.value} phase"
-            return self.check_deck(action) or "not a deal of this pack"
-        if phase is Phase.DEAL:
-            return f"the hand is over: the next action is a deal, not {action}"
+        why = self.explain_out_of_hand(s, action)
+        if why is not None:
+            return why
         assert p is not None
         expected = {
             Phase.BIDDING: "a bid or a pass",
@@ -437,10 +427,6 @@ class Cutthroat(Profile):
             total += entry[2]
         return MeldResult(total, tuple(melds))
 
-    def winner(self, state: GameState) -> int | None:
-        s: CutthroatState = state  # type: ignore[assignment]
-        return s.game_winner
-
     def observe(self, state: GameState, seat: int) -> View:
         s: CutthroatState = state  # type: ignore[assignment]
         widow_shown = s.bidder is not None and s.phase not in (Phase.BIDDING, Phase.DEAL)
@@ -454,12 +440,7 @@ class Cutthroat(Profile):
             "melds": s.melds,
             "played": s.played,
         }
-        return View(
-            self, seat, s.phase, s.dealer, s.current_player, s.trump, s.hands[seat],
-            tuple(len(h) for h in s.hands), s.trick, s.scores, s.results,
-            self.legal_actions(s) if seat == s.current_player else (),
-            _public_log(s, seat), tuple(sorted(public.items())),
-        )  # fmt: skip
+        return self.view(s, seat, public, public_log(s, seat, _hide_discards(seat)))
 
     def check(self, state: GameState) -> None:
         s: CutthroatState = state  # type: ignore[assignment]
@@ -624,15 +605,6 @@ def _pass_or_bid(start: int, stop: int) -> tuple[Action, ...]:
     return r
 
 
-def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return t[:i] + (value,) + t[i + 1 :]
-
-
-def _remove(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
-    i = hand.index(c)
-    return hand[:i] + hand[i + 1 :]
-
-
 def _total(m: MeldResult | None) -> int:
     return 0 if m is None else m.total
 
@@ -716,19 +688,10 @@ def _rebuild(
     )  # fmt: skip
 
 
-def _public_log(s: CutthroatState, seat: int) -> tuple[str, ...]:
-    """The hand's actions as ``seat`` saw them: others' deals and discards hidden."""
-    out: list[str] = []
-    node = s.history
-    while node is not None:
-        prev, action, actor = node
-        if action.kind is Kind.DEAL:
-            break
-        if action.kind is Kind.DISCARD and actor != seat:
-            out.append(f"{actor}: discard")
-        else:
-            out.append(f"{actor}: {action}")
-        node = prev
-    out.append("deal")
-    out.reverse()
-    return tuple(out)
+def _hide_discards(seat: int) -> Any:
+    """The bidder's discards are face down: others see that he discarded, not what."""
+
+    def hide(action: Action, actor: int | None) -> str | None:
+        return "discard" if action.kind is Kind.DISCARD and actor != seat else None
+
+    return hide

@@ -16,7 +16,20 @@ import attrs
 from binocle import actions as A
 from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card, Suit, format_cards, pack
-from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
+from binocle.core import (
+    GameState,
+    HandResult,
+    Meld,
+    MeldResult,
+    Phase,
+    Profile,
+    View,
+    flag_option,
+    positive_option,
+    public_log,
+    remove_card,
+    replace_at,
+)
 from binocle.errors import InvalidStateError
 from binocle.profiles.classic import Classic, ClassicState, announcement_action
 from binocle.rules.classic_melds import (
@@ -37,16 +50,6 @@ TARGET_STEP = 250
 _RULE = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
 
 
-def _flag(instance: Any, attribute: Any, value: bool) -> None:
-    if not isinstance(value, bool):
-        raise ValueError(f"{attribute.name} must be true or false, not {value!r}")
-
-
-def _positive(instance: Any, attribute: Any, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{attribute.name} must be a positive whole number, not {value!r}")
-
-
 @attrs.frozen(slots=True)
 class ThreeHanded(Profile):
     """Three-handed Binocle: sixteen cards each, dix exchange, melds before play.
@@ -63,10 +66,10 @@ class ThreeHanded(Profile):
     players: ClassVar[int] = 3
     description: ClassVar[str] = "three-handed Binocle: no stock, melds before play (seed 000)"
 
-    target: int = attrs.field(default=1000, validator=_positive)
-    claim_overlooked: bool = attrs.field(default=False, validator=_flag)
-    lowest_pays: bool = attrs.field(default=False, validator=_flag)
-    grand_binocle: bool = attrs.field(default=False, validator=_flag)
+    target: int = attrs.field(default=1000, validator=positive_option)
+    claim_overlooked: bool = attrs.field(default=False, validator=flag_option)
+    lowest_pays: bool = attrs.field(default=False, validator=flag_option)
+    grand_binocle: bool = attrs.field(default=False, validator=flag_option)
 
     @property
     def classic(self) -> Classic:
@@ -192,15 +195,15 @@ class ThreeHanded(Profile):
         nine = CARDS[s.trump * 8 + _NINE]
         if p != s.dealer and not exchanged and s.turn_up is not None and s.turn_up != nine:
             d = s.dealer
-            hands = _set(hands, p, tuple(sorted((*_remove(hands[p], nine), s.turn_up))))
-            hands = _set(hands, d, tuple(sorted((*_remove(hands[d], s.turn_up), nine))))
+            hands = replace_at(hands, p, tuple(sorted((*remove_card(hands[p], nine), s.turn_up))))
+            hands = replace_at(hands, d, tuple(sorted((*remove_card(hands[d], s.turn_up), nine))))
             exchanged = True
             # The exchange changes two hands: their best melds (``meld``, claim_overlooked).
             best = tuple(best_meld(h, s.trump, grand_binocle=self.grand_binocle)[0] for h in hands)
         base = _rebuild(
             s, hands=hands, history=history, exchanged=exchanged, best=best,
-            nines_shown=_set(s.nines_shown, p, s.nines_shown[p] + n),
-            announced=_set(s.announced, p, s.announced[p] + DIX_POINTS * n),
+            nines_shown=replace_at(s.nines_shown, p, s.nines_shown[p] + n),
+            announced=replace_at(s.announced, p, s.announced[p] + DIX_POINTS * n),
         )  # fmt: skip
         return self._next_dix(base, p)
 
@@ -222,8 +225,8 @@ class ThreeHanded(Profile):
             if announcement_action(ann, table) == action:
                 _, new_table = announce(_concealed(s, p), table, ann)
                 return _rebuild(
-                    s, history=history, tables=_set(s.tables, p, new_table),
-                    shown=_set(s.shown, p, (*s.shown[p], ann.combination)),
+                    s, history=history, tables=replace_at(s.tables, p, new_table),
+                    shown=replace_at(s.shown, p, (*s.shown[p], ann.combination)),
                 )  # fmt: skip
         raise AssertionError(f"announcement not found: {action}")  # pragma: no cover
 
@@ -235,12 +238,12 @@ class ThreeHanded(Profile):
         total: int,
         order: tuple[Combination, ...],
     ) -> ThreeHandedState:
-        announced = _set(s.announced, p, s.announced[p] + total)
+        announced = replace_at(s.announced, p, s.announced[p] + total)
         nxt = (p + 1) % 3
         if self.claim_overlooked and s.best[p] > total:
             # Option (seed 000): the next player in turn claims the overlooked score.
-            announced = _set(announced, nxt, announced[nxt] + s.best[p] - total)
-        shown = _set(s.shown, p, tuple(order))
+            announced = replace_at(announced, nxt, announced[nxt] + s.best[p] - total)
+        shown = replace_at(s.shown, p, tuple(order))
         done = nxt == (s.dealer + 1) % 3
         return _rebuild(
             s, phase=Phase.PLAY if done else Phase.MELD, current=nxt, history=history,
@@ -258,7 +261,7 @@ class ThreeHanded(Profile):
         p = s.current_player
         assert p is not None and action.card is not None
         c = action.card
-        hands = _set(s.hands, p, _remove(s.hands[p], c))
+        hands = replace_at(s.hands, p, remove_card(s.hands[p], c))
         trick = (*s.trick, (p, c))
         history = (s.history, action, p)
         if len(trick) < self._active(s):
@@ -271,13 +274,13 @@ class ThreeHanded(Profile):
         """The trick's winner takes it and scores his announcements with his first trick."""
         trick = s.trick
         w = trick[trick_winner([c for _, c in trick], s.trump)][0]
-        taken = _set(s.taken, w, s.taken[w] + sum(BINOCLE_POINTS[c] for _, c in trick))
-        piles = _set(s.piles, w, (*s.piles[w], *(c for _, c in trick)))
+        taken = replace_at(s.taken, w, s.taken[w] + sum(BINOCLE_POINTS[c] for _, c in trick))
+        piles = replace_at(s.piles, w, (*s.piles[w], *(c for _, c in trick)))
         meld_scored, recorded, scored = s.meld_scored, s.recorded, s.scored
         if not scored[w]:
-            meld_scored = _set(meld_scored, w, s.announced[w])
-            recorded = _set(recorded, w, recorded[w] + s.announced[w])
-            scored = _set(scored, w, True)
+            meld_scored = replace_at(meld_scored, w, s.announced[w])
+            recorded = replace_at(recorded, w, recorded[w] + s.announced[w])
+            scored = replace_at(scored, w, True)
         tricks = s.tricks + 1
         nxt = _rebuild(
             s, current=w, trick=(), taken=taken, piles=piles, meld_scored=meld_scored,
@@ -287,8 +290,8 @@ class ThreeHanded(Profile):
             return nxt
         # The last trick scores 10 at once (RULES.md §3 "Play").
         nxt = _rebuild(
-            nxt, recorded=_set(recorded, w, recorded[w] + LAST_TRICK),
-            taken=_set(taken, w, taken[w] + LAST_TRICK),
+            nxt, recorded=replace_at(recorded, w, recorded[w] + LAST_TRICK),
+            taken=replace_at(taken, w, taken[w] + LAST_TRICK),
         )  # fmt: skip
         return self._end_hand(nxt)
 
@@ -309,7 +312,7 @@ class ThreeHanded(Profile):
             return self._end_hand(_rebuild(s, history=history), winner=last)
         dead = (*s.dead, *s.hands[p])
         s2 = _rebuild(
-            s, hands=_set(s.hands, p, ()), history=history, retired=p, dead=dead,
+            s, hands=replace_at(s.hands, p, ()), history=history, retired=p, dead=dead,
             current=self._next_seat(_rebuild(s, retired=p), p),
         )  # fmt: skip
         if len(s2.trick) == 2:
@@ -439,14 +442,9 @@ class ThreeHanded(Profile):
         if s.sub is not None:
             return "two-handed game after a retirement: " + self.classic.explain(s.sub, action)
         phase, kind, p = s.phase, action.kind, s.current_player
-        if phase is Phase.OVER:
-            return f"the game is over: {action} is not possible"
-        if kind is Kind.DEAL:
-            if phase is not Phase.DEAL:
-                return f"no deal now: the hand is in the {phase.value} phase"
-            return self.check_deck(action) or "not a deal of this pack"
-        if phase is Phase.DEAL:
-            return f"the hand is over: the next action is a deal, not {action}"
+        why = self.explain_out_of_hand(s, action)
+        if why is not None:
+            return why
         assert p is not None
         if phase is Phase.DIX:
             if kind is Kind.DIX:
@@ -473,15 +471,9 @@ class ThreeHanded(Profile):
     # -- meld, views, checks ---------------------------------------------------------
 
     def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
-        """The "plenty of time" meld (RULES.md §3): the best reachable total and its order."""
-        if trump is None:
-            return MeldResult(0, ())
-        total, order = best_meld(cards, trump, grand_binocle=self.grand_binocle)
-        return MeldResult(total, tuple(Meld(m.kind, m.cards, m.value) for m in order))
-
-    def winner(self, state: GameState) -> int | None:
-        s: ThreeHandedState = state  # type: ignore[assignment]
-        return s.game_winner
+        """The "plenty of time" meld (RULES.md §3): the best reachable total and its order,
+        as the classic game's :meth:`Classic.meld` computes it."""
+        return self.classic.meld(cards, trump)
 
     def observe(self, state: GameState, seat: int) -> View:
         s: ThreeHandedState = state  # type: ignore[assignment]
@@ -505,10 +497,7 @@ class ThreeHanded(Profile):
             "tricks": s.tricks,
             "pair": s.pair,
         }
-        legal: tuple[Action, ...] = ()
-        if seat == s.current_player:
-            legal = self.legal_actions(s)
-        log: tuple[str, ...] = ()
+        log = public_log(s, seat)
         if s.sub is not None and s.pair is not None:
             inner = self.classic.observe(s.sub, s.pair.index(seat) if seat in s.pair else 0)
             extra = dict(inner.public)
@@ -516,11 +505,7 @@ class ThreeHanded(Profile):
                 extra.pop("concealed", None)
             public["two_handed"] = tuple(sorted(extra.items()))
             log = inner.log
-        return View(
-            self, seat, s.phase, s.dealer, s.current_player, s.trump, s.hands[seat],
-            tuple(len(h) for h in s.hands), s.trick, s.scores, s.results, legal, log,
-            tuple(sorted(public.items())),
-        )  # fmt: skip
+        return self.view(s, seat, public, log)
 
     def check(self, state: GameState) -> None:
         s: ThreeHandedState = state  # type: ignore[assignment]
@@ -618,12 +603,3 @@ def _lowest(scores: tuple[int, ...], exclude: int) -> tuple[int, ...]:
     others = [i for i in range(len(scores)) if i != exclude]
     low = min(scores[i] for i in others)
     return tuple(i for i in others if scores[i] == low)
-
-
-def _set(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return t[:i] + (value,) + t[i + 1 :]
-
-
-def _remove(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
-    i = hand.index(c)
-    return hand[:i] + hand[i + 1 :]
