@@ -32,15 +32,7 @@ def build_deck(hands: list[str], widow: str, dealer: int) -> list[Card]:
     Packets of three clockwise from the dealer's left, five rounds; the widow
     takes the three cards after the first round (option ``widow_after_round=1``).
     """
-    by_seat = [cs(h) for h in hands]
-    assert all(len(h) == 15 for h in by_seat)
-    order = [(dealer + k) % 3 for k in (1, 2, 3)]
-    deck: list[Card] = []
-    for rnd in range(5):
-        if rnd == 1:
-            deck += cs(widow)
-        for seat in order:
-            deck += by_seat[seat][3 * rnd : 3 * rnd + 3]
+    deck = list(binocle.stack_deck("cutthroat", hands, dealer=dealer, widow=widow))
     assert sorted(deck) == sorted(binocle.pack())
     return deck
 

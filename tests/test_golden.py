@@ -27,14 +27,8 @@ def run(s: GameState, *actions: str) -> GameState:
 
 def build_deck(hands: list[str], widow: str, dealer: int) -> list[Card]:
     """The deck order that deals ``hands`` (by seat) and ``widow`` (RULES.md §4 "Deal")."""
-    by_seat = [cs(h) for h in hands]
-    order = [(dealer + k) % 3 for k in (1, 2, 3)]
-    deck: list[Card] = []
-    for rnd in range(5):
-        if rnd == 1:
-            deck += cs(widow)
-        for seat in order:
-            deck += by_seat[seat][3 * rnd : 3 * rnd + 3]
+    deck = list(binocle.stack_deck("cutthroat", hands, dealer=dealer, widow=widow))
+    assert sorted(deck) == sorted(binocle.pack())
     return deck
 
 

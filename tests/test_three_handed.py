@@ -28,16 +28,10 @@ def deck_for(hands: dict[int, str], dealer: int, turn_up: str) -> list[binocle.C
     The deal (RULES.md §3): four at a time from the dealer's left, four rounds;
     the last card, the dealer's 16th, is the turn-up.
     """
-    cards = {seat: list(binocle.parse_cards(text)) for seat, text in hands.items()}
-    assert sorted(cards) == [0, 1, 2] and all(len(h) == 16 for h in cards.values())
-    up = binocle.parse_card(turn_up)
-    cards[dealer].remove(up)
-    cards[dealer].append(up)
-    deck: list[binocle.Card] = []
-    for r in range(4):
-        for k in (1, 2, 3):
-            deck += cards[(dealer + k) % 3][4 * r : 4 * r + 4]
-    assert sorted(deck) == list(binocle.pack(48)), "the hands are not the pack"
+    assert sorted(hands) == [0, 1, 2]
+    texts = [hands[seat] for seat in range(3)]
+    deck = list(binocle.stack_deck("three-handed", texts, dealer=dealer, turn_up=turn_up))
+    assert len(deck) == 48 and deck[-1] == binocle.parse_card(turn_up)
     return deck
 
 

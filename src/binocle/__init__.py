@@ -30,6 +30,7 @@ from binocle.game import (
     parse_action,
     profile,
     score,
+    stack_deck,
     start,
     winner,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "record_json",
     "replay",
     "score",
+    "stack_deck",
     "start",
     "validate",
     "winner",

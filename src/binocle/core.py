@@ -310,6 +310,87 @@ class Profile:
         random.Random(f"binocle:{state.seed}:{state.hand_number}").shuffle(deck)
         return deal(tuple(deck))
 
+    def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
+        """How a deck is dealt, in order: packets of ``(seat or pile name, cards)``.
+
+        Pile names are the profile's own (``"widow"``, ``"turn_up"``, ``"stock"``).
+        """
+        raise NotImplementedError
+
+    def split_deck(
+        self, deck: tuple[Card, ...], dealer: int
+    ) -> tuple[list[list[Card]], dict[str, list[Card]]]:
+        """The hands (in deal order) and the piles that ``deck`` deals."""
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
+        piles: dict[str, list[Card]] = {}
+        pos = 0
+        for target, n in self.deal_schedule(dealer):
+            part = deck[pos : pos + n]
+            pos += n
+            if isinstance(target, int):
+                hands[target].extend(part)
+            else:
+                piles.setdefault(target, []).extend(part)
+        return hands, piles
+
+    def stack_deck(self, hands: Any, dealer: int = 0, **piles: Any) -> tuple[Card, ...]:
+        """The deck order that deals exactly these ``hands`` and ``piles``.
+
+        ``hands`` has one entry per seat and ``piles`` one per pile of the deal
+        schedule, each as card text or cards.  Parts left out (or None) take the
+        rest of the pack, in pack order, in the order they are dealt.  The
+        inverse of the deal, for setting up a position:
+
+        >>> import binocle
+        >>> p = binocle.profile("cutthroat")
+        >>> hands = ["AS TS KS QS JS 9S AH TH KH QH JH 9H AD TD KD",
+        ...          "AS TS KS QS JS 9S AH TH KH QH JH 9H AD TD KD", None]
+        >>> deck = p.stack_deck(hands, dealer=0, widow="QD QD JD")
+        >>> s = binocle.new_game(p, deck=deck)
+        >>> binocle.observe(s, 0).hand[:3], s.hands[1] == s.hands[0]
+        ((Card('AS'), Card('TS'), Card('KS')), True)
+        """
+        from binocle.cards import parse_cards
+        from binocle.errors import InvalidNotationError
+
+        schedule = self.deal_schedule(dealer)
+        needed: dict[int | str, int] = {}
+        for target, n in schedule:
+            needed[target] = needed.get(target, 0) + n
+        if not isinstance(hands, (list, tuple)) or len(hands) != self.players:
+            raise InvalidNotationError(f"stack_deck needs {self.players} hands, one per seat")
+        given: dict[int | str, Any] = {i: h for i, h in enumerate(hands)}
+        for name, cards in piles.items():
+            if name not in needed:
+                names = ", ".join(str(t) for t in needed if isinstance(t, str)) or "none"
+                raise InvalidNotationError(f"no pile {name!r} in this deal (piles: {names})")
+            given[name] = cards
+        rest = list(pack(self.pack_size))
+        parts: dict[int | str, list[Card]] = {}
+        missing = [t for t in needed if given.get(t) is None]
+        for target in needed:
+            if given.get(target) is None:
+                continue
+            part = given[target]
+            cards = [part] if isinstance(part, Card) else list(parse_cards(part))
+            if len(cards) != needed[target]:
+                raise InvalidNotationError(
+                    f"{'seat ' if isinstance(target, int) else ''}{target} gets"
+                    f" {needed[target]} cards, not {len(cards)}"
+                )
+            for c in cards:
+                if c not in rest:
+                    raise InvalidNotationError(f"{c} is given more often than the pack holds it")
+                rest.remove(c)
+            parts[target] = cards
+        for target in missing:
+            parts[target], rest = rest[: needed[target]], rest[needed[target] :]
+        deck: list[Card] = []
+        for target, n in schedule:
+            deck.extend(parts[target][:n])
+            del parts[target][:n]
+        return tuple(deck)
+
     def check_deck(self, action: Action) -> str | None:
         """Why a ``deal`` action's deck is not this profile's pack, or None."""
         if sorted(action.cards) != list(pack(self.pack_size)):

@@ -26,6 +26,7 @@ __all__ = [
     "parse_action",
     "profile",
     "score",
+    "stack_deck",
     "start",
     "winner",
 ]
@@ -88,6 +89,27 @@ def start(profile: Any = "cutthroat", seed: int | None = None, dealer: int = 0) 
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < p.players:
         raise InvalidArgumentError(f"the dealer is a seat 0..{p.players - 1}, not {dealer!r}")
     return p.initial(seed, dealer)
+
+
+def stack_deck(profile: Any, hands: Any, dealer: int = 0, **piles: Any) -> tuple[Card, ...]:
+    """The deck order that deals ``hands`` (one per seat) and ``piles`` in ``profile``.
+
+    Piles: cutthroat ``widow``; classic ``turn_up`` and ``stock`` (top first);
+    three-handed ``turn_up`` (one of the dealer's cards).  Parts left out take
+    the rest of the pack, in pack order.  Give the result to ``new_game(deck=…)``
+    or to a ``deal`` action to set up a position.
+
+    >>> import binocle
+    >>> deck = binocle.stack_deck("classic", ["AS TS KS QS JS 9S AH TH KH QH JH 9H", None],
+    ...                           dealer=1, turn_up="9C")
+    >>> s = binocle.new_game("classic", deck=deck, dealer=1)
+    >>> s.trump, s.hands[0][:2], s.results
+    (<Suit.CLUBS: 3>, (Card('AS'), Card('TS')), ())
+    """
+    p = get_profile(profile)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < p.players:
+        raise InvalidArgumentError(f"the dealer is a seat 0..{p.players - 1}, not {dealer!r}")
+    return p.stack_deck(hands, dealer, **piles)
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:

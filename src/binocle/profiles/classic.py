@@ -164,20 +164,19 @@ class Classic(Profile):
             return self._meld(s, action)
         raise AssertionError(f"unhandled action {action}")  # pragma: no cover
 
+    def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
+        """Four at a time for three rounds, pone first; the 25th card turned up;
+        the rest the stock, top first (RULES.md §2 "Deal")."""
+        pone = 1 - dealer
+        return ((pone, 4), (dealer, 4)) * 3 + (("turn_up", 1), ("stock", self.pack - 25))
+
     def _deal(self, s: ClassicState, action: Action) -> ClassicState:
         """The deal (RULES.md §2): four at a time for three rounds, pone first; the turn-up."""
-        deck = action.cards
         d = s.dealer
         pone = 1 - d
-        n = 12
-        hands: list[list[Card]] = [[], []]
-        pos = 0
-        for _ in range(3):
-            for seat in (pone, d):
-                hands[seat].extend(deck[pos : pos + 4])
-                pos += 4
-        turn_up = deck[2 * n]
-        stock = tuple(deck[2 * n + 1 :])
+        hands, piles = self.split_deck(action.cards, d)
+        turn_up = piles["turn_up"][0]
+        stock = tuple(piles["stock"])
         trump = turn_up.suit
         meld_points = [0, 0]
         dixes = 0

@@ -166,19 +166,20 @@ class Cutthroat(Profile):
             return self._end_hand(s, action, _zero_result(s, "redeal"), redeal=True)
         raise AssertionError(f"unhandled action {action}")  # pragma: no cover
 
-    def _deal(self, s: CutthroatState, action: Action) -> CutthroatState:
-        deck = action.cards
-        d = s.dealer
-        hands: list[list[Card]] = [[], [], []]
-        widow: tuple[Card, ...] = ()
-        pos = 0
+    def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
+        """Three at a time clockwise from the dealer's left, 15 each; the widow
+        takes the three cards after round ``widow_after_round`` (RULES.md §4 "Deal")."""
+        out: list[tuple[int | str, int]] = []
         for rnd in range(5):
             if rnd == self.widow_after_round:
-                widow = tuple(sorted(deck[pos : pos + 3]))
-                pos += 3
-            for k in range(1, 4):
-                hands[(d + k) % 3].extend(deck[pos : pos + 3])
-                pos += 3
+                out.append(("widow", 3))
+            out.extend(((dealer + k) % 3, 3) for k in (1, 2, 3))
+        return tuple(out)
+
+    def _deal(self, s: CutthroatState, action: Action) -> CutthroatState:
+        d = s.dealer
+        hands, piles = self.split_deck(action.cards, d)
+        widow = tuple(sorted(piles["widow"]))
         return CutthroatState(
             self, s.seed, s.first_dealer, s.hand_number + 1, Phase.BIDDING, d, (d + 1) % 3,
             None, tuple(tuple(sorted(h)) for h in hands), (), s.scores, s.results,

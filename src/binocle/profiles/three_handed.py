@@ -15,7 +15,7 @@ import attrs
 
 from binocle import actions as A
 from binocle.actions import Action, Kind
-from binocle.cards import CARDS, Card, Suit, format_cards, pack
+from binocle.cards import CARDS, Card, Suit, format_cards, pack, parse_card, parse_cards
 from binocle.core import (
     GameState,
     HandResult,
@@ -30,7 +30,7 @@ from binocle.core import (
     remove_card,
     replace_at,
 )
-from binocle.errors import InvalidStateError
+from binocle.errors import InvalidNotationError, InvalidStateError
 from binocle.profiles.classic import Classic, ClassicState, announcement_action
 from binocle.rules.classic_melds import (
     Combination,
@@ -147,17 +147,29 @@ class ThreeHanded(Profile):
             return self._dix(s, action)
         return self._meld(s, action)
 
+    def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
+        """Sixteen each, four at a time from the dealer's left; the last card (the
+        dealer's sixteenth) is turned up for trump (RULES.md §3 "Deal")."""
+        return tuple(((dealer + k) % 3, 4) for _ in range(4) for k in (1, 2, 3))
+
+    def stack_deck(self, hands: Any, dealer: int = 0, **piles: Any) -> tuple[Card, ...]:
+        """As :meth:`Profile.stack_deck`; ``turn_up`` names the dealer's card to turn."""
+        turn_up = piles.pop("turn_up", None)
+        if turn_up is not None and isinstance(hands, (list, tuple)) and len(hands) == 3:
+            up = parse_card(turn_up) if isinstance(turn_up, str) else turn_up
+            own = list(parse_cards(hands[dealer] or ()))
+            if up not in own:
+                raise InvalidNotationError(f"the turn-up {up} must be in the dealer's hand")
+            del own[len(own) - 1 - own[::-1].index(up)]
+            hands = [*hands]
+            hands[dealer] = [*own, up]
+        return Profile.stack_deck(self, hands, dealer, **piles)
+
     def _deal(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
         """Sixteen each, four at a time from the dealer's left; the last card is trump."""
-        deck = action.cards
         d = s.dealer
-        hands: list[list[Card]] = [[], [], []]
-        pos = 0
-        for _ in range(4):
-            for k in (1, 2, 3):
-                hands[(d + k) % 3].extend(deck[pos : pos + 4])
-                pos += 4
-        turn_up = deck[47]
+        hands, _ = self.split_deck(action.cards, d)
+        turn_up = hands[d][-1]
         trump = turn_up.suit
         h = tuple(tuple(sorted(x)) for x in hands)
         best = tuple(best_meld(x, trump, grand_binocle=self.grand_binocle)[0] for x in h)
