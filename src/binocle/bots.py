@@ -114,7 +114,7 @@ class BaselineBot:
         trumps = sum(1 for c in hand if c >> 3 == t)
         aces = sum(1 for c in hand if c & 7 == 0)
         tens = sum(1 for c in hand if c & 7 == 1)
-        return meld + 10 * aces + 5 * tens + 10 * max(trumps - 3, 0) + 40
+        return meld + 15 * aces + 8 * tens + 10 * max(trumps - 3, 0) + 70
 
     def _bid(self, view: View, legal: tuple[Action, ...]) -> Action:
         limit = self._estimate(view, view.hand)
