@@ -1220,7 +1220,7 @@ def test_loads_refuses_a_tampered_state(field: str) -> None:
             st_["concealed"][PONE][0],
         )
     else:
-        doc["actions"][-1][1] = "meld four queens QH + QS QD QC"
+        doc["actions"][-1]["action"] = "meld four queens QH + QS QD QC"
     with pytest.raises(InvalidStateError):
         binocle.loads(json.dumps(doc))
 

@@ -259,8 +259,8 @@ def test_wrong_seat_has_no_way_to_act() -> None:
     game record is refused when loaded."""
     s = binocle.new_game("cutthroat", seed=14)
     doc = json.loads(binocle.dumps(s))
-    doc["actions"].append([2, "bid 250"])  # seat 1 is to act
-    with pytest.raises(InvalidStateError, match="player to act is 1"):
+    doc["actions"].append({"seat": 2, "action": "bid 250"})  # seat 1 is to act
+    with pytest.raises(InvalidStateError, match="player to act is seat 1"):
         binocle.loads(json.dumps(doc))
 
 
@@ -558,18 +558,18 @@ def swap_cards(doc: dict[str, Any]) -> None:
     [
         (lambda d: d.update(format="chess"), "not a binocle state"),
         (lambda d: d.update(version=99), "version"),
-        (lambda d: d.update(extra=1), "unknown ['extra']"),
-        (lambda d: d.pop("seed"), "missing ['seed']"),
+        (lambda d: d.update(extra=1), "unknown field 'extra'"),
+        (lambda d: d.pop("actions"), "field 'actions' is missing"),
         (lambda d: d.update(profile="nope"), "profile"),
         (lambda d: d.update(profile="cutthroat(min_bid=300)"), "action"),
         (lambda d: d.update(seed="1"), "seed"),
         (lambda d: d.update(first_dealer=5), "first_dealer"),
-        (lambda d: d.update(actions="all"), "actions must be a list"),
-        (lambda d: d["actions"].append([2, "fly away"]), "not an action"),
-        (lambda d: d["actions"].append([2, "bid 100"]), "lowest bid"),
-        (lambda d: d["actions"].append([2, "bid 250"]), "higher than the last bid"),
-        (lambda d: d["actions"].append(["1", "bid 300"]), "not a [seat, text] pair"),
-        (lambda d: d["actions"].append([1]), "not a [seat, text] pair"),
+        (lambda d: d.update(actions="all"), "actions is a list"),
+        (lambda d: d["actions"].append({"seat": 2, "action": "fly away"}), "not an action"),
+        (lambda d: d["actions"].append({"seat": 2, "action": "bid 100"}), "lowest bid"),
+        (lambda d: d["actions"].append({"seat": 2, "action": "bid 250"}), "higher than the last"),
+        (lambda d: d["actions"].append({"seat": "1", "action": "bid 300"}), "seat is 0..2"),
+        (lambda d: d["actions"].append([1]), "an entry is an object"),
         (lambda d: d["actions"].pop(), "disagrees"),
         (lambda d: d["state"].update(scores=[0, 10, 0]), "'scores' disagrees"),
         (lambda d: d["state"].update(current_player=0), "'current_player' disagrees"),

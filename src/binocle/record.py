@@ -169,14 +169,19 @@ def load_record(text: str | bytes) -> dict[str, Any]:
     Raises InvalidStateError for text that is not JSON or not a record of this
     version; :func:`replay` checks the actions.
     """
-    if not isinstance(text, (str, bytes, bytearray)):
-        raise InvalidStateError(f"a record is JSON text, not {type(text).__name__}")
-    try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise InvalidStateError(f"a record is JSON text: {exc}") from None
+    doc = read_json(text, "a record")
     read_header(doc)
     return dict(doc)
+
+
+def read_json(text: str | bytes, what: str) -> Any:
+    """Parse JSON text; raise InvalidStateError (naming ``what``) for anything else."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise InvalidStateError(f"{what} is JSON text, not {type(text).__name__}")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidStateError(f"{what} is JSON text: {exc}") from None
 
 
 @attrs.frozen

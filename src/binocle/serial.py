@@ -1,7 +1,9 @@
 """JSON text for states (layer 4): ``dumps`` writes, ``loads`` reads and validates.
 
-A state's JSON carries its profile, seed, first dealer and every action that led
-to it, plus a readable snapshot of every field.  ``loads`` replays the actions
+A state's JSON is the record of the game that led to it (the
+``binocle-record`` form of :mod:`binocle.record`: profile, seed, first dealer,
+every action as ``{"seat", "action"}``), with format ``binocle-state`` and a
+readable snapshot of every field of the state under ``state``.  ``loads`` replays the actions
 under the rules and refuses the text unless the snapshot agrees with the replay
 field by field, so an inconsistent state can never be read.
 """
@@ -16,8 +18,7 @@ import attrs
 
 from binocle.cards import Card
 from binocle.core import GameState, Profile
-from binocle.errors import BinocleError, InvalidArgumentError, InvalidStateError
-from binocle.profiles import get_profile
+from binocle.errors import InvalidArgumentError, InvalidStateError
 
 __all__ = ["FORMAT", "VERSION", "dumps", "encode", "loads", "snapshot"]
 
@@ -57,91 +58,52 @@ def snapshot(state: GameState) -> dict[str, Any]:
 
 
 def dumps(state: GameState, *, indent: int | None = None) -> str:
-    """The state as JSON text that :func:`loads` reads back to an equal state."""
+    """The state as JSON text that :func:`loads` reads back to an equal state.
+
+    The text is the game's record (:func:`binocle.record`: profile, seed, first
+    dealer, every action) with format ``binocle-state`` and one more field,
+    ``state``: a readable snapshot of every field of the state.
+    """
+    from binocle.record import record
+
     if not isinstance(state, GameState):
         raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
-    doc = {
-        "format": FORMAT,
-        "version": VERSION,
-        "profile": state.profile.spec(),
-        "seed": state.seed,
-        "first_dealer": state.first_dealer,
-        "actions": [[seat, str(action)] for action, seat in state.moves()],
-        "state": snapshot(state),
-    }
+    doc = record(state)
+    doc["format"] = FORMAT
+    doc["state"] = snapshot(state)
     return json.dumps(doc, indent=indent, ensure_ascii=False)
 
 
-_KEYS: Final = {"format", "version", "profile", "seed", "first_dealer", "actions", "state"}
-
-
 def loads(text: str | bytes) -> GameState:
-    """Read a state written by :func:`dumps`; raise InvalidStateError if inconsistent."""
-    from binocle.game import apply
+    """Read a state written by :func:`dumps`; raise InvalidStateError if inconsistent.
 
-    if not isinstance(text, (str, bytes, bytearray)):
-        raise InvalidStateError(f"a state is JSON text, not {type(text).__name__}")
-    try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise InvalidStateError(f"not JSON: {exc}") from None
+    The actions are replayed under the rules (as :func:`binocle.replay` does) and
+    the snapshot must agree with the replayed state field by field.
+    """
+    from binocle.record import FORMAT as RECORD_FORMAT
+    from binocle.record import read_json, replay
+
+    doc = read_json(text, "a state")
     if not isinstance(doc, dict):
         raise InvalidStateError("a state is a JSON object")
     if doc.get("format") != FORMAT:
         raise InvalidStateError(f"not a binocle state (format {doc.get('format')!r})")
-    if doc.get("version") != VERSION:
-        raise InvalidStateError(
-            f"unsupported state version {doc.get('version')!r} (reads {VERSION})"
-        )
-    missing = sorted(_KEYS - set(doc))
-    extra = sorted(set(doc) - _KEYS)
-    if missing or extra:
-        raise InvalidStateError(f"state fields: missing {missing}, unknown {extra}")
-    try:
-        p = get_profile(doc["profile"])
-    except BinocleError as exc:
-        raise InvalidStateError(f"profile: {exc}") from None
-    seed, first = doc["seed"], doc["first_dealer"]
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidStateError(f"seed must be a whole number, not {seed!r}")
-    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < p.players:
-        raise InvalidStateError(f"first_dealer must be a seat 0..{p.players - 1}, not {first!r}")
-    moves = doc["actions"]
-    if not isinstance(moves, list):
-        raise InvalidStateError("actions must be a list of [seat, text] pairs")
-    state = p.initial(seed, first)
-    for i, move in enumerate(moves):
-        if (
-            not isinstance(move, list)
-            or len(move) != 2
-            or not isinstance(move[1], str)
-            or not (move[0] is None or (isinstance(move[0], int) and not isinstance(move[0], bool)))
-        ):
-            raise InvalidStateError(f"action {i}: not a [seat, text] pair: {move!r}")
-        seat, text = move[0], str(move[1])
-        if seat != state.current_player:
-            raise InvalidStateError(
-                f"action {i} ({text!r}): seat {seat} acts, but the player to act is"
-                f" {state.current_player}"
-            )
-        try:
-            state = apply(state, text)
-        except BinocleError as exc:
-            raise InvalidStateError(f"action {i} ({text!r}) by seat {seat}: {exc}") from None
-    if not isinstance(doc["state"], dict):
+    if "state" not in doc:
+        raise InvalidStateError("state field 'state' is missing")
+    given = doc.pop("state")
+    if not isinstance(given, dict):
         raise InvalidStateError("state must be an object of fields")
+    state = replay({**doc, "format": RECORD_FORMAT})
     replayed = snapshot(state)
-    for key in sorted(set(replayed) | set(doc["state"])):
-        if key not in doc["state"]:
+    for key in sorted(set(replayed) | set(given)):
+        if key not in given:
             raise InvalidStateError(f"state field {key!r} is missing")
         if key not in replayed:
             raise InvalidStateError(f"unknown state field {key!r}")
         # Compared as JSON text: true or 1.0 must not pass for 1.
-        given, expected = doc["state"][key], replayed[key]
-        if json.dumps(given, sort_keys=True) != json.dumps(expected, sort_keys=True):
+        if json.dumps(given[key], sort_keys=True) != json.dumps(replayed[key], sort_keys=True):
             raise InvalidStateError(
                 f"state field {key!r} disagrees with the actions that led to it:"
-                f" {doc['state'][key]!r} != {replayed[key]!r}"
+                f" {given[key]!r} != {replayed[key]!r}"
             )
-    p.check(state)
     return state
