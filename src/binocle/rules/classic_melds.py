@@ -282,6 +282,9 @@ def legal_announcements(
     """
     t = _trump_arg(trump)
     h = _counts(hand)
+    have = h[:32]
+    for _, c in table.slots:
+        have[c] += 1
     # Table copies of a card with the same history are interchangeable: keep the lowest slot.
     hist: dict[int, list[int]] = {}
     for i, m in enumerate(table.melds):
@@ -292,27 +295,19 @@ def legal_announcements(
         kinds.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
     out: list[Announcement] = []
     for combo, need in _CANDIDATES[t * 2 + bool(grand_binocle)]:
-        if not any(h[k] for k, _ in need):
-            continue
-        choices: list[list[tuple[int, tuple[int, ...]]]] = []
+        # Cheap tests first: a fresh card, and enough copies in hand and on the table.
+        fresh_card = False
         for k, n in need:
-            groups = [tuple(slots[:2]) for slots in kinds.get(k, {}).values()]
-            options: list[tuple[int, tuple[int, ...]]] = []
-            if n == 1:
-                if h[k]:
-                    options.append((1, ()))
-                options += [(0, (g[0],)) for g in groups]
-            else:
-                if h[k] >= 2:
-                    options.append((2, ()))
-                if h[k]:
-                    options += [(1, (g[0],)) for g in groups]
-                options += [(0, g) for g in groups if len(g) == 2]
-                options += [(0, (a[0], b[0])) for a, b in itertools.combinations(groups, 2)]
-            if not options:
+            if have[k] < n:
                 break
-            choices.append(options)
+            if h[k]:
+                fresh_card = True
         else:
+            if not fresh_card:
+                continue
+            choices = _choices(need, h, kinds)
+            if choices is None:
+                continue
             for pick in itertools.product(*choices):
                 if not any(f for f, _ in pick):
                     continue
@@ -324,6 +319,34 @@ def legal_announcements(
                 )
                 out.append(Announcement(combo, used, fresh))
     return tuple(out)
+
+
+def _choices(
+    need: tuple[tuple[int, int], ...],
+    h: list[int],
+    kinds: dict[int, dict[tuple[int, ...], list[int]]],
+) -> list[list[tuple[int, tuple[int, ...]]]] | None:
+    """For each card a combination needs, the ways to supply it: ``(fresh copies,
+    table slots)``; None where some card can't be supplied."""
+    choices: list[list[tuple[int, tuple[int, ...]]]] = []
+    for k, n in need:
+        groups = [tuple(slots[:2]) for slots in kinds.get(k, {}).values()]
+        options: list[tuple[int, tuple[int, ...]]] = []
+        if n == 1:
+            if h[k]:
+                options.append((1, ()))
+            options += [(0, (g[0],)) for g in groups]
+        else:
+            if h[k] >= 2:
+                options.append((2, ()))
+            if h[k]:
+                options += [(1, (g[0],)) for g in groups]
+            options += [(0, g) for g in groups if len(g) == 2]
+            options += [(0, (a[0], b[0])) for a, b in itertools.combinations(groups, 2)]
+        if not options:
+            return None
+        choices.append(options)
+    return choices
 
 
 def announce(
