@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import binocle
 from binocle import Card, InvalidNotationError, Rank, Suit
 from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
+from helpers import cs
 
 RANK_ORDER = "ATKQJ9"  # A 10 K Q J 9, high to low (RULES.md §1)
 SUIT_LETTERS = "SHDC"
@@ -26,10 +27,6 @@ KINDS48 = tuple(binocle.parse_card(r + s) for s in SUIT_LETTERS for r in RANK_OR
 
 def c(text: str) -> Card:
     return binocle.parse_card(text)
-
-
-def cs(text: str) -> tuple[Card, ...]:
-    return binocle.parse_cards(text)
 
 
 def strength(card: Card) -> int:

@@ -23,6 +23,7 @@ from binocle.cards import pack, parse_card, parse_cards
 from binocle.profiles.classic import ClassicState
 from binocle.rules.classic_melds import MeldTable, announce, legal_announcements
 from binocle.testing import check_consistency, check_state, perft
+from helpers import texts
 
 DEALER, PONE = 0, 1
 
@@ -115,10 +116,6 @@ def game(
     """A new game, seat 0 dealing, from :func:`deck_for`."""
     size = binocle.profile(profile).pack_size
     return new_game(profile, deck=deck_for(pone, dealer, turn_up, stock, size=size))
-
-
-def texts(s: GameState) -> list[str]:
-    return [str(a) for a in binocle.legal_actions(s)]
 
 
 def offered_melds(s: GameState) -> list[str]:

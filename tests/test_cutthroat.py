@@ -17,13 +17,10 @@ from hypothesis import strategies as st
 
 import binocle
 from binocle import Card, GameState, IllegalActionError, Kind, Phase, Suit
+from helpers import cs, run
 
 # ---------------------------------------------------------------------------
 # Helpers
-
-
-def cs(text: str) -> tuple[Card, ...]:
-    return binocle.parse_cards(text)
 
 
 def build_deck(hands: list[str], widow: str, dealer: int) -> list[Card]:
@@ -40,12 +37,6 @@ def build_deck(hands: list[str], widow: str, dealer: int) -> list[Card]:
 def cards_played(text: str) -> list[str]:
     """A card-for-card play, written as card texts separated by spaces."""
     return text.split()
-
-
-def run(s: GameState, *actions: str) -> GameState:
-    for a in actions:
-        s = binocle.apply(s, a)
-    return s
 
 
 def sorted_cards(text: str) -> tuple[Card, ...]:

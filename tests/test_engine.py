@@ -34,19 +34,10 @@ from binocle import (
     UnknownProfileError,
 )
 from binocle.testing import check_state
+from helpers import cs, run
 
 # ---------------------------------------------------------------------------
 # Helpers
-
-
-def cs(text: str) -> tuple[Card, ...]:
-    return binocle.parse_cards(text)
-
-
-def run(s: GameState, *actions: str) -> GameState:
-    for a in actions:
-        s = binocle.apply(s, a)
-    return s
 
 
 def deck_text(deck: list[Card]) -> str:

@@ -11,18 +11,9 @@ import itertools
 from collections import Counter
 
 import binocle
-from binocle import Card, GameState, Kind, Phase
+from binocle import Card, Kind, Phase
 from binocle.testing import perft
-
-
-def cs(text: str) -> tuple[Card, ...]:
-    return binocle.parse_cards(text)
-
-
-def run(s: GameState, *actions: str) -> GameState:
-    for a in actions:
-        s = binocle.apply(s, a)
-    return s
+from helpers import run
 
 
 def build_deck(hands: list[str], widow: str, dealer: int) -> list[Card]:

@@ -9,6 +9,7 @@ pass for it.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from typing import Any
@@ -16,10 +17,15 @@ from typing import Any
 import pytest
 
 import binocle
+import helpers
 from binocle import Action, Kind, Phase
 from binocle.testing import check_consistency, check_state, perft
+from helpers import hand, texts
 
 # --- helpers -------------------------------------------------------------------------
+
+#: Apply action texts, checking every state's invariants on the way.
+run = functools.partial(helpers.run, check=True)
 
 
 def deck_for(hands: dict[int, str], dealer: int, turn_up: str) -> list[binocle.Card]:
@@ -29,8 +35,8 @@ def deck_for(hands: dict[int, str], dealer: int, turn_up: str) -> list[binocle.C
     the last card, the dealer's 16th, is the turn-up.
     """
     assert sorted(hands) == [0, 1, 2]
-    texts = [hands[seat] for seat in range(3)]
-    deck = list(binocle.stack_deck("three-handed", texts, dealer=dealer, turn_up=turn_up))
+    by_seat = [hands[seat] for seat in range(3)]
+    deck = list(binocle.stack_deck("three-handed", by_seat, dealer=dealer, turn_up=turn_up))
     assert len(deck) == 48 and deck[-1] == binocle.parse_card(turn_up)
     return deck
 
@@ -46,24 +52,9 @@ def deal_action(hands: dict[int, str], dealer: int, turn_up: str) -> Action:
     return Action(Kind.DEAL, cards=tuple(deck_for(hands, dealer, turn_up)))
 
 
-def run(s: Any, *actions: str) -> Any:
-    for a in actions:
-        s = binocle.apply(s, a)
-        check_state(s)
-    return s
-
-
-def hand(text: str) -> tuple[binocle.Card, ...]:
-    return tuple(sorted(binocle.parse_cards(text)))
-
-
 def plays(s: Any) -> set[str]:
     """The cards the player to act may play."""
     return {str(a.card) for a in binocle.legal_actions(s) if a.kind is Kind.PLAY}
-
-
-def texts(s: Any) -> list[str]:
-    return [str(a) for a in binocle.legal_actions(s)]
 
 
 def weakest(s: Any) -> Action:
