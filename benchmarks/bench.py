@@ -48,12 +48,9 @@ def best_rate(work: Callable[[float], tuple[int, float]], seconds: float) -> flo
 # -- binocle random playouts -----------------------------------------------------
 
 
-def binocle_playouts(name: str) -> Callable[[float], tuple[int, float]]:
-    """Uniform-random playouts of profile ``name``, counting every action (deals too)."""
-    legal_actions, apply, new_game = binocle.legal_actions, binocle.apply, binocle.new_game
-    over, between = binocle.Phase.OVER, binocle.Phase.DEAL
-    rng = random.Random(1)
-    seed = [0]
+def timed(batch: Callable[[], int]) -> Callable[[float], tuple[int, float]]:
+    """Run ``batch`` (which returns how much it did) again and again for the time given;
+    return the total done and the seconds it took."""
 
     def work(seconds: float) -> tuple[int, float]:
         clock = time.perf_counter
@@ -61,21 +58,33 @@ def binocle_playouts(name: str) -> Callable[[float], tuple[int, float]]:
         start = clock()
         stop = start + seconds
         while True:
-            seed[0] += 1
-            s = new_game(name, seed=seed[0])
-            n += 1  # the first deal
-            while True:
-                phase = s.phase
-                if phase is over or (phase is between and s.hand_number >= HANDS_PER_GAME):
-                    break
-                a = rng.choice(legal_actions(s))
-                s = apply(s, a)
-                n += 1
+            n += batch()
             now = clock()
             if now >= stop:
                 return n, now - start
 
     return work
+
+
+def binocle_playouts(name: str) -> Callable[[float], tuple[int, float]]:
+    """Uniform-random playouts of profile ``name``, counting every action (deals too)."""
+    legal_actions, apply, new_game = binocle.legal_actions, binocle.apply, binocle.new_game
+    over, between = binocle.Phase.OVER, binocle.Phase.DEAL
+    rng = random.Random(1)
+    seed = [0]
+
+    def game() -> int:
+        seed[0] += 1
+        s = new_game(name, seed=seed[0])
+        n = 1  # the first deal
+        while True:
+            phase = s.phase
+            if phase is over or (phase is between and s.hand_number >= HANDS_PER_GAME):
+                return n
+            s = apply(s, rng.choice(legal_actions(s)))
+            n += 1
+
+    return timed(game)
 
 
 # -- OpenSpiel ------------------------------------------------------------------------
@@ -86,26 +95,21 @@ def openspiel_playouts(pyspiel: Any, name: str) -> Callable[[float], tuple[int, 
     game = pyspiel.load_game(name)
     rng = random.Random(1)
 
-    def work(seconds: float) -> tuple[int, float]:
-        clock = time.perf_counter
-        choice = rng.choice
-        n = 0
-        start = clock()
-        stop = start + seconds
-        while True:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    a = choice(state.chance_outcomes())[0]
-                else:
-                    a = choice(state.legal_actions())
-                state.apply_action(a)
-                n += 1
-            now = clock()
-            if now >= stop:
-                return n, now - start
+    choice = rng.choice
 
-    return work
+    def play() -> int:
+        n = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                a = choice(state.chance_outcomes())[0]
+            else:
+                a = choice(state.legal_actions())
+            state.apply_action(a)
+            n += 1
+        return n
+
+    return timed(play)
 
 
 # -- melds ------------------------------------------------------------------------------
@@ -130,20 +134,12 @@ def over_hands(
 ) -> Callable[[float], tuple[int, float]]:
     """Call ``fn(hand, trump)`` over the hands, again and again, for the time given."""
 
-    def work(seconds: float) -> tuple[int, float]:
-        clock = time.perf_counter
-        n = 0
-        start = clock()
-        stop = start + seconds
-        while True:
-            for hand, trump in hands:
-                fn(hand, trump)
-            n += len(hands)
-            now = clock()
-            if now >= stop:
-                return n, now - start
+    def one_pass() -> int:
+        for hand, trump in hands:
+            fn(hand, trump)
+        return len(hands)
 
-    return work
+    return timed(one_pass)
 
 
 def cold_rate(
