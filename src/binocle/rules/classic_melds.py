@@ -632,18 +632,13 @@ def best_meld(
                 out.append(_COMBO_OF_CODE[code])
     if not both:
         # No conflict: the groups first (all fresh), then each marriage with a fresh card.
-        if nk:
-            out.append(_FOUR[KING])
-            total += 80
-            if nk == 2:
-                out.append(_EIGHT[KING])
-                total += 160
-        if nq:
-            out.append(_FOUR[QUEEN])
-            total += 60
-            if nq == 2:
-                out.append(_EIGHT[QUEEN])
-                total += 120
+        for rank, n in ((KING, nk), (QUEEN, nq)):
+            if n:
+                out.append(_FOUR[rank])
+                total += _FOUR[rank].value
+                if n == 2:
+                    out.append(_EIGHT[rank])
+                    total += _EIGHT[rank].value
         for s in range(4):
             if s in core_suits:
                 continue
