@@ -27,6 +27,7 @@ __all__ = [
     "Profile",
     "View",
     "state_builder",
+    "state_updater",
 ]
 
 
@@ -481,3 +482,22 @@ def state_builder(cls: type[T]) -> Callable[..., T]:
     build: Callable[..., T] = env["build"]
     build.__doc__ = f"Build a {cls.__name__} positionally (see binocle.core.state_builder)."
     return build
+
+
+def state_updater(cls: type[T]) -> Callable[..., T]:
+    """``update(state, **changes)``: a copy of a ``cls`` state with some fields changed.
+
+    Built on :func:`state_builder`, so it costs a fraction of ``attrs.evolve``;
+    the copy shares every field that did not change.  ``current`` may stand for
+    ``current_player``.
+    """
+    build = state_builder(cls)
+    names = tuple(f.name for f in attrs.fields(cls) if f.init)
+
+    def update(state: T, **changes: Any) -> T:
+        if "current" in changes:
+            changes["current_player"] = changes.pop("current")
+        return build(*[changes[n] if n in changes else getattr(state, n) for n in names])
+
+    update.__doc__ = f"A copy of a {cls.__name__} with some fields changed (state_updater)."
+    return update

@@ -28,6 +28,7 @@ from binocle.core import (
     public_log,
     remove_card,
     replace_at,
+    state_updater,
 )
 from binocle.errors import InvalidStateError
 from binocle.rules.classic_melds import (
@@ -549,9 +550,8 @@ class ClassicState(GameState):
 _EMPTY_TABLE = MeldTable()
 
 
-def _replace(s: ClassicState, **changes: Any) -> ClassicState:
-    """A copy with some fields changed (off the hot path)."""
-    return attrs.evolve(s, **changes)
+#: A copy of a state with some fields changed.
+_replace = state_updater(ClassicState)
 
 
 def _table_groups(table: MeldTable) -> dict[Card, list[int]]:

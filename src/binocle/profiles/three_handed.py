@@ -29,7 +29,7 @@ from binocle.core import (
     public_log,
     remove_card,
     replace_at,
-    state_builder,
+    state_updater,
 )
 from binocle.errors import InvalidNotationError, InvalidStateError
 from binocle.profiles.classic import Classic, ClassicState, announcement_action
@@ -382,7 +382,7 @@ class ThreeHanded(Profile):
         pair = tuple(i for i in range(3) if i != out)
         if dealer == out:
             dealer = (dealer + 1) % 3
-        sub = attrs.evolve(
+        sub = _rebuild_classic(
             self.classic.initial(s.seed, pair.index(dealer)),
             hand_number=s.hand_number,
             scores=tuple(scores[i] for i in pair),
@@ -582,19 +582,9 @@ _S3: tuple[tuple[Combination, ...], ...] = ((), (), ())
 _DIX2 = Action(Kind.DIX, number=2)
 
 
-_build = state_builder(ThreeHandedState)
-_NAMES = tuple(f.name for f in attrs.fields(ThreeHandedState) if f.init)
-
-
-def _rebuild(s: ThreeHandedState, **changes: Any) -> ThreeHandedState:
-    """A copy of ``s`` with some fields changed (``current`` for ``current_player``).
-
-    Built positionally (:func:`binocle.core.state_builder`): ``attrs.evolve``
-    costs several times as much on the path of every card played.
-    """
-    if "current" in changes:
-        changes["current_player"] = changes.pop("current")
-    return _build(*[changes[n] if n in changes else getattr(s, n) for n in _NAMES])
+#: A copy of a state with some fields changed (``current`` for ``current_player``).
+_rebuild = state_updater(ThreeHandedState)
+_rebuild_classic = state_updater(ClassicState)
 
 
 def _finished(
