@@ -491,13 +491,17 @@ def state_updater(cls: type[T]) -> Callable[..., T]:
     the copy shares every field that did not change.  ``current`` may stand for
     ``current_player``.
     """
-    build = state_builder(cls)
-    names = tuple(f.name for f in attrs.fields(cls) if f.init)
-
-    def update(state: T, **changes: Any) -> T:
-        if "current" in changes:
-            changes["current_player"] = changes.pop("current")
-        return build(*[changes[n] if n in changes else getattr(state, n) for n in names])
-
+    names = [f.name for f in attrs.fields(cls) if f.init]
+    # Generated, like state_builder: one plain attribute read per unchanged field.
+    args = ", ".join(f"c[{n!r}] if {n!r} in c else s.{n}" for n in names)
+    source = (
+        "def update(s, **c):\n"
+        "    if 'current' in c:\n"
+        "        c['current_player'] = c.pop('current')\n"
+        f"    return build({args})\n"
+    )
+    env: dict[str, Any] = {"build": state_builder(cls)}
+    exec(compile(source, f"<state_updater {cls.__qualname__}>", "exec"), env)
+    update: Callable[..., T] = env["update"]
     update.__doc__ = f"A copy of a {cls.__name__} with some fields changed (state_updater)."
     return update

@@ -29,7 +29,6 @@ from binocle.core import (
     remove_card,
     replace_at,
     state_builder,
-    state_updater,
 )
 from binocle.errors import InvalidStateError
 from binocle.rules.cutthroat_melds import meld_breakdown, meld_total
@@ -644,17 +643,52 @@ def _game_winner(scores: tuple[int, ...], bidder: int | None, target: int) -> in
     return best[0] if len(best) == 1 else None
 
 
-_update = state_updater(CutthroatState)
-_AUCTION = frozenset(f.name for f in attrs.fields(Auction))
+_KEEP: Any = object()
 
 
-def _rebuild(s: CutthroatState, **changes: Any) -> CutthroatState:
-    """A copy of ``s`` with some fields changed (off the hot path of play); the
-    auction's fields (``bidder``, ``calls`` …) may be given by name."""
-    auction = {k: changes.pop(k) for k in list(changes) if k in _AUCTION}
-    if auction:
-        changes["auction"] = attrs.evolve(s.auction, **auction)
-    return _update(s, **changes)
+def _rebuild(
+    s: CutthroatState,
+    *,
+    phase: Any = _KEEP,
+    current: Any = _KEEP,
+    trump: Any = _KEEP,
+    hands: Any = _KEEP,
+    history: Any = _KEEP,
+    calls: Any = _KEEP,
+    bidder: Any = _KEEP,
+    bid: Any = _KEEP,
+    passed: Any = _KEEP,
+    discards: Any = _KEEP,
+    melds: Any = _KEEP,
+) -> CutthroatState:
+    """A copy of ``s`` with some fields changed, the auction's too (bidding, discards,
+    trump, melds).  Written out field by field: random playouts bid many times a
+    hand, and this costs a good deal less than :func:`binocle.core.state_updater`."""
+    k = _KEEP
+    a = s.auction
+    if not (
+        calls is k and bidder is k and bid is k and passed is k and discards is k and melds is k
+    ):
+        a = Auction(
+            a.widow,
+            a.calls if calls is k else calls,
+            a.bidder if bidder is k else bidder,
+            a.bid if bid is k else bid,
+            a.passed if passed is k else passed,
+            a.discards if discards is k else discards,
+            a.melds if melds is k else melds,
+        )
+    return _new_state(
+        s.profile, s.seed, s.first_dealer, s.hand_number,
+        s.phase if phase is k else phase,
+        s.dealer,
+        s.current_player if current is k else current,
+        s.trump if trump is k else trump,
+        s.hands if hands is k else hands,
+        s.trick, s.scores, s.results,
+        s.history if history is k else history,
+        a, s.taken, s.counters, s.played, s.game_winner,
+    )  # fmt: skip
 
 
 def _hide_discards(seat: int) -> Any:
