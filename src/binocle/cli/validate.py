@@ -1,0 +1,47 @@
+"""``binocle validate``: check a recorded game against the rules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import attrs
+
+from binocle.cli._common import Subparsers, fail
+from binocle.errors import BinocleError
+from binocle.validate import validate
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
+    """Register ``binocle validate``."""
+    val = sub.add_parser("validate", help="check a recorded game against the rules")
+    val.add_argument("file", help="a game record (JSON); - reads standard input")
+    val.add_argument("--json", action="store_true", help="print the report as JSON")
+    val.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate the record: 0 for a legal game, 1 for a broken rule, 2 for an unreadable file."""
+    name = args.file
+    try:
+        if name == "-":
+            text = sys.stdin.read()
+        else:
+            with open(name, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as exc:
+        return fail("validate", f"cannot read {name}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        return fail("validate", f"{name} is not UTF-8 text: {exc}")
+    try:
+        report = validate(text)
+    except BinocleError as exc:
+        return fail("validate", f"{name} is not a readable game record: {exc}")
+    if args.json:
+        print(json.dumps(attrs.asdict(report), indent=2, ensure_ascii=False))
+    else:
+        print(f"{name}: {report}")
+    return 0 if report.ok else 1
