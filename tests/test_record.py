@@ -397,7 +397,7 @@ def test_irregular_classic_meld_is_taken_down() -> None:
     report = binocle.validate(doc)
     assert not report.ok and report.kind == "irregular meld"
     assert report.claimed_value == 60 and report.correct_value == 0
-    assert report.penalty is not None and "Irregular Melds" in report.penalty
+    assert report.penalty is not None and "classic rules, Irregular melds" in report.penalty
 
 
 def test_over_scored_classic_meld_goes_to_the_adversary() -> None:

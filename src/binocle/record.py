@@ -76,7 +76,7 @@ _REQUIRED: Final = ("format", "version", "profile", "actions")
 _OPTIONAL: Final = ("seed", "first_dealer", "seats", "tags")
 _ENTRY_KEYS: Final = frozenset({"seat", "action", "comment"})
 _MELD_TOTAL: Final = re.compile(r"^\s*meld\s+(\d+)\s*$", re.IGNORECASE)
-#: The value of each named combination of the classic meld table (RULES.md §2).
+#: The value of each named combination of the classic meld table (classic rules, Announcements).
 KIND_VALUES: Final[dict[str, int]] = {name: value for name, _, value in KINDS}
 
 
@@ -285,7 +285,7 @@ def claimed_meld(text: str) -> int | None:
 def meld_value(state: GameState, action: Action) -> int:
     """What a legal meld ``action`` of the player to act scores.
 
-    A named combination scores its meld-table value (RULES.md §2); ``meld``
+    A named combination scores its meld-table value (classic rules, Announcements); ``meld``
     alone scores the player's best meld as the profile counts it.
     """
     if action.name is not None:

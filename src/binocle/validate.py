@@ -6,20 +6,20 @@ player), which rule in words (the engine's own explanation), and what the
 rules say follows:
 
 - **revoke** — a card that breaks the obligation to follow suit, win the trick
-  or trump: the player in error loses his entire score for cards for that hand
-  (RULES.md §3 "Revoke"; seed 002, "Playing the hand"; seed 000, "The Revoke",
-  where an adversary's revoke cannot set the bidder back);
+  or trump: the penalty is the one the profile's rules page gives under
+  "Revoke" (for example "three-handed rules, Revoke": the player in error loses
+  his entire score for cards for that hand, and an adversary's revoke cannot
+  set the bidder back);
 - **over-scored meld** — ``meld <total>`` announcing more than the meld is
   worth: the excess can be taken down, and in the two-handed game the
-  adversary may add it to his own score (seed 002, "Should a player score more
-  than he is entitled to");
+  adversary may add it to his own score ("classic rules, Over-scored melds");
 - **irregular meld** — ``meld <kind> <cards>`` declaring a combination the
   cards do not make, or one the meld rules do not allow now (fresh card, same
   class): the score is taken down to what those cards may really score, and
-  the adversary may have one of the cards led or played (seed 002, "Irregular
-  Melds");
-- **out of turn** — a seat acting when another is to act (seed 002,
-  "Irregularities in Play": the card is taken back without penalty);
+  the adversary may have one of the cards led or played ("classic rules,
+  Irregular melds");
+- **out of turn** — a seat acting when another is to act: the card is taken
+  back without penalty ("classic rules, Out of turn");
 - **illegal action** — anything else the rules forbid (a bid too low, a card
   not held …): the action does not stand.
 
@@ -32,8 +32,8 @@ the table.  A total lower than the meld is worth is noted, not an error.
 
 A wrong claim (knocking without having reached the target) is not a broken
 rule: claims are legal actions whose result the rules fix — the claimant loses
-the game (two-handed, RULES.md §2 "Claiming") or retires (three-handed, §3
-"Game").  The report lists it in ``wrong_claims`` and ``notes`` and goes on.
+the game ("classic rules, Claiming (knocking)") or retires ("three-handed
+rules, Claiming (knocking)").  The report lists it in ``wrong_claims`` and ``notes`` and goes on.
 
 A record that cannot be read at all (not a record, wrong version, unknown
 fields, a text that does not parse, an impossible deck, a deal given a seat)
@@ -81,6 +81,11 @@ ILLEGAL: Final = "illegal action"
 
 #: Words of the trick obligations (binocle.rules.tricks) that make a refused card a revoke.
 _OBLIGATIONS: Final = ("must follow suit", "must beat", "must trump", "must overtrump")
+
+
+def _rules(state: GameState) -> str:
+    """The docs page that holds the rules of the state's profile, as messages cite it."""
+    return f"{state.profile.name} rules"
 
 
 def _seat_name(seat: int | None, seats: tuple[str | None, ...]) -> str:
@@ -252,7 +257,7 @@ def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: li
                 OUT_OF_TURN,
                 f"out of turn: {problem}",
                 "no penalty: the card or call is taken back and the right player acts"
-                " (seed 002, 'Irregularities in Play')",
+                f" ({_rules(state)}, Out of turn)",
             ),
         )
     total = claimed_meld(text)
@@ -301,7 +306,7 @@ def _broken(state: GameState, p: int, action: Action, rule: str) -> _Finding:
         penalty = (
             f"{taken} announced for {action.name} are taken down: the cards shown may score"
             f" {worth} now{shown}; the adversary may make him lead or play one of the cards"
-            " shown (seed 002, 'Irregular Melds')"
+            f" shown ({_rules(state)}, Irregular melds)"
         )
         return _Finding(IRREGULAR_MELD, rule, penalty, claimed, worth)
     return _Finding(
@@ -322,31 +327,32 @@ def _is_revoke(state: GameState, p: int, action: Action, rule: str) -> bool:
 
 
 def _revoke_penalty(state: GameState, p: int) -> str:
-    """RULES.md §3 "Revoke"; seeds 002 and 000."""
+    """The penalty of the profile's rules page, Revoke."""
+    # RULES.md §3 "Revoke"; seed 002 "Playing the hand", seed 000 "The Revoke".
     text = (
         f"seat {p} loses his entire score for cards (his trick points) for hand"
-        f" {state.hand_number} (RULES.md §3 'Revoke'; seed 002: 'the revoking player"
-        " loses his entire count for cards'; seed 000, 'The Revoke')"
+        f" {state.hand_number} ({_rules(state)}, Revoke)"
     )
     bidder = observe(state, p).get("bidder")
     if isinstance(bidder, int) and bidder != p:
         text += (
             f"; the bidder, seat {bidder}, cannot be set back by an adversary's revoke"
-            " and may have the hand played out (seed 000)"
+            " and may have the hand played out"
         )
     if state.profile.players == 2:
         text += (
             "; or the adversary may have the cards taken back to the error and the hand"
-            " replayed from there (seed 002)"
+            " replayed from there"
         )
     return text
 
 
 def _over_scored(state: GameState, p: int, total: int, worth: int) -> str:
-    """Seed 002, "Should a player score more than he is entitled to"."""
+    """Over-scored melds, as the profile's rules page gives them."""
+    # Seed 002, "Should a player score more than he is entitled to".
     text = (
         f"the meld is worth {worth}: the {total - worth} points over can be taken down"
-        " (seed 002, 'Should a player score more than he is entitled to')"
+        f" ({_rules(state)}, Over-scored melds)"
     )
     if state.profile.players == 2:
         text += f"; his adversary, seat {1 - p}, may add them to his own score"
@@ -392,14 +398,15 @@ def _wrong_claim(before: GameState, after: GameState, i: int, p: int) -> str:
     w = after.profile.winner(after)
     if after.phase is Phase.OVER and w is not None:
         follows = (
-            f"seat {p} loses the game and seat {w} wins (RULES.md §2 'Claiming': a wrong"
-            " claim loses)"
+            f"seat {p} loses the game and seat {w} wins (a wrong claim loses:"
+            f" {_rules(after)}, Claiming (knocking))"
         )
     elif after.phase is Phase.OVER:
-        follows = f"seat {p} retires and the game ends (RULES.md §3 'Game')"
+        follows = f"seat {p} retires and the game ends ({_rules(after)}, Claiming (knocking))"
     else:
         follows = (
-            f"seat {p} retires: his cards are dead and the others play on (RULES.md §3 'Game')"
+            f"seat {p} retires: his cards are dead and the others play on"
+            f" ({_rules(after)}, Claiming (knocking))"
         )
     return (
         f"action {i}: seat {p} claimed the game without having reached the target{short}: {follows}"

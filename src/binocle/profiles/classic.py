@@ -1,4 +1,4 @@
-"""Profile ``classic``: two-handed Binocle to 1000 with a stock (RULES.md §2, seed 002).
+"""Profile ``classic``: two-handed Binocle to 1000 with a stock (classic rules).
 
 Phases: DEAL → PLAY (free play while the stock lasts) ⇄ ANNOUNCE (the trick's
 winner: one meld, the dix exchange, or nothing; then both draw) … → PLAY
@@ -67,7 +67,7 @@ class Classic(Profile):
     name: ClassVar[str] = "classic"
     aliases: ClassVar[tuple[str, ...]] = ("two-handed", "binocle", "two-hand")
     players: ClassVar[int] = 2
-    description: ClassVar[str] = "two-handed Binocle to 1000 with a stock (seed 002)"
+    description: ClassVar[str] = "two-handed Binocle to 1000 with a stock"
 
     target: int = attrs.field(default=1000, validator=positive_option)
     grand_binocle: bool = attrs.field(default=False, validator=flag_option)
@@ -138,7 +138,7 @@ class Classic(Profile):
         )
 
     def _may_dix(self, s: ClassicState, p: int) -> bool:
-        """Dix (RULES.md §2): a Nine of trumps held, a turn-up to take, two dix at most."""
+        """Dix (classic rules, Dix): a Nine of trumps held, a turn-up to take, two dix at most."""
         assert s.trump is not None
         return s.dixes < 2 and s.turn_up is not None and self._dix_card(s) in s.concealed[p]
 
@@ -167,12 +167,12 @@ class Classic(Profile):
 
     def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
         """Four at a time for three rounds, pone first; the 25th card turned up;
-        the rest the stock, top first (RULES.md §2 "Deal")."""
+        the rest the stock, top first (classic rules, Deal)."""
         pone = 1 - dealer
         return ((pone, 4), (dealer, 4)) * 3 + (("turn_up", 1), ("stock", self.pack - 25))
 
     def _deal(self, s: ClassicState, action: Action) -> ClassicState:
-        """The deal (RULES.md §2): four at a time for three rounds, pone first; the turn-up."""
+        """The deal (classic rules, Deal): four at a time for three rounds, pone first; the turn-up."""
         d = s.dealer
         pone = 1 - d
         hands, piles = self.split_deck(action.cards, d)
@@ -244,7 +244,7 @@ class Classic(Profile):
         raise AssertionError(f"announcement not found: {action}")  # pragma: no cover
 
     def _dix(self, s: ClassicState, action: Action) -> GameState:
-        """Dix (RULES.md §2): the Nine of trumps for the turn-up, 10 points."""
+        """Dix (classic rules, Dix): the Nine of trumps for the turn-up, 10 points."""
         p = s.current_player
         assert p is not None and s.turn_up is not None
         nine = self._dix_card(s)
@@ -264,7 +264,7 @@ class Classic(Profile):
         turn_up: Card | None,
         dixes: int,
     ) -> GameState:
-        """After the announcement: the winner draws, then the loser (RULES.md §2)."""
+        """After the announcement: the winner draws, then the loser (classic rules, Announcements)."""
         w = s.current_player
         assert w is not None
         stock = s.stock
@@ -297,7 +297,7 @@ class Classic(Profile):
         )  # fmt: skip
 
     def _claim(self, s: ClassicState, action: Action) -> GameState:
-        """Knocking (RULES.md §2): a correct claim wins at once, a wrong one loses."""
+        """Knocking (classic rules, Claiming (knocking)): a correct claim wins at once, a wrong one loses."""
         p = s.current_player
         assert p is not None
         reached = s.scores[p] + s.meld_points[p] + s.taken[p] >= s.targets[p]
@@ -314,7 +314,7 @@ class Classic(Profile):
         claimant: int | None = None,
         correct: bool = False,
     ) -> GameState:
-        """Cards are added; a claim decides the game, else the merits (RULES.md §2 "End of hand")."""
+        """Cards are added; a claim decides the game, else the merits (classic rules, End of a hand)."""
         delta = tuple(s.meld_points[i] + s.taken[i] for i in (0, 1))
         result = HandResult(s.dealer, s.trump, s.meld_points, s.taken, delta, outcome=outcome)
         scores = tuple(a + b for a, b in zip(s.scores, delta, strict=True))
@@ -418,7 +418,7 @@ class Classic(Profile):
         return f"seat {p} cannot {action} in the {phase.value} phase"
 
     def _explain_meld(self, s: ClassicState, p: int, action: Action) -> str:
-        """Why an announcement is illegal: the rule of RULES.md §2 items 1-4 it breaks."""
+        """Why an announcement is illegal: the rule it breaks (classic rules, Announcements)."""
         from collections import Counter
 
         from binocle.rules.classic_melds import combinations_in

@@ -1,4 +1,4 @@
-"""Profile ``cutthroat``: three-hand auction Pinochle to 1500 (RULES.md §4, seed 003).
+"""Profile ``cutthroat``: three-hand auction Pinochle to 1500 (cutthroat rules).
 
 Phases: DEAL → BIDDING → DISCARD (three single cards) → TRUMP → MELD (bidder
 first, then clockwise) → PLAY (15 tricks; the bidder may concede before the
@@ -56,7 +56,7 @@ def _widow_round(instance: Any, attribute: Any, value: int) -> None:
 class Cutthroat(Profile):
     """Three-hand auction (cutthroat) Pinochle.
 
-    Options (RULES.md §4 "Options" and Resolutions):
+    Options (cutthroat rules, Options):
 
     - ``min_bid`` (250): the lowest bid; bids rise in steps of 10.
     - ``max_bid`` (3000): the bid ceiling, above any real hand, so the set of
@@ -74,7 +74,7 @@ class Cutthroat(Profile):
     name: ClassVar[str] = "cutthroat"
     aliases: ClassVar[tuple[str, ...]] = ("auction", "three-hand-auction", "cut-throat")
     players: ClassVar[int] = 3
-    description: ClassVar[str] = "three-hand auction Pinochle to 1500 with a widow (seed 003)"
+    description: ClassVar[str] = "three-hand auction Pinochle to 1500 with a widow"
 
     min_bid: int = attrs.field(default=250, validator=_bid_option)
     max_bid: int = attrs.field(default=3000, validator=_bid_option)
@@ -168,7 +168,7 @@ class Cutthroat(Profile):
 
     def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
         """Three at a time clockwise from the dealer's left, 15 each; the widow
-        takes the three cards after round ``widow_after_round`` (RULES.md §4 "Deal")."""
+        takes the three cards after round ``widow_after_round`` (cutthroat rules, Deal)."""
         out: list[tuple[int | str, int]] = []
         for rnd in range(5):
             if rnd == self.widow_after_round:
@@ -303,7 +303,7 @@ class Cutthroat(Profile):
         return self._score_hand(nxt, w)
 
     def _score_hand(self, s: CutthroatState, last: int) -> GameState:
-        """Hand scoring (RULES.md §4 "Scoring a hand")."""
+        """Hand scoring (cutthroat rules, Scoring a hand)."""
         bidder, bid = s.bidder, s.bid
         assert bidder is not None and bid is not None
         tricks = [s.taken[i] + (LAST_TRICK if i == last else 0) for i in range(3)]
@@ -337,7 +337,7 @@ class Cutthroat(Profile):
         redeal: bool,
         logged: bool = False,
     ) -> GameState:
-        """Record the hand, then wait for the next deal or end the game (RULES.md §4)."""
+        """Record the hand, then wait for the next deal or end the game (cutthroat rules, Winning)."""
         scores = tuple(a + b for a, b in zip(s.scores, result.delta, strict=True))
         history: Any = s.history if logged else (s.history, action, s.current_player)
         winner = _game_winner(scores, result.bidder, self.target)
@@ -615,7 +615,7 @@ def _zero_result(s: CutthroatState, outcome: str) -> HandResult:
 
 
 def _may_bunch(s: CutthroatState, p: int) -> bool:
-    """Bunched hands (RULES.md §4 Options): five or more Nines, no meld but dix, no bid yet."""
+    """Bunched hands (cutthroat rules, Bidding): five or more Nines, no meld but dix, no bid yet."""
     if any(seat == p and amount for seat, amount in s.calls):
         return False
     hand = s.hands[p]
@@ -629,7 +629,7 @@ def _may_bunch(s: CutthroatState, p: int) -> bool:
 
 
 def _game_winner(scores: tuple[int, ...], bidder: int | None, target: int) -> int | None:
-    """Winning (RULES.md §4): the bidder among those at the target, else the higher score.
+    """Winning (cutthroat rules, Winning): the bidder among those at the target, else the higher score.
 
     Resolution: an exact tie between two non-bidders decides nothing.
     """

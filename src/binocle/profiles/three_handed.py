@@ -1,4 +1,4 @@
-"""Profile ``three-handed``: three-handed Binocle, no stock (RULES.md §3, seed 000).
+"""Profile ``three-handed``: three-handed Binocle, no stock (three-handed rules).
 
 Phases: DEAL → DIX (each player in turn from the dealer's left shows the Nine
 of trumps or passes) → MELD (each player in turn announces his melds) → PLAY (16 tricks) →
@@ -65,7 +65,7 @@ class ThreeHanded(Profile):
     name: ClassVar[str] = "three-handed"
     aliases: ClassVar[tuple[str, ...]] = ("three", "three-handed-binocle", "three-hand")
     players: ClassVar[int] = 3
-    description: ClassVar[str] = "three-handed Binocle: no stock, melds before play (seed 000)"
+    description: ClassVar[str] = "three-handed Binocle: no stock, melds before play"
 
     target: int = attrs.field(default=1000, validator=positive_option)
     claim_overlooked: bool = attrs.field(default=False, validator=flag_option)
@@ -150,7 +150,7 @@ class ThreeHanded(Profile):
 
     def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
         """Sixteen each, four at a time from the dealer's left; the last card (the
-        dealer's sixteenth) is turned up for trump (RULES.md §3 "Deal")."""
+        dealer's sixteenth) is turned up for trump (three-handed rules, Deal)."""
         return tuple(((dealer + k) % 3, 4) for _ in range(4) for k in (1, 2, 3))
 
     def stack_deck(self, hands: Any, dealer: int = 0, **piles: Any) -> tuple[Card, ...]:
@@ -197,7 +197,7 @@ class ThreeHanded(Profile):
         return _rebuild(s, phase=Phase.MELD, current=(s.dealer + 1) % 3)
 
     def _dix(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
-        """Dix (RULES.md §3): shown and announced; the first non-dealer exchanges."""
+        """Dix (three-handed rules, Dix): shown and announced; the first non-dealer exchanges."""
         p = s.current_player
         assert p is not None and s.trump is not None
         history = (s.history, action, p)
@@ -221,7 +221,7 @@ class ThreeHanded(Profile):
         return self._next_dix(base, p)
 
     def _meld(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
-        """Melds (RULES.md §3): the best declaration, one combination, or done."""
+        """Melds (three-handed rules, Melds): the best declaration, one combination, or done."""
         p = s.current_player
         assert p is not None and s.trump is not None
         history = (s.history, action, p)
@@ -254,7 +254,7 @@ class ThreeHanded(Profile):
         announced = replace_at(s.announced, p, s.announced[p] + total)
         nxt = (p + 1) % 3
         if self.claim_overlooked and s.best[p] > total:
-            # Option (seed 000): the next player in turn claims the overlooked score.
+            # Option (RULES.md §3 "Melds"): the next player in turn claims the overlooked score.
             announced = replace_at(announced, nxt, announced[nxt] + s.best[p] - total)
         shown = replace_at(s.shown, p, tuple(order))
         done = nxt == (s.dealer + 1) % 3
@@ -301,7 +301,7 @@ class ThreeHanded(Profile):
         )  # fmt: skip
         if any(nxt.hands):
             return nxt
-        # The last trick scores 10 at once (RULES.md §3 "Play").
+        # The last trick scores 10 at once (RULES.md §3 "Scoring").
         nxt = _rebuild(
             nxt, recorded=replace_at(recorded, w, recorded[w] + LAST_TRICK),
             taken=replace_at(taken, w, taken[w] + LAST_TRICK),
@@ -309,7 +309,7 @@ class ThreeHanded(Profile):
         return self._end_hand(nxt)
 
     def _claim(self, s: ThreeHandedState, action: Action) -> GameState:
-        """A correct claim wins; a wrong one retires the claimant (RULES.md §3 "Game")."""
+        """A correct claim wins; a wrong one retires the claimant (three-handed rules, Claiming (knocking))."""
         p = s.current_player
         assert p is not None
         history = (s.history, action, p)
@@ -343,7 +343,7 @@ class ThreeHanded(Profile):
         payers: tuple[int, ...] = (),
         over: bool = False,
     ) -> GameState:
-        """Cards are added; the targets and the game (RULES.md §3 "Game")."""
+        """Cards are added; the targets and the game (three-handed rules, End of a hand)."""
         out = s.retired if s.retired is not None else retired
         tricks = tuple(0 if i == out else s.taken[i] for i in range(3))
         delta = tuple(s.meld_scored[i] + tricks[i] for i in range(3))
@@ -484,7 +484,7 @@ class ThreeHanded(Profile):
     # -- meld, views, checks ---------------------------------------------------------
 
     def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
-        """The "plenty of time" meld (RULES.md §3): the best reachable total and its order,
+        """The "plenty of time" meld (three-handed rules, Melds): the best reachable total and its order,
         as the classic game's :meth:`Classic.meld` computes it."""
         return self.classic.meld(cards, trump)
 

@@ -1,9 +1,10 @@
 """Classic Binocle melds: the three classes, announcements and the "plenty of time" optimum.
 
-Layer 2, pure functions.  RULES.md §2 "Meld table" gives the combinations and
-legality items 1-4 (fresh card, same class, other classes, one score per
-announcement); RULES.md §3 "Melds" (seed 000) asks for the best total reachable
-by a sequence of such announcements with unlimited tricks and nothing played.
+Layer 2, pure functions.  The classic rules, Announcements, give the
+combinations and the four legality rules (fresh card, same class, other
+classes, one score per announcement); the three-handed rules, Melds, ask for
+the best total reachable by a sequence of such announcements with unlimited
+tricks and nothing played.
 
 Which physical copy of a card lies on the table matters, so the table
 (:class:`MeldTable`) names each table card by a small-int *slot*.  The optimum
@@ -43,7 +44,7 @@ JD: Final = 2 * 8 + JACK
 MARRIAGE, ROYAL, SEQUENCE, BINOCLE, DOUBLE, GRAND = 0, 1, 2, 3, 4, 5
 FOUR_A, FOUR_K, FOUR_Q, FOUR_J, EIGHT_A, EIGHT_K, EIGHT_Q, EIGHT_J = 6, 7, 8, 9, 10, 11, 12, 13
 
-#: (name, class, value) of each kind code (RULES.md §2 "Meld table").
+#: (name, class, value) of each kind code (classic rules, Announcements).
 KINDS: Final = (
     ("marriage", "A", 20),
     ("royal marriage", "A", 40),
@@ -65,7 +66,7 @@ _FOUR_OF: Final = {ACE: FOUR_A, KING: FOUR_K, QUEEN: FOUR_Q, JACK: FOUR_J}
 
 @attrs.frozen(slots=True)
 class Combination:
-    """One combination of the classic meld table (RULES.md §2): its kind, class, value and cards.
+    """One combination of the classic meld table (classic rules, Announcements): its kind, class, value and cards.
 
     ``cards`` is sorted.  Build none yourself: :func:`combinations_in`,
     :func:`legal_announcements` and :func:`best_meld` hand out the interned ones.
@@ -143,7 +144,7 @@ class TableMeld:
     """A combination announced this hand: the table slots it used and whether it is intact.
 
     ``slots[i]`` holds ``combination.cards[i]``.  It stops being intact as soon
-    as one of its cards is played (RULES.md §2 item 2).
+    as one of its cards is played (classic rules, Announcements: same class).
     """
 
     combination: Combination
@@ -153,7 +154,7 @@ class TableMeld:
 
 @attrs.frozen(slots=True)
 class MeldTable:
-    """One player's melded cards face up on the table during the stock phase (RULES.md §2).
+    """One player's melded cards face up on the table during the stock phase (classic rules, Announcements).
 
     ``slots`` pairs each table card with a slot id (by increasing id); a slot
     id names one physical copy for the whole hand and is never reused.
@@ -210,7 +211,7 @@ MeldTable.EMPTY = MeldTable()
 
 @attrs.frozen(slots=True)
 class Announcement:
-    """One announcement (RULES.md §2 item 4): a combination, the table slots it reuses, its fresh cards.
+    """One announcement (classic rules, Announcements: one score each): a combination, the table slots it reuses, its fresh cards.
 
     ``table_slots`` and ``fresh`` (the cards taken from the concealed hand) are
     sorted; together they are exactly ``combination.cards``.
@@ -249,7 +250,7 @@ def _counts(cards: Iterable[int]) -> list[int]:
 def _same_class_violation(
     combo: Combination, used: tuple[int, ...], table: MeldTable
 ) -> str | None:
-    """Why reusing the table slots ``used`` in ``combo`` breaks RULES.md §2 item 2, or None."""
+    """Why reusing the table slots ``used`` in ``combo`` breaks the same class rule (classic rules, Announcements), or None."""
     used_set = set(used)
     for m in table.melds:
         old = m.combination
@@ -274,7 +275,7 @@ def _same_class_violation(
 def legal_announcements(
     hand: Iterable[Card], table: MeldTable, trump: int, *, grand_binocle: bool = False
 ) -> tuple[Announcement, ...]:
-    """Every distinct legal announcement (RULES.md §2 items 1-4), in display order.
+    """Every distinct legal announcement (classic rules, Announcements), in display order.
 
     Copies that can't be told apart (both in the hand, or both on the table
     with the same combinations behind them) count once; a table copy and a
@@ -357,7 +358,7 @@ def announce(
     trump: int | None = None,
     grand_binocle: bool | None = None,
 ) -> tuple[tuple[Card, ...], MeldTable]:
-    """Lay ``announcement`` down: the new concealed hand and the new table (RULES.md §2).
+    """Lay ``announcement`` down: the new concealed hand and the new table (classic rules, Announcements).
 
     The fresh cards move to the table in new slots and the combination is
     recorded as intact.  Checks the fresh card and same class rules; give
@@ -366,7 +367,9 @@ def announce(
     combo = announcement.combination
     key = (combo.kind, tuple(int(c) for c in combo.cards))
     if _BY_KEY.get(key) != combo:
-        raise IllegalActionError(f"not a combination of the meld table (RULES.md §2): {combo}")
+        raise IllegalActionError(
+            f"not a combination of the meld table (classic rules, Announcements): {combo}"
+        )
     if trump is not None:
         t = _trump_arg(trump)
         suit = combo.cards[0] >> 3
@@ -410,7 +413,7 @@ def announce(
 def play_from_table(table: MeldTable, slot: int) -> MeldTable:
     """The table after the card in ``slot`` is played: it leaves, and its combinations are broken.
 
-    A broken combination can't be upgraded or re-formed (RULES.md §2 item 2).
+    A broken combination can't be upgraded or re-formed (classic rules, Announcements: same class).
     """
     if slot not in dict(table.slots):
         raise IllegalActionError(f"not on the table: slot {slot}")
@@ -424,7 +427,7 @@ def play_from_table(table: MeldTable, slot: int) -> MeldTable:
 def combinations_in(
     cards: Iterable[Card], trump: int, *, grand_binocle: bool = False
 ) -> tuple[Combination, ...]:
-    """Every distinct combination whose cards all lie in ``cards`` (RULES.md §2 "Meld table"), in display order."""
+    """Every distinct combination whose cards all lie in ``cards`` (classic rules, Announcements), in display order."""
     t = _trump_arg(trump)
     c = _counts(cards)
     return tuple(
@@ -457,7 +460,7 @@ def _peel(masks: list[int]) -> list[int] | None:
     """Indices of the card-bit sets in an order they can be announced, each with a fresh card, or None.
 
     Peels, again and again, every set holding a card no other set left holds;
-    reversed, that is an announcement order (RULES.md §2 item 1).
+    reversed, that is an announcement order (classic rules, Announcements: fresh card).
     """
     rem = list(range(len(masks)))
     peeled: list[int] = []
@@ -592,10 +595,10 @@ def _solve_core(
 def best_meld(
     cards: Iterable[Card], trump: int, *, grand_binocle: bool = False
 ) -> tuple[int, tuple[Combination, ...]]:
-    """The "plenty of time" meld (RULES.md §3 "Melds"): the best total and an order that reaches it.
+    """The "plenty of time" meld (three-handed rules, Melds): the best total and an order that reaches it.
 
     Starting with every card concealed and an empty table, the maximum total of
-    a sequence of legal announcements (RULES.md §2 items 1-4) with nothing
+    a sequence of legal announcements (classic rules, Announcements) with nothing
     played.
 
     >>> from binocle.cards import Suit, parse_cards

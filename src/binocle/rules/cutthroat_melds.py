@@ -1,4 +1,4 @@
-"""Meld counting by groups, for three-hand auction Pinochle (RULES.md §4 "Melds").
+"""Meld counting by groups, for three-hand auction Pinochle (cutthroat rules, Melds).
 
 Melds are simply counted, no order and no fresh card: a card may serve in
 melds of different groups (1: runs, marriages, dix; 2: pinochle; 3: arounds)
@@ -95,7 +95,7 @@ _AROUNDS: Final = tuple((r, _around_entries(r, name, one, two)) for r, name, one
 def meld_breakdown(cards: Sequence[int], trump: int) -> list[tuple[str, tuple[Card, ...], int]]:
     """Every meld scored, as ``(name, cards, value)``, in group order.
 
-    Resolution (RULES.md §4): with one run, extra trump Kings and Queens add
+    Resolution (cutthroat rules, Melds): with one run, extra trump Kings and Queens add
     exactly one royal marriage; a double run takes every trump King and Queen.
     """
     c = [0] * 32

@@ -1,4 +1,4 @@
-"""Card points for cards won in tricks (RULES.md §1 "Card points")."""
+"""Card points for cards won in tricks (common rules, Card points)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ __all__ = ["BINOCLE_POINTS", "COUNTER_POINTS", "LAST_TRICK", "card_points"]
 _BINOCLE_BY_RANK: Final = (11, 10, 4, 3, 2, 0, 0, 0)
 _COUNTER_BY_RANK: Final = (10, 10, 10, 0, 0, 0, 0, 0)
 
-#: Classic and three-handed Binocle (seed 002): A 11, 10 10, K 4, Q 3, J 2, by card number.
+#: Classic and three-handed Binocle: A 11, 10 10, K 4, Q 3, J 2, by card number.
 BINOCLE_POINTS: Final[tuple[int, ...]] = tuple(_BINOCLE_BY_RANK[i & 7] for i in range(32))
-#: Cutthroat (seed 003): Aces, Tens and Kings ("counters") 10 each, by card number.
+#: Cutthroat: Aces, Tens and Kings ("counters") 10 each, by card number.
 COUNTER_POINTS: Final[tuple[int, ...]] = tuple(_COUNTER_BY_RANK[i & 7] for i in range(32))
 #: The winner of the last trick scores this much more.
 LAST_TRICK: Final = 10

@@ -25,7 +25,7 @@ C = TypeVar("C", bound=int)
 
 
 class Obligation(enum.Enum):
-    """What a player must play to a trick (RULES.md §2, §3, §4).
+    """What a player must play to a trick (the Play sections of the rules pages).
 
     - ``FREE``: any card (classic, while the stock lasts).
     - ``FOLLOW_WIN_TRUMP``: follow suit and win if able; void, trump (winning
@@ -46,7 +46,7 @@ def beats(card: int, best: int, trump: int | None) -> bool:
     """Whether ``card``, played after ``best`` (the card winning so far), wins instead.
 
     Same suit: the stronger wins, and of identical cards the first played.
-    A trump beats any plain card; any other card loses (RULES.md §1).
+    A trump beats any plain card; any other card loses (common rules, Trick winner).
     """
     if card >> 3 == best >> 3:
         return card < best
@@ -54,7 +54,7 @@ def beats(card: int, best: int, trump: int | None) -> bool:
 
 
 def trick_winner(cards: Sequence[int], trump: int | None) -> int:
-    """The index, in play order, of the card that wins the trick (RULES.md §1)."""
+    """The index, in play order, of the card that wins the trick (common rules, Trick winner)."""
     best = 0
     b = cards[0]
     for i in range(1, len(cards)):
