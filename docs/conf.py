@@ -49,33 +49,6 @@ napoleon_numpy_docstring = False
 # the examples in docstrings run under pytest (``--doctest-modules``).
 doctest_test_doctest_blocks = ""
 
-# Pages about parts still being written keep their examples in their own
-# ``.. doctest::`` blocks with ``:skipif: not HAS_...``: the doctest builder
-# skips them until the part lands, then tests them.  The HTML build always
-# shows them (binocle_docs sets DOCS_SHOW_ALL for every builder but doctest).
 doctest_global_setup = """
 import binocle
-DOCS_SHOW_ALL = globals().get("DOCS_SHOW_ALL", False)
-HAS_THREE_HANDED = DOCS_SHOW_ALL or "three-handed" in binocle.profile_names()
-HAS_RECORD = DOCS_SHOW_ALL or (
-    callable(getattr(binocle, "record", None)) and callable(getattr(binocle, "replay", None))
-)
-HAS_VALIDATE = DOCS_SHOW_ALL or callable(getattr(binocle, "validate", None))
-
-
-def _cli_commands():
-    import argparse
-
-    try:
-        from binocle.cli import build_parser
-
-        for action in build_parser()._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                return set(action.choices)
-    except Exception:
-        pass
-    return set()
-
-
-CLI_COMMANDS = {"demo", "play", "meld", "simulate", "validate"} if DOCS_SHOW_ALL else _cli_commands()
 """
