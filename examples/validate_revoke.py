@@ -4,9 +4,9 @@
 between baseline bots, cut short: in it one play was replaced by a card of
 another suit while the player held the suit led, and the record stops after
 that play.  The validator finds it, names the rule ("must follow suit ...")
-and the penalty: the player in error loses his entire score for cards for that
-hand (RULES.md §3 "Revoke"; seeds 002 and 000), and, as he is not the bidder,
-the bidder cannot be set back by it (seed 000).
+and the penalty of the cutthroat rules ("Revoke"): the hand is scored as if the
+offender's side failed, so the player in error, an opponent of the bidder,
+scores nothing for the hand and the bidder is not set.
 
     python examples/validate_revoke.py           # validate the record, as the CLI does
     python examples/validate_revoke.py --make    # write revoke_game.json again

@@ -198,12 +198,13 @@ def test_validate_a_legal_game(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_validate_catches_the_example_revoke(capsys: pytest.CaptureFixture[str]) -> None:
-    """RULES.md §3 "Revoke": the example record's revoke, with its penalty; exit status 1."""
+    """Cutthroat rules, Revoke: the example record's revoke (an opponent's), with the
+    cutthroat penalty; exit status 1."""
     assert main(["validate", str(EXAMPLES / "revoke_game.json")]) == 1
     out = capsys.readouterr().out
     assert "revoke at action" in out and "rule broken: must follow suit" in out
-    assert "loses his entire score for cards" in out
-    assert "cannot be set back" in out  # the revoke is an adversary's (seed 000)
+    assert "an opponent, scores nothing for hand" in out and "is not set" in out
+    assert "score for cards" not in out  # not the three-handed penalty
 
 
 @pytest.mark.parametrize(
@@ -342,11 +343,11 @@ def test_example_bots_match() -> None:
 
 def test_example_validate_revoke() -> None:
     """The revoke example shows ``binocle validate`` catching it: exit status 1 and the
-    penalty of RULES.md §3 "Revoke"."""
+    penalty of the cutthroat rules, Revoke (an opponent's revoke: he scores nothing)."""
     done = _run("examples/validate_revoke.py")
     assert done.returncode == 0, done.stderr
     assert "revoke at action" in done.stdout and "(exit status 1)" in done.stdout
-    assert "loses his entire score for cards" in done.stdout
+    assert "scores nothing for hand" in done.stdout and "(cutthroat rules, Revoke)" in done.stdout
 
 
 def test_example_revoke_record_is_a_real_game_with_one_play_changed() -> None:

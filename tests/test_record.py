@@ -265,10 +265,16 @@ def test_clean_game_passes(profile: str) -> None:
         report.ok = False  # type: ignore[misc]
 
 
-def _revoke(profile: str, seed: int, beat: bool = False) -> tuple[dict[str, Any], int, Any]:
+def _revoke(
+    profile: str,
+    seed: int,
+    beat: bool = False,
+    who: Callable[[Any, int], bool] | None = None,
+) -> tuple[dict[str, Any], int, Any]:
     """A real game's record with one play replaced by a card that breaks the obligation
     (another suit while holding the suit led, or with ``beat`` a lower card of the suit
-    led while holding a higher one), cut after it."""
+    led while holding a higher one), cut after it; ``who(state, seat)`` picks the seats
+    whose plays may be changed."""
     final = _game(profile, seed=seed)
     doc = binocle.record(final)
     states = binocle.replay(doc, every=True)
@@ -276,6 +282,8 @@ def _revoke(profile: str, seed: int, beat: bool = False) -> tuple[dict[str, Any]
         s = states[i]
         p = s.current_player
         if p is None or not s.trick or not entry["action"].startswith("play "):
+            continue
+        if who is not None and not who(s, p):
             continue
         led = s.trick[0][1].suit
         legal = binocle.legal_actions(s)
@@ -294,8 +302,8 @@ def _revoke(profile: str, seed: int, beat: bool = False) -> tuple[dict[str, Any]
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_validator_catches_a_revoke(profile: str) -> None:
-    """RULES.md §3 "Revoke" (seeds 002 and 000): a card off the suit led while holding it
-    is a revoke; the player in error loses his entire score for cards for that hand."""
+    """Each profile's rules page, "Revoke": a card off the suit led while holding it is a
+    revoke, reported with the rule it broke and the penalty of that profile's rules."""
     doc, i, s = _revoke(profile, seed=4)
     p = s.current_player
     report = binocle.validate(doc)
@@ -303,26 +311,52 @@ def test_validator_catches_a_revoke(profile: str) -> None:
     assert (report.index, report.seat, report.action) == (i, p, doc["actions"][i]["action"])
     assert report.rule is not None and "must follow suit" in report.rule
     assert report.penalty is not None
-    assert f"seat {p} loses his entire score for cards" in report.penalty
-    assert f"for hand {s.hand_number}" in report.penalty
+    assert report.penalty == s.profile.revoke_penalty(s, p)
+    assert f"hand {s.hand_number}" in report.penalty
     assert report.states_checked == i + 1 and report.scores == s.scores
     assert report.winner is None and not report.over
     text = str(report)
     assert f"revoke at action {i}" in text and "rule broken: must follow suit" in text
-    if s.profile.players == 2:
-        assert "replayed from there" in report.penalty  # seed 002, "Playing the hand"
+    assert f"what follows: {report.penalty}" in text
+    if profile == "cutthroat":
+        # Cutthroat rules, Revoke: never the three-handed "loses his entire score for cards".
+        assert "score for cards" not in report.penalty
+        assert "(cutthroat rules, Revoke)" in report.penalty
+    else:
+        assert f"seat {p} loses his entire score for cards" in report.penalty
+        assert f"({profile} rules, Revoke)" in report.penalty
+    if profile == "classic":
+        assert "replayed from there" in report.penalty  # classic rules, Revoke
+    else:
+        assert "replayed" not in report.penalty
 
 
 def test_failing_to_win_the_trick_is_a_revoke_too() -> None:
-    """RULES.md §4 "Play" (cutthroat), §3 "Revoke": not beating the card led when able is
-    a revoke; an adversary's revoke cannot set the bidder back (seed 000 "The Revoke")."""
-    doc, _, s = _revoke("cutthroat", seed=6, beat=True)
+    """Cutthroat rules, Play and Revoke: not beating the card led when able is a revoke; a
+    revoking opponent scores nothing for the hand and the bidder is not set."""
+    doc, _, s = _revoke("cutthroat", seed=6, beat=True, who=lambda s, p: p != s.bidder)
     report = binocle.validate(doc)
     assert report.kind == "revoke" and report.rule is not None
     assert report.rule.startswith("must beat")
-    bidder = binocle.observe(s, 0).get("bidder")
+    assert report.penalty == (
+        f"seat {report.seat}, an opponent, scores nothing for hand {s.hand_number} (neither"
+        f" meld nor tricks), and the bidder, seat {s.bidder}, is not set: he cannot be set"
+        " back by an opponent's revoke (cutthroat rules, Revoke)"
+    )
+
+
+@pytest.mark.parametrize(("spec", "times"), [("cutthroat", 2), ("cutthroat(single_set=true)", 1)])
+def test_a_revoking_bidder_is_set(spec: str, times: int) -> None:
+    """Cutthroat rules, Revoke: the hand is scored as if the offender's side failed, so a
+    revoking bidder is set as the profile sets him: twice his bid, or once with
+    ``single_set``."""
+    doc, _, s = _revoke(spec, seed=4, who=lambda s, p: p == s.bidder)
+    report = binocle.validate(doc)
+    assert report.kind == "revoke" and report.seat == s.bidder
     assert report.penalty is not None
-    assert ("cannot be set back" in report.penalty) == (bidder != report.seat)
+    assert f"seat {s.bidder}, the bidder, is set for hand {s.hand_number}" in report.penalty
+    assert f"he loses {times * s.bid} (" in report.penalty
+    assert report.penalty.endswith("(cutthroat rules, Revoke)")
 
 
 def test_wrong_claim_loses_the_two_handed_game() -> None:

@@ -19,6 +19,7 @@ import pytest
 import binocle
 import helpers
 from binocle import Action, Kind, Phase
+from binocle.rules.points import BINOCLE_POINTS
 from binocle.testing import check_consistency, check_state, perft
 from helpers import hand, texts
 
@@ -576,8 +577,8 @@ def test_a_wrong_claim_retires_the_claimant_and_the_two_others_go_on() -> None:
     """RULES.md §3 "Game", seed 000: "If his claim is not correct, he retires, and the two
     remaining players finish alone. If neither wins the game that deal, they play the next
     deal as in ordinary two-handed Binocle, with a stock."  Resolution: his cards are dead,
-    tricks have two cards, turn order skips him; he keeps the melds already scored but his
-    cards are never counted."""
+    tricks have two cards, turn order skips him; his remaining cards are dead (he had won
+    no trick here, so he scores nothing)."""
     s = to_play(deal(SPADES, 0, "AS"), "dix", "meld")
     s = run(s, "play QD")
     held = s.hands[2]
@@ -619,6 +620,46 @@ def test_a_wrong_claim_retires_the_claimant_and_the_two_others_go_on() -> None:
     assert binocle.winner(s) in (0, 1) and s.scores[2] == 0
     assert max(s.scores[0], s.scores[1]) >= 1000
     assert binocle.loads(binocle.dumps(s)) == s
+
+
+def test_a_retired_player_keeps_the_card_points_he_had_won() -> None:
+    """Three-handed rules, Game (retirement): a wrong claim retires the claimant; his
+    remaining cards are dead, but what he scored before retiring stays his: his melds
+    (scored with his first trick) and the card points of the tricks he had already won."""
+    s = to_play(deal(SPADES, 0, "AS"), "dix", "meld")
+    s = run(s, "play QD", "play 9D", "play KD")  # seat 0 wins QD 9D KD: 3 + 0 + 4
+    assert s.current_player == 0 and s.taken == (7, 0, 0) and s.recorded == (90, 0, 0)
+    s = run(s, "claim")  # 97 up, short of 1000: he retires
+    assert s.retired == 0 and s.hands[0] == () and s.taken == (7, 0, 0)
+    dead = sum(BINOCLE_POINTS[c] for c in s.dead)
+    s = play_out(s)
+    r = s.results[-1]
+    assert r.outcome == "retired"
+    assert r.meld[0] == 90 and r.tricks[0] == 7 and r.delta[0] == 97 and s.scores[0] == 97
+    # Every trick point is someone's but for the dead cards.
+    assert sum(r.tricks) == 250 - dead
+
+
+def test_revoke_penalties() -> None:
+    """Three-handed rules, Revoke: the player in error loses his entire score for cards for
+    the hand; in the two-handed game the last two play after a retirement, the classic
+    rule (classic rules, Revoke), with seats named as at the three-handed table."""
+    s = to_play(deal(SPADES, 0, "AS"), "dix", "meld")
+    assert s.profile.revoke_penalty(s, 2) == (
+        "seat 2 loses his entire score for cards (his trick points) for hand 1"
+        " (three-handed rules, Revoke)"
+    )
+    s = binocle.new_game("three-handed", seed=4)
+    while s.phase is not Phase.PLAY:
+        s = binocle.apply(s, binocle.legal_actions(s)[0])
+    s = run(s, "claim")
+    while s.sub is None or s.phase is not Phase.PLAY:
+        s = binocle.apply(s, next(a for a in binocle.legal_actions(s) if a.kind is not Kind.CLAIM))
+    a, b = s.pair
+    text = s.profile.revoke_penalty(s, b)
+    assert text.startswith(f"seat {b} loses his entire score for cards")
+    assert f"his adversary, seat {a}, may have the cards taken back" in text
+    assert text.endswith("(classic rules, Revoke)")
 
 
 def classic_deck(pone: str, dealer: str, turn_up: str) -> list[binocle.Card]:

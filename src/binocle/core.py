@@ -257,6 +257,16 @@ class Profile:
         """Raise InvalidStateError unless every card of the pack is accounted for."""
         raise NotImplementedError
 
+    def revoke_penalty(self, state: GameState, seat: int) -> str:
+        """What follows when ``seat`` revokes in ``state``: plays a card against the
+        trick obligations (follow suit, win the trick, trump).
+
+        The engine never lets such a card be played; :func:`binocle.validate`
+        reports a revoke in a game recorded elsewhere with this text, which
+        each profile takes from its rules page ("Revoke").
+        """
+        return "the card does not stand: it is taken back and a legal one played instead"
+
     def winner(self, state: GameState) -> int | None:
         """The seat that won the game, or None (a state's ``game_winner``)."""
         won: int | None = getattr(state, "game_winner", None)

@@ -6,10 +6,13 @@ player), which rule in words (the engine's own explanation), and what the
 rules say follows:
 
 - **revoke** — a card that breaks the obligation to follow suit, win the trick
-  or trump: the penalty is the one the profile's rules page gives under
-  "Revoke" (for example "three-handed rules, Revoke": the player in error loses
-  his entire score for cards for that hand, and an adversary's revoke cannot
-  set the bidder back);
+  or trump, with the penalty the profile's rules page gives under "Revoke":
+  in the classic and three-handed games the player in error loses his entire
+  score for cards for that hand ("classic rules, Revoke" adds the adversary's
+  right to have the hand replayed from the error); in cutthroat the hand is
+  scored as if the offender's side failed ("cutthroat rules, Revoke": a
+  revoking bidder is set, a revoking opponent scores nothing and the bidder is
+  not set);
 - **over-scored meld** — ``meld <total>`` announcing more than the meld is
   worth: the excess can be taken down, and in the two-handed game the
   adversary may add it to his own score ("classic rules, Over-scored melds");
@@ -297,7 +300,7 @@ def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: li
 def _broken(state: GameState, p: int, action: Action, rule: str) -> _Finding:
     """What an action the engine refused is: a revoke, an irregular meld, or illegal."""
     if _is_revoke(state, p, action, rule):
-        return _Finding(REVOKE, rule, _revoke_penalty(state, p))
+        return _Finding(REVOKE, rule, state.profile.revoke_penalty(state, p))
     if action.kind is Kind.MELD and action.name is not None:
         claimed = KIND_VALUES.get(action.name)
         worth, best = _declared_worth(state, p, action)
@@ -324,27 +327,6 @@ def _is_revoke(state: GameState, p: int, action: Action, rule: str) -> bool:
         and bool(state.trick)
         and any(words in rule for words in _OBLIGATIONS)
     )
-
-
-def _revoke_penalty(state: GameState, p: int) -> str:
-    """The penalty of the profile's rules page, Revoke."""
-    # RULES.md §3 "Revoke"; seed 002 "Playing the hand", seed 000 "The Revoke".
-    text = (
-        f"seat {p} loses his entire score for cards (his trick points) for hand"
-        f" {state.hand_number} ({_rules(state)}, Revoke)"
-    )
-    bidder = observe(state, p).get("bidder")
-    if isinstance(bidder, int) and bidder != p:
-        text += (
-            f"; the bidder, seat {bidder}, cannot be set back by an adversary's revoke"
-            " and may have the hand played out"
-        )
-    if state.profile.players == 2:
-        text += (
-            "; or the adversary may have the cards taken back to the error and the hand"
-            " replayed from there"
-        )
-    return text
 
 
 def _over_scored(state: GameState, p: int, total: int, worth: int) -> str:

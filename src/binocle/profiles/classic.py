@@ -42,7 +42,7 @@ from binocle.rules.classic_melds import (
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
 
-__all__ = ["Classic", "ClassicState", "announcement_action"]
+__all__ = ["Classic", "ClassicState", "announcement_action", "classic_revoke_penalty"]
 
 _NINE, _SEVEN = 5, 7
 DIX_POINTS = 10
@@ -473,6 +473,12 @@ class Classic(Profile):
                     )
         return f"{action} is not a legal announcement now"
 
+    def revoke_penalty(self, state: GameState, seat: int) -> str:
+        """Classic rules, Revoke: the revoking player loses his entire count for cards
+        for the hand, or the adversary may have the hand replayed from the error."""
+        # RULES.md §2; seed 002, "Playing the hand".
+        return classic_revoke_penalty(state.hand_number, seat, 1 - seat)
+
     # -- meld, views, checks ---------------------------------------------------------
 
     def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
@@ -597,4 +603,14 @@ def announcement_action(ann: Announcement, table: MeldTable) -> Action:
         cards=tuple(ann.fresh),
         name=ann.combination.kind,
         source=" ".join(sorted(words)) or None,
+    )
+
+
+def classic_revoke_penalty(hand: int, seat: int, adversary: int) -> str:
+    """The classic revoke penalty (classic rules, Revoke), also played by the two
+    players left of a three-handed game after a retirement."""
+    return (
+        f"seat {seat} loses his entire score for cards (his trick points) for hand {hand};"
+        f" or his adversary, seat {adversary}, may have the cards taken back to the error"
+        " and the hand replayed from there (classic rules, Revoke)"
     )

@@ -413,6 +413,32 @@ class Cutthroat(Profile):
             return why or f"{action} is not legal now"
         return f"seat {p} must act in the {phase.value} phase ({expected}), not {action}"
 
+    def revoke_penalty(self, state: GameState, seat: int) -> str:
+        """Cutthroat rules, Revoke: the hand is scored as if the offender's side failed.
+
+        A revoking bidder is set (twice his bid, or once with ``single_set``); a
+        revoking opponent scores nothing for the hand and the bidder is not set.
+        """
+        # RULES.md §4 "Revoke (for the validator)": seed 003 gives no penalty.
+        s: CutthroatState = state  # type: ignore[assignment]
+        bidder, bid = s.bidder, s.bid
+        where = f"hand {s.hand_number}"
+        if bidder is None or bid is None:  # pragma: no cover - a revoke needs a trick
+            return f"the card does not stand (cutthroat rules, Revoke; {where})"
+        if seat == bidder:
+            loss = bid if self.single_set else 2 * bid
+            how = f"his bid of {bid}, set single" if self.single_set else f"twice his bid of {bid}"
+            return (
+                f"seat {seat}, the bidder, is set for {where} as if he had failed: he loses"
+                f" {loss} ({how}); the opponents score as when a bidder is set"
+                " (cutthroat rules, Revoke)"
+            )
+        return (
+            f"seat {seat}, an opponent, scores nothing for {where} (neither meld nor tricks),"
+            f" and the bidder, seat {bidder}, is not set: he cannot be set back by an"
+            " opponent's revoke (cutthroat rules, Revoke)"
+        )
+
     # -- meld, views, checks ---------------------------------------------------------
 
     def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:

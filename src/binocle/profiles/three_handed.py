@@ -32,7 +32,12 @@ from binocle.core import (
     state_updater,
 )
 from binocle.errors import InvalidNotationError, InvalidStateError
-from binocle.profiles.classic import Classic, ClassicState, announcement_action
+from binocle.profiles.classic import (
+    Classic,
+    ClassicState,
+    announcement_action,
+    classic_revoke_penalty,
+)
 from binocle.rules.classic_melds import (
     Combination,
     MeldTable,
@@ -345,7 +350,9 @@ class ThreeHanded(Profile):
     ) -> GameState:
         """Cards are added; the targets and the game (three-handed rules, End of a hand)."""
         out = s.retired if s.retired is not None else retired
-        tricks = tuple(0 if i == out else s.taken[i] for i in range(3))
+        # A retired player keeps what he scored before retiring: his melds and the card
+        # points of the tricks he had won (RULES.md §3 "Game"); his other cards are dead.
+        tricks = s.taken
         delta = tuple(s.meld_scored[i] + tricks[i] for i in range(3))
         if s.retired is not None or retired is not None:
             outcome = "retired"
@@ -480,6 +487,19 @@ class ThreeHanded(Profile):
             why = obligation_broken(c, s.hands[p], [x for _, x in s.trick], s.trump, _RULE)
             return why or f"{action} is not legal now"
         return f"seat {p} must play a card or claim, not {action}"
+
+    def revoke_penalty(self, state: GameState, seat: int) -> str:
+        """Three-handed rules, Revoke: the player in error loses his entire score for
+        cards for the hand (the classic rule in the two-handed game after a retirement)."""
+        # RULES.md §3 "Revoke"; seed 000, "The Revoke".
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.pair is not None and s.sub is not None:
+            other = next(i for i in s.pair if i != seat)
+            return classic_revoke_penalty(s.hand_number, seat, other)
+        return (
+            f"seat {seat} loses his entire score for cards (his trick points) for hand"
+            f" {s.hand_number} (three-handed rules, Revoke)"
+        )
 
     # -- meld, views, checks ---------------------------------------------------------
 
