@@ -1,15 +1,22 @@
 """``binocle validate`` catches a revoke in a recorded game, with the rules' penalty.
 
-``revoke_game.json`` (next to this file) is the record of a real cutthroat game
-between baseline bots, cut short: in it one play was replaced by a card of
-another suit while the player held the suit led, and the record stops after
-that play.  The validator finds it, names the rule ("must follow suit ...")
-and the penalty of the cutthroat rules ("Revoke"): the hand is scored as if the
-offender's side failed, so the player in error, an opponent of the bidder,
-scores nothing for the hand and the bidder is not set.
+``revoke_game.json`` (next to this file) is the record of a cutthroat hand
+dealt from seed 7 and played by a fixed, simple rule (:func:`scripted_action`),
+cut short at a revoke: after three tricks, the first player who is not the
+bidder, holds the suit led and also a card of another plain suit plays that
+other card instead, and the record stops after that play (its comment keeps
+the card the rule would have played).  The validator finds it, names the rule
+broken ("must follow suit ...") and what follows under the cutthroat rules,
+Revoke: the hand is scored as if the offender's side had failed, so the player
+in error, an opponent of the bidder, scores nothing for the hand and the
+bidder is not set.
 
-    python examples/validate_revoke.py           # validate the record, as the CLI does
-    python examples/validate_revoke.py --make    # write revoke_game.json again
+The record is made, not kept by hand: no bot plays it, so it does not change
+when the bots do; ``--regenerate`` writes it again, and the test suite checks
+that the file is exactly what :func:`make_revoke_record` makes.
+
+    python examples/validate_revoke.py                # validate the record, as the CLI does
+    python examples/validate_revoke.py --regenerate   # write revoke_game.json again
 """
 
 from __future__ import annotations
@@ -18,57 +25,86 @@ import argparse
 import os
 import subprocess
 import sys
+from typing import Any
 
 import binocle
+from binocle.record import dump_record
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECORD = os.path.join(HERE, "revoke_game.json")
 SEED = 7
+SEATS = ["Anna", "Ben", "Carla"]
+#: Tricks played before the revoke may come.
+TRICKS_BEFORE = 3
 
 
-def make_revoke_record(seed: int = SEED) -> dict[str, object]:
-    """A real game's record with its first possible follow-suit revoke after trick 3.
+def scripted_action(state: binocle.GameState) -> binocle.Action:
+    """The fixed rule every seat plays by: the eldest bids the minimum and the others
+    pass; the bidder discards his three lowest cards (Nines first) and names the
+    suit he holds most of; everyone melds; every card played is the first one
+    ``legal_actions`` offers.  The deal is the one the game's seed proposes."""
+    legal = binocle.legal_actions(state)
+    phase = state.phase.value
+    if phase == "bidding":
+        bids = [a for a in legal if str(a).startswith("bid ")]
+        return bids[0] if not state.calls and bids else binocle.parse_action(state, "pass")
+    seat = state.current_player
+    if phase == "discard" and seat is not None:
+        ranks = list(binocle.Rank)
+        low = max(
+            state.hands[seat],
+            key=lambda c: (ranks.index(c.rank), -list(binocle.Suit).index(c.suit)),
+        )
+        return binocle.parse_action(state, f"discard {low}")
+    if phase == "trump" and seat is not None:
+        suits = list(binocle.Suit)
+        most = max(
+            suits, key=lambda s: (sum(c.suit is s for c in state.hands[seat]), -suits.index(s))
+        )
+        return binocle.parse_action(state, f"trump {most.letter}")
+    return next(a for a in legal if str(a) != "concede")
 
-    The game is played by baseline bots from ``seed``; the first play (after
-    three tricks, by a player who is not the bidder) where the player holds
-    the suit led and also another suit is replaced by a card of that other
-    suit, and the record is cut after it.
+
+def make_revoke_record(seed: int = SEED) -> dict[str, Any]:
+    """The record of the scripted hand from ``seed``, cut at its first revoke.
+
+    Raises SystemExit if the hand gives no place for the revoke described above.
     """
-    from binocle.bots import play_game
-
-    final = play_game("cutthroat", seed=seed)
-    doc = binocle.record(final, seats=["Anna", "Ben", "Carla"])
-    states = binocle.replay(doc, every=True)
-    actions = doc["actions"]
-    assert isinstance(actions, list)
-    for i, entry in enumerate(actions):
-        state = states[i]
+    state = binocle.new_game("cutthroat", seed=seed)
+    while not binocle.is_over(state) and not state.results:
+        action = scripted_action(state)
         seat = state.current_player
-        if seat is None or not state.trick or not entry["action"].startswith("play "):
-            continue
-        tricks_done = 15 - len(state.hands[seat])  # cutthroat: 15 cards, one per trick
-        bidder = binocle.observe(state, seat).get("bidder")
-        if tricks_done < 3 or seat == bidder:
-            continue
-        led = state.trick[0][1].suit
-        hand = state.hands[seat]
-        other = [c for c in hand if c.suit is not led and c.suit is not state.trump]
-        if any(c.suit is led for c in hand) and other:
-            played = entry["action"]
-            entry["action"] = f"play {other[-1]}"
-            entry["comment"] = f"revoke: the real game had {played}"
-            doc["actions"] = actions[: i + 1]
-            return doc
-    raise SystemExit("no place for a revoke in this game: try another seed")
+        if action.card is not None and state.trick and seat is not None:
+            done = len(state.played)
+            led = state.trick[0][1].suit
+            hand = state.hands[seat]
+            other = [c for c in hand if c.suit is not led and c.suit is not state.trump]
+            if (
+                done >= TRICKS_BEFORE
+                and seat != state.bidder
+                and other
+                and any(c.suit is led for c in hand)
+            ):
+                doc = binocle.record(state, seats=SEATS)
+                doc["actions"].append(
+                    {
+                        "seat": seat,
+                        "action": f"play {other[-1]}",
+                        "comment": f"revoke: the scripted game had {action}",
+                    }
+                )
+                return doc
+        state = binocle.apply(state, action)
+    raise SystemExit(f"no place for a revoke in the hand of seed {seed}: try another seed")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--make", action="store_true", help="write revoke_game.json again")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "--regenerate", action="store_true", help="write revoke_game.json again from the seed"
+    )
     args = parser.parse_args(argv)
-    if args.make:
-        from binocle.record import dump_record
-
+    if args.regenerate:
         with open(RECORD, "w", encoding="utf-8") as f:
             f.write(dump_record(make_revoke_record()))
         print(f"wrote {RECORD}")
@@ -76,8 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     # The library call ...
     with open(RECORD, encoding="utf-8") as f:
         report = binocle.validate(f.read())
-    assert not report.ok and report.kind == "revoke", report
+    if report.ok or report.kind != "revoke":
+        print(f"expected a revoke, got:\n{report}", file=sys.stderr)
+        return 1
     print(f"binocle.validate: {report.kind} by seat {report.seat} at action {report.index}")
+    print(f"  rule broken: {report.rule}")
     print(f"  penalty: {report.penalty}\n")
 
     # ... and the command line, whose exit status is 1 for a game that breaks a rule.
