@@ -469,6 +469,32 @@ def test_meld_refuses_impossible_hands() -> None:
         binocle.meld("AS", "S", "nope")
 
 
+def test_meld_of_card_tuples_checks_like_text() -> None:
+    """DESIGN.md "Errors": a tuple of cards (the fast path of binocle.meld) is checked as
+    text is: a third copy, an Eight or Seven of the 64-card pack, or a plain int is refused."""
+    spades = binocle.Suit.SPADES
+    with pytest.raises(binocle.InvalidNotationError, match="AS appears 3 times"):
+        binocle.meld(cs("KS AS QS AS AS"), spades)
+    with pytest.raises(binocle.InvalidNotationError, match="7S is not in the 48-card pack"):
+        binocle.meld(cs("AS 7S 7S"), spades)
+    with pytest.raises(binocle.InvalidNotationError, match="not int"):
+        binocle.meld((*cs("AS KS"), 3), spades)
+    # Unsorted, and read from an int-valued trump: the same result as the sorted text.
+    r = binocle.meld(cs("QS JD KS AS JS TS QS"), binocle.parse_suit("S"))
+    assert r == binocle.meld("AS TS KS QS QS JS JD", "S")
+    assert (r.total, [m.name for m in r.melds]) == (
+        150 + 40 + 40,
+        ["run", "royal marriage", "pinochle"],
+    )
+
+
+def test_hands_with_the_same_melds_share_one_result() -> None:
+    """Results are frozen values: two hands scoring the same melds get equal results."""
+    a = binocle.meld("KH QH 9S", "S")
+    b = binocle.meld("KH QH 9S AC", "S")
+    assert a == b and a.total == 30 and [m.name for m in a.melds] == ["marriage", "dix"]
+
+
 def test_melds_in_order_bidder_first_and_public() -> None:
     """RULES.md §4: the bidder melds first, then the others in turn; melds lie on the table."""
     s = run(anna_deal(), *AUCTION)

@@ -253,6 +253,20 @@ class Profile:
         """The meld of ``cards`` with ``trump``, as this profile scores it."""
         raise NotImplementedError
 
+    def meld_of(self, cards: tuple[Card, ...], trump: Suit) -> MeldResult:
+        """:func:`binocle.meld` once its arguments are cards and a suit: refuses cards
+        that are not of this profile's pack (or more than two of a kind), then melds."""
+        from binocle.errors import InvalidNotationError
+
+        hand = tuple(sorted(cards))
+        size = self.pack_size
+        for c in dict.fromkeys(hand):
+            if size == 48 and c & 7 >= 6:
+                raise InvalidNotationError(f"{c} is not in the {size}-card pack")
+            if hand.count(c) > 2:
+                raise InvalidNotationError(f"{c} appears {hand.count(c)} times: the pack has two")
+        return self.meld(hand, trump)
+
     def check(self, state: GameState) -> None:
         """Raise InvalidStateError unless every card of the pack is accounted for."""
         raise NotImplementedError

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from binocle.actions import Action, Kind, deal, parse_action_text
-from binocle.cards import Card, Suit, kinds, parse_cards, parse_suit
+from binocle.cards import Card, Suit, parse_cards, parse_suit
 from binocle.core import GameState, MeldResult, Phase, Profile, View
 from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError
 from binocle.profiles import get_profile
@@ -208,12 +208,11 @@ def meld(
     (290, ['run', 'pinochle', 'aces around'])
     """
     p = get_profile(profile)
-    hand = tuple(sorted(parse_cards(cards)))
-    t = parse_suit(trump)  # type: ignore[arg-type]
-    allowed = set(kinds(p.pack_size))
-    for c in set(hand):
-        if c not in allowed:
-            raise InvalidNotationError(f"{c} is not in the {p.pack_size}-card pack")
-        if hand.count(c) > 2:
-            raise InvalidNotationError(f"{c} appears {hand.count(c)} times: the pack has two")
-    return p.meld(hand, t)
+    if type(cards) is not tuple or tuple(map(type, cards)) != _ALL_CARDS[len(cards) & 63]:
+        cards = parse_cards(cards)  # text, or not (only) cards in a tuple
+    t = trump if type(trump) is Suit else parse_suit(trump)  # type: ignore[arg-type]
+    return p.meld_of(cards, t)
+
+
+#: ``(Card,) * n``: what ``tuple(map(type, cards))`` gives for n cards (n < 64).
+_ALL_CARDS: Final = tuple((Card,) * n for n in range(64))

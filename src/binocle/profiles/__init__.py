@@ -84,6 +84,22 @@ def get_profile(spec: Any = "cutthroat", **options: Any) -> Profile:
     Keyword options override those in the text.  A profile object is returned
     as it is (with ``options`` applied on top).
     """
+    if not options and type(spec) is str:
+        # Profiles are frozen values: one read of a text serves every later call.
+        found = _BY_TEXT.get(spec)
+        if found is not None:
+            return found
+        found = _get_profile(spec)
+        if len(_BY_TEXT) < 1024:
+            _BY_TEXT[spec] = found
+        return found
+    return _get_profile(spec, **options)
+
+
+_BY_TEXT: dict[str, Profile] = {}
+
+
+def _get_profile(spec: Any, **options: Any) -> Profile:
     if isinstance(spec, Profile):
         if not options:
             return spec

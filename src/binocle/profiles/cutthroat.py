@@ -31,7 +31,7 @@ from binocle.core import (
     state_builder,
 )
 from binocle.errors import InvalidStateError
-from binocle.rules.cutthroat_melds import meld_breakdown, meld_total
+from binocle.rules.cutthroat_melds import ENTRIES, codes_of_counts, meld_codes, meld_total
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, obligation_broken
 
@@ -443,16 +443,19 @@ class Cutthroat(Profile):
 
     def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
         if trump is None:
-            return MeldResult(0, ())
-        total = 0
-        melds: list[Meld] = []
-        for entry in meld_breakdown(cards, int(trump)):
-            m = _MELD_OF.get(entry)
-            if m is None:
-                m = _MELD_OF[entry] = Meld(*entry)
-            melds.append(m)
-            total += entry[2]
-        return MeldResult(total, tuple(melds))
+            return _NO_MELD
+        return _result(tuple(meld_codes(cards, trump)))
+
+    def meld_of(self, cards: tuple[Card, ...], trump: Suit) -> MeldResult:
+        # The public binocle.meld: one count serves the pack check and the melds.
+        c = _COUNT_START[:]
+        for x in cards:
+            c[x] += 1
+        if max(c) > 2:
+            return Profile.meld_of(self, cards, trump)  # says which card is wrong
+        codes = tuple(codes_of_counts(c, trump))
+        result = _RESULTS.get(codes)
+        return _result(codes) if result is None else result
 
     def observe(self, state: GameState, seat: int) -> View:
         s: CutthroatState = state  # type: ignore[assignment]
@@ -567,8 +570,25 @@ _NONE3: tuple[MeldResult | None, ...] = (None, None, None)
 _NO_AUCTION = Auction((), (), None, None, _NOBODY3, (), _NONE3)
 _new_state: Final = state_builder(CutthroatState)
 _PLAY_OF: Final = A.PLAY.__getitem__
-#: The Meld objects, built once: meld_breakdown's entries are a small fixed set.
-_MELD_OF: dict[tuple[str, tuple[Card, ...], int], Meld] = {}
+#: The Meld object of every meld code, built once.
+_MELDS: Final = tuple(Meld(*entry) for entry in ENTRIES)
+#: Results by their meld codes: hands that score the same melds share one MeldResult
+#: (a frozen value), so the breakdown builds none for a combination already seen.
+_RESULTS: dict[tuple[int, ...], MeldResult] = {}
+_NO_MELD: Final = MeldResult(0, ())
+#: Card counts before counting a hand: 0, but 2 for the Eights and Sevens, which are
+#: not in the pack, so that one of them, like a third copy of a card, counts past 2.
+_COUNT_START: Final = [2 if c & 7 >= 6 else 0 for c in range(32)]
+
+
+def _result(codes: tuple[int, ...]) -> MeldResult:
+    """The MeldResult of these meld codes (built once per combination of melds)."""
+    result = _RESULTS.get(codes)
+    if result is None:
+        result = MeldResult(sum(_MELDS[i].value for i in codes), tuple(_MELDS[i] for i in codes))
+        if len(_RESULTS) < 65536:
+            _RESULTS[codes] = result
+    return result
 
 
 def _follow(

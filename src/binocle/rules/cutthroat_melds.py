@@ -12,7 +12,7 @@ from typing import Final
 
 from binocle.cards import CARDS, Card
 
-__all__ = ["meld_breakdown", "meld_total"]
+__all__ = ["ENTRIES", "codes_of_counts", "meld_breakdown", "meld_codes", "meld_total"]
 
 ACE, TEN, KING, QUEEN, JACK, NINE = 0, 1, 2, 3, 4, 5
 QS: Final = 0 * 8 + QUEEN
@@ -62,78 +62,104 @@ def meld_total(cards: Sequence[int], trump: int) -> int:
 
 _Scored = tuple[str, tuple[Card, ...], int]
 
-
-def _run_entries(t: int) -> tuple[_Scored, _Scored]:
-    run = tuple(CARDS[t + r] for r in (ACE, TEN, KING, QUEEN, JACK))
-    return ("run", run, RUN), ("double run", tuple(sorted(run * 2)), DOUBLE_RUN)
-
-
-def _around_entries(r: int, name: str, single: int, double: int) -> tuple[_Scored, _Scored]:
-    four = tuple(CARDS[s * 8 + r] for s in range(4))
-    doubled = tuple(sorted(four * 2))
-    return (f"{name} around", four, single), (f"double {name} around", doubled, double)
+#: Every meld a hand can score, as ``(name, cards, value)``, built once: a meld's code
+#: (:func:`meld_codes`) is its index here.
+ENTRIES: list[_Scored] = []
 
 
-# Every meld is one of these entries, built once (by suit or around): meld_breakdown
-# hands out the same tuples every time.
-_RUNS: Final = tuple(_run_entries(s * 8) for s in range(4))
-_PAIRS: Final = tuple(
+def _entry(name: str, cards: tuple[int, ...], value: int) -> int:
+    ENTRIES.append((name, tuple(CARDS[c] for c in sorted(cards)), value))
+    return len(ENTRIES) - 1
+
+
+def _suit(t: int, ranks: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(t * 8 + r for r in ranks)
+
+
+_RUN5 = (ACE, TEN, KING, QUEEN, JACK)
+#: Codes by trump suit: (run, double run), (marriage, royal marriage), dix.
+_RUN_CODES: Final = tuple(
+    (_entry("run", _suit(t, _RUN5), RUN), _entry("double run", _suit(t, _RUN5) * 2, DOUBLE_RUN))
+    for t in range(4)
+)
+_PAIR_CODES: Final = tuple(
     (
-        ("marriage", (CARDS[s * 8 + KING], CARDS[s * 8 + QUEEN]), MARRIAGE),
-        ("royal marriage", (CARDS[s * 8 + KING], CARDS[s * 8 + QUEEN]), ROYAL_MARRIAGE),
+        _entry("marriage", _suit(s, (KING, QUEEN)), MARRIAGE),
+        _entry("royal marriage", _suit(s, (KING, QUEEN)), ROYAL_MARRIAGE),
     )
     for s in range(4)
 )
-_DIXES: Final = tuple(("dix", (CARDS[s * 8 + NINE],), DIX) for s in range(4))
-_PINOCHLES: Final = (
-    ("pinochle", (CARDS[QS], CARDS[JD]), PINOCHLE),
-    ("double pinochle", (CARDS[QS], CARDS[QS], CARDS[JD], CARDS[JD]), DOUBLE_PINOCHLE),
+_DIX_CODES: Final = tuple(_entry("dix", _suit(s, (NINE,)), DIX) for s in range(4))
+_PINOCHLE_CODES: Final = (
+    _entry("pinochle", (QS, JD), PINOCHLE),
+    _entry("double pinochle", (QS, QS, JD, JD), DOUBLE_PINOCHLE),
 )
-_AROUNDS: Final = tuple((r, _around_entries(r, name, one, two)) for r, name, one, two in AROUNDS)
+_AROUND_CODES: Final = tuple(
+    (
+        r,
+        _entry(f"{name} around", tuple(s * 8 + r for s in range(4)), single),
+        _entry(f"double {name} around", tuple(s * 8 + r for s in range(4)) * 2, double),
+    )
+    for r, name, single, double in AROUNDS
+)
 
 
-def meld_breakdown(cards: Sequence[int], trump: int) -> list[tuple[str, tuple[Card, ...], int]]:
-    """Every meld scored, as ``(name, cards, value)``, in group order.
+def meld_codes(cards: Sequence[int], trump: int) -> list[int]:
+    """Every meld scored, as codes (indices into :data:`ENTRIES`), in group order.
 
-    Resolution (cutthroat rules, Melds): with one run, extra trump Kings and Queens add
+    Resolution (RULES.md §4): with one run, extra trump Kings and Queens add
     exactly one royal marriage; a double run takes every trump King and Queen.
     """
     c = [0] * 32
     for x in cards:
         c[x] += 1
-    out: list[tuple[str, tuple[Card, ...], int]] = []
+    return codes_of_counts(c, trump)
+
+
+def codes_of_counts(c: list[int], trump: int) -> list[int]:
+    """:func:`meld_codes` of a hand given as its 32 card counts (``c[card]``)."""
+    out: list[int] = []
     t = trump * 8
-    # Group 1: runs, marriages, dix.
-    runs = min(c[t], c[t + TEN], c[t + KING], c[t + QUEEN], c[t + JACK])
-    if runs == 2:
-        out.append(_RUNS[trump][1])
-    elif runs == 1:
-        out.append(_RUNS[trump][0])
-        if c[t + KING] == 2 or c[t + QUEEN] == 2:
-            out.append(_PAIRS[trump][1])
-    for s in (0, 1, 2, 3):
-        b = s * 8
+    # Group 1: runs, marriages, dix.  (Cheap tests first: most hands hold no run.)
+    runs = 0
+    if c[t] and c[t + TEN] and c[t + JACK] and c[t + KING] and c[t + QUEEN]:
+        runs = min(c[t], c[t + TEN], c[t + KING], c[t + QUEEN], c[t + JACK])
+        if runs == 2:
+            out.append(_RUN_CODES[trump][1])
+        else:
+            out.append(_RUN_CODES[trump][0])
+            if c[t + KING] == 2 or c[t + QUEEN] == 2:
+                out.append(_PAIR_CODES[trump][1])
+    for b, codes in _SUIT_PAIRS:
         k = c[b + KING]
-        q = c[b + QUEEN]
-        pairs = k if k < q else q
-        if not pairs or (b == t and runs):
-            continue
-        entry = _PAIRS[s][1 if b == t else 0]
-        out.append(entry)
-        if pairs == 2:
-            out.append(entry)
+        if k:
+            q = c[b + QUEEN]
+            if q and not (b == t and runs):
+                code = codes[1 if b == t else 0]
+                out.append(code)
+                if k == 2 and q == 2:
+                    out.append(code)
     nines = c[t + NINE]
     if nines:
-        out.append(_DIXES[trump])
+        out.append(_DIX_CODES[trump])
         if nines == 2:
-            out.append(_DIXES[trump])
+            out.append(_DIX_CODES[trump])
     # Group 2: pinochle.
-    m = min(c[QS], c[JD])
-    if m:
-        out.append(_PINOCHLES[m - 1])
+    m = c[QS]
+    if m and c[JD]:
+        out.append(_PINOCHLE_CODES[0 if m == 1 or c[JD] == 1 else 1])
     # Group 3: arounds.
-    for r, entries in _AROUNDS:
-        m = min(c[r], c[8 + r], c[16 + r], c[24 + r])
-        if m:
-            out.append(entries[m - 1])
+    for r, one, two in _AROUND_CODES:
+        if c[r] and c[8 + r] and c[16 + r] and c[24 + r]:
+            m = min(c[r], c[8 + r], c[16 + r], c[24 + r])
+            out.append(one if m == 1 else two)
     return out
+
+
+_SUIT_PAIRS: Final = tuple((s * 8, _PAIR_CODES[s]) for s in range(4))
+
+
+def meld_breakdown(cards: Sequence[int], trump: int) -> list[tuple[str, tuple[Card, ...], int]]:
+    """Every meld scored, as ``(name, cards, value)``, in group order (the same
+    tuples every time: :data:`ENTRIES` by :func:`meld_codes`)."""
+    return [ENTRIES[i] for i in meld_codes(cards, trump)]
