@@ -107,7 +107,7 @@ _AROUND_CODES: Final = tuple(
 def meld_codes(cards: Sequence[int], trump: int) -> list[int]:
     """Every meld scored, as codes (indices into :data:`ENTRIES`), in group order.
 
-    Resolution (RULES.md §4): with one run, extra trump Kings and Queens add
+    Resolution (cutthroat rules, Melds): with one run, extra trump Kings and Queens add
     exactly one royal marriage; a double run takes every trump King and Queen.
     """
     c = [0] * 32
