@@ -39,7 +39,8 @@ import attrs
 
 from binocle import actions as A
 from binocle.actions import Action, Kind, parse_action_text
-from binocle.cards import CARDS, Card, Suit, format_cards, kinds, pack
+from binocle.cards import CARDS, Card, Suit, format_cards
+from binocle.cards import kinds as _pack_kinds
 from binocle.core import GameState, MeldResult, Phase, Profile, View
 from binocle.errors import BinocleError, IllegalActionError, InvalidArgumentError
 from binocle.profiles import get_profile
@@ -55,6 +56,7 @@ __all__ = [
     "action_space",
     "information_state_string",
     "information_state_tensor",
+    "kinds",
     "legal_ids",
     "legal_mask",
     "num_distinct_actions",
@@ -147,6 +149,7 @@ class ActionSpace:
     _table_play: int = attrs.field(repr=False)
     _melds: int = attrs.field(repr=False)
     _combo_base: dict[tuple[str, tuple[int, ...]], int] = attrs.field(repr=False)
+    _by_id: tuple[Action | None, ...] = attrs.field(repr=False)
 
     @property
     def size(self) -> int:
@@ -263,6 +266,11 @@ class ActionSpace:
             raise InvalidArgumentError(
                 f"action id {action_id} is outside 0..{self.size - 1} ({self.profile})"
             )
+        from binocle.game import legal_actions
+
+        fixed = self._by_id[action_id]
+        if fixed is not None and state.current_player is not None and fixed in legal_actions(state):
+            return fixed
         found = self.legal_map(state).get(action_id)
         if found is None:
             raise IllegalActionError(
@@ -323,7 +331,12 @@ def _build_space(profile: Profile) -> ActionSpace:
             combo_base[(kind, combo)] = len(labels)
             for code in range(_splits(need)):
                 labels.append(_split_label(kind, need, code))
-    return ActionSpace(profile, tuple(labels), cards, fixed, plain, table_play, melds, combo_base)
+    by_id: list[Action | None] = [None] * len(labels)
+    for action, i in fixed.items():
+        by_id[i] = action
+    return ActionSpace(
+        profile, tuple(labels), cards, fixed, plain, table_play, melds, combo_base, tuple(by_id)
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -441,15 +454,20 @@ class TensorLayout:
 
     def offsets(self) -> dict[str, tuple[int, tuple[int, ...]]]:
         """Each part's start in the flat tensor, with its shape."""
-        out: dict[str, tuple[int, tuple[int, ...]]] = {}
-        at = 0
-        for name, shape in self.parts:
-            out[name] = (at, shape)
-            n = 1
-            for d in shape:
-                n *= d
-            at += n
-        return out
+        return dict(_offsets(self))
+
+
+@functools.lru_cache(maxsize=128)
+def _offsets(layout: TensorLayout) -> dict[str, tuple[int, tuple[int, ...]]]:
+    out: dict[str, tuple[int, tuple[int, ...]]] = {}
+    at = 0
+    for name, shape in layout.parts:
+        out[name] = (at, shape)
+        n = 1
+        for d in shape:
+            n *= d
+        at += n
+    return out
 
 
 _PHASES: Final = tuple(Phase)
@@ -550,8 +568,8 @@ class _Writer:
 
     def __init__(self, layout: TensorLayout, cards: Sequence[Card]) -> None:
         self.out = [0.0] * layout.size
-        self.at = layout.offsets()
-        self.index: dict[int, int] = {int(c): i for i, c in enumerate(cards)}
+        self.at = _offsets(layout)
+        self.index = _kind_index(len(cards) * 2)
 
     def one_hot(self, part: str, i: int | None, row: int = 0) -> None:
         if i is None:
@@ -605,7 +623,7 @@ def _tensor(view: View, full: bool) -> list[float]:
     w.value("hand_sizes", view.hand_sizes)
     for row, (seat, card) in enumerate(view.trick[: profile.players - 1]):
         w.one_hot("trick", seat, row)
-        start, _ = layout.offsets()["trick"]
+        start, _ = w.at["trick"]
         w.out[start + row * (profile.players + n) + profile.players + w.index[card]] = 1.0
     w.value("scores", view.scores)
     plays = _plays(view)
@@ -782,6 +800,18 @@ def _with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
     return out
 
 
+@functools.lru_cache(maxsize=2)
+def kinds(size: int) -> tuple[Card, ...]:
+    """The card kinds of a pack in id order (24 or 32): a card's index among them is
+    its place in every card part of the tensors and its chance outcome."""
+    return _pack_kinds(size)
+
+
+@functools.lru_cache(maxsize=2)
+def _kind_index(size: int) -> dict[int, int]:
+    return {int(c): i for i, c in enumerate(kinds(size))}
+
+
 def _dealt_by_chance(state: GameState) -> int:
     """How many deck cards the pending deal reveals as chance: all but the classic stock."""
     classic = _classic_part(state)
@@ -841,6 +871,12 @@ class Episode:
             )
         return cls(s, hands, len(s.results), s.scores, (), True, (), s.scores)
 
+    def __copy__(self) -> Episode:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Episode:
+        return self
+
     # -- where the episode stands ------------------------------------------------
 
     @property
@@ -874,29 +910,27 @@ class Episode:
 
     # -- chance ----------------------------------------------------------------
 
-    def _remaining(self) -> list[Card]:
-        """The cards the next chance outcome is drawn from."""
+    def _remaining(self) -> list[int]:
+        """How many copies of each card kind the next chance outcome is drawn from."""
         s = self.state
+        index = _kind_index(s.profile.pack_size)
         if s.phase is Phase.DEAL:
-            rest = list(pack(s.profile.pack_size))
+            counts = [2] * len(index)
         else:
-            rest = list(_classic_part(s).stock)
+            counts = [0] * len(index)
+            for c in _classic_part(s).stock:
+                counts[index[c]] += 1
         for c in self.deck:
-            rest.remove(c)
-        return rest
+            counts[index[c]] -= 1
+        return counts
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The possible outcomes (card indices) with their probabilities, ascending."""
         if not self.is_chance():
             return []
-        rest = self._remaining()
-        cards = kinds(self.profile.pack_size)
-        counts: dict[int, int] = {}
-        for c in rest:
-            i = cards.index(c)
-            counts[i] = counts.get(i, 0) + 1
-        total = len(rest)
-        return [(i, k / total) for i, k in sorted(counts.items())]
+        counts = self._remaining()
+        total = sum(counts)
+        return [(i, k / total) for i, k in enumerate(counts) if k]
 
     # -- steps -----------------------------------------------------------------
 
@@ -931,11 +965,12 @@ class Episode:
         if not 0 <= outcome < len(cards):
             raise IllegalActionError(f"chance outcome {outcome} is not a card index")
         card = cards[outcome]
-        rest = self._remaining()
-        if card not in rest:
+        counts = self._remaining()
+        if not counts[outcome]:
             raise IllegalActionError(f"chance outcome {card}: no copy of it is left to deal")
         deck = (*self.deck, card)
-        rest.remove(card)
+        counts[outcome] -= 1
+        rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]
         s = self.state
         if s.phase is Phase.DEAL:
             if len(deck) < _dealt_by_chance(s):
