@@ -379,47 +379,156 @@ def test_double_binocle_announced_one_by_one() -> None:
     assert [m.value for m in binocle.observe(s, 0).get("melds")[1].melds] == [40, 80]
 
 
-def test_what_is_not_announced_is_lost() -> None:
-    """RULES.md §3 "Melds", seed 000: "A player may announce less; whatever is not announced
-    before he plays to the first trick is lost" — the holder of the sequence announces only
-    the royal marriage: 40 is all he scores, and no meld is possible once play begins."""
+def test_announcements_go_on_until_the_first_card() -> None:
+    """Three-handed rules, Melds: a player may announce further combinations at his turn
+    until he plays his first card (the source bars melding only "after he has played to
+    the first trick").  The holder of the sequence announces only the royal marriage in his
+    meld turn; at his lead he may still add the sequence (40 + 150 = 190), and the
+    announcement does not end his turn: he still leads."""
     s = run(
         deal(MELDS, 0, "AH"),
         *("pass", "pass", "pass"),  # dix: seats 1 and 2 hold no Nine; the dealer passes
         *("meld royal marriage KH QH", "pass", "pass", "pass"),
     )
-    assert s.phase is Phase.PLAY and s.announced == (0, 40, 0)
-    assert binocle.observe(s, 2).get("melds")[1].total == 40
+    assert s.phase is Phase.PLAY and s.current_player == 1 and s.announced == (0, 40, 0)
+    legal = texts(s)
+    assert legal[-2:] == ["meld sequence AH TH JH + KH QH", "claim"]
+    assert "meld" not in legal  # the best declaration only while nothing is announced
+    assert len(legal) == len(set(s.hands[1])) + 2
+    s = run(s, "meld sequence AH TH JH + KH QH")
+    assert s.current_player == 1 and s.announced == (0, 190, 0) and s.phase is Phase.PLAY
+    assert [m.name for m in binocle.observe(s, 2).get("melds")[1].melds] == [
+        "royal marriage",
+        "sequence",
+    ]
+    assert not any(a.startswith("meld") for a in texts(s))  # his whole meld is announced
+    # Seat 2 passed in his meld turn: at his turn in the first trick, before his first card,
+    # he may still declare his best (220) or any single combination.
+    s = run(s, "play AH")
+    assert s.current_player == 2
+    assert "meld" in texts(s) and "meld four kings KS KH KD KC" in texts(s)
+    s = run(s, "meld")
+    assert s.announced == (0, 190, 220) and s.current_player == 2
+    s = run(s, "play TH")
+    assert s.current_player == 0 and "meld" in texts(s)  # the dealer has not played yet
+    s = run(s, "play 9H")
+    assert s.trick == () and s.current_player == 1 and s.recorded == (0, 190, 0)
+
+
+def test_what_is_not_announced_before_the_first_card_is_lost() -> None:
+    """Three-handed rules, Melds (the source: "If he discovers he had more to meld, but has
+    played a card, the unannounced score is lost"): once a player has played his first card
+    no meld is possible for him; 40 is all the holder of the sequence scores."""
+    s = run(
+        deal(MELDS, 0, "AH"),
+        *("pass", "pass", "pass"),
+        *("meld royal marriage KH QH", "pass", "pass", "pass"),
+        "play AH",  # seat 1 leads the Ace of trumps without announcing the sequence
+    )
+    for _ in range(2):  # seats 2 and 0 follow
+        s = binocle.apply(s, weakest(s))
+    assert s.current_player == 1 and s.recorded == (0, 40, 0)
+    assert not any(a.startswith("meld") for a in texts(s))
     for bad in ("meld", "meld sequence AH TH JH + KH QH", "pass"):
         with pytest.raises(binocle.IllegalActionError):
             binocle.apply(s, bad)
-    s = run(s, "play AH")  # seat 1 leads the first Ace of trumps: it wins
-    while s.trick:
-        s = binocle.apply(s, weakest(s))
-    assert s.current_player == 1 and s.recorded == (0, 40, 0)
+    with pytest.raises(binocle.IllegalActionError, match="has played his first card"):
+        binocle.apply(s, "meld sequence AH TH JH + KH QH")
     s = play_out(s)
     assert s.results[0].meld[1] == 40
 
 
+def test_option_meld_until_first_card_off() -> None:
+    """Three-handed rules, Melds, option ``meld_until_first_card=false`` (tables that lay
+    every meld down "before a card is played"): announcements only in the meld turns; in
+    the play the legal actions are the cards and the claim."""
+    p = "three-handed(meld_until_first_card=false)"
+    s = run(deal(MELDS, 0, "AH", p), "pass", "pass", "pass", "meld royal marriage KH QH")
+    s = run(s, "pass", "pass", "pass")
+    assert s.phase is Phase.PLAY and texts(s) == [
+        *(f"play {c}" for c in dict.fromkeys(s.hands[1])),
+        "claim",
+    ]
+    with pytest.raises(binocle.IllegalActionError, match="meld_until_first_card is off"):
+        binocle.apply(s, "meld sequence AH TH JH + KH QH")
+    assert binocle.profile(p).meld_until_first_card is False
+    assert binocle.profile("three-handed").meld_until_first_card is True
+
+
 def test_option_claim_overlooked() -> None:
-    """RULES.md §3 "Melds", seed 000: "allowing the other players to claim any score
-    overlooked by the one who melds".  Resolution: the next player in turn announces it."""
+    """Three-handed rules, Melds, option ``claim_overlooked`` (the source: "allowing the other
+    players to claim any score overlooked by the one who melds").  Once a player has played
+    his first card, each other player in turn from his left may ``claim overlooked`` (his
+    best meld less what he announced) or ``pass``; the first to claim has it announced, to
+    score with his first trick won."""
     p = "three-handed(claim_overlooked=true)"
-    s = run(deal(MELDS, 0, "AH", p), "pass", "pass", "pass", "meld royal marriage KH QH", "pass")
-    assert s.announced == (0, 40, 150)
-    s = run(s, "meld", "meld")
-    assert s.announced == (100, 40, 370)
-    # Without the option nothing is claimed.
+    s = run(deal(MELDS, 0, "AH", p), "pass", "pass", "pass", "meld royal marriage KH QH")
+    s = run(s, "pass", "meld", "meld")
+    assert s.announced == (100, 40, 220) and s.current_player == 1
+    # Announcing is still possible: nothing is offered before his first card.
+    assert s.offer is None and "claim overlooked" not in texts(s)
+    with pytest.raises(binocle.IllegalActionError, match="nothing to claim"):
+        binocle.apply(s, "claim overlooked")
+    s = run(s, "play AH")  # 150 of his 190 overlooked
+    assert s.offer == binocle.profiles.three_handed.Overlooked(1, 150, (2, 0), 2)
+    assert binocle.observe(s, 0).get("overlooked") == s.offer
+    assert s.current_player == 2 and texts(s) == ["claim overlooked", "pass"]
+    with pytest.raises(binocle.IllegalActionError, match="may claim the 150 points"):
+        binocle.apply(s, "play TH")
+    s = run(s, "pass")  # seat 2 lets it go; the dealer, next in turn, claims it
+    assert s.current_player == 0 and texts(s) == ["claim overlooked", "pass"]
+    s = run(s, "claim overlooked")
+    assert s.announced == (250, 40, 220) and s.offer is None
+    assert s.current_player == 2 and "play TH" in texts(s)  # the play goes on
+    s = run(s, "play TH", "play 9H")  # seat 1's Ace wins; the dealer has not won a trick
+    assert s.recorded == (0, 40, 0) and s.phase is Phase.PLAY
+    # Without the option nothing is offered and nothing claimed.
     s = run(deal(MELDS, 0, "AH"), "pass", "pass", "pass", "meld royal marriage KH QH", "pass")
-    assert s.announced == (0, 40, 0)
+    s = run(s, "meld", "meld", "play AH")
+    assert s.offer is None and s.current_player == 2 and s.announced == (100, 40, 220)
+    assert "claim overlooked" not in texts(s)
+    with pytest.raises(binocle.IllegalActionError, match="claim_overlooked is off"):
+        binocle.apply(s, "claim overlooked")
+
+
+def test_an_overlooked_meld_nobody_claims_is_lost() -> None:
+    """Three-handed rules, Melds (option ``claim_overlooked``): when every other player lets
+    the overlooked meld go, nobody scores it, and the play goes on."""
+    p = "three-handed(claim_overlooked=true)"
+    s = run(deal(MELDS, 0, "AH", p), "pass", "pass", "pass", "pass", "meld", "meld")
+    s = run(s, "play AS")  # seat 1 announced nothing: all 190 overlooked
+    assert s.offer is not None and s.offer.points == 190
+    s = run(s, "pass", "pass")
+    assert s.offer is None and s.current_player == 2 and s.announced == (100, 0, 220)
+
+
+def test_an_overlooked_meld_claimed_after_a_trick_won_scores_at_once() -> None:
+    """Three-handed rules, Melds and Scoring (option ``claim_overlooked``): the overlooked
+    meld scores "under the same first-trick condition": claimed by a player who has already
+    won a trick, it scores at once.  The dealer plays last to the first trick and overlooks
+    his 80; seat 1, who won the trick, is asked first and claims it."""
+    s = to_play(deal(SPADES, 0, "AS", "three-handed(claim_overlooked=true)"), "dix")
+    assert s.announced == (10, 10, 0) and s.best == (80, 230, 40)
+    s = run(s, "meld", "play AS", "meld", "play 9D", "play 9S")
+    assert s.trick == () and s.recorded == (0, 240, 0)  # seat 1 won: dix and meld scored
+    assert s.offer is not None and (s.offer.seat, s.offer.points) == (0, 80)
+    assert s.current_player == 1
+    s = run(s, "claim overlooked")
+    assert s.announced == (10, 320, 40) and s.recorded == (0, 320, 0)
+    assert s.meld_scored == (0, 320, 0) and s.current_player == 1 and s.offer is None
+    s = play_out(s)
+    assert s.results[0].meld[1] == 320
 
 
 def test_claim_overlooked_counts_the_hand_after_the_exchange() -> None:
-    """RULES.md §3 "Melds" (option): what a player overlooked is measured on his hand as it
-    is when he melds: the dealer who gave up the turn-up AS for a Nine has lost his sequence,
-    and declaring his best (80) overlooks nothing.  (Found a bug: 150 was credited.)"""
+    """Three-handed rules, Melds (option ``claim_overlooked``): what a player overlooked is
+    measured on his hand as it is when he melds: the dealer who gave up the turn-up AS for a
+    Nine has lost his sequence, and declaring his best (80) overlooks nothing, so his first
+    card offers nothing.  (Found a bug: 150 was credited.)"""
     s = to_play(deal(SPADES, 0, "AS", "three-handed(claim_overlooked=true)"), "dix", "meld")
     assert s.announced == (10 + 80, 10 + 230, 40)
+    s = run(s, "play AS", "play 9D", "play 9S")
+    assert s.offer is None and s.announced == (10 + 80, 10 + 230, 40)
 
 
 # --- play ----------------------------------------------------------------------------
@@ -862,3 +971,28 @@ def test_perft_from_the_first_play_position() -> None:
     assert s.current_player == 1 and s.announced == (100, 20, 140)
     assert len(set(s.hands[1])) == 14
     assert [perft(s, d) for d in (1, 2, 3)] == [15, 75, 262]
+
+
+def test_perft_with_announcements_in_the_play() -> None:
+    """Golden counts from the first PLAY position of MELDS after every seat passed his dix
+    and meld turns (three-handed rules, Melds: announcements until one's first card; option
+    ``claim_overlooked``).  Depth 1, by hand: seat 1 leads one of 15 distinct cards, or
+    announces ``meld`` (his best, 190), the royal marriage KH QH or the sequence, or claims:
+    15 + 3 + 1 = 19.  Depth 2, by hand: after each of the 15 leads his 190 are overlooked
+    and seat 2 may claim them or pass (15 * 2); after ``meld``, 15 cards or claim (16); after
+    the royal marriage, also the sequence over it (17); after the sequence alone, the royal
+    marriage may not follow (same class, not worth more): 16; after his wrong claim he
+    retires and seat 2 leads one of 16 distinct cards, announces one of 7 (``meld``, three
+    marriages and the royal marriage, four Kings, four Queens) or claims (24):
+    30 + 16 + 17 + 16 + 24 = 103.  Without the option, and with the announcements in the
+    play switched off (``meld_until_first_card=false``: 15 cards and the claim at depth 1),
+    the counts differ as pinned here."""
+    counts = {
+        "three-handed(claim_overlooked=true)": [19, 103, 688],
+        "three-handed": [19, 237, 2194],
+        "three-handed(meld_until_first_card=false)": [16, 76, 227],
+    }
+    for spec, expected in counts.items():
+        s = run(deal(MELDS, 0, "AH", spec), *["pass"] * 6)
+        assert s.phase is Phase.PLAY and s.current_player == 1 and s.announced == (0, 0, 0)
+        assert [perft(s, d) for d in (1, 2, 3)] == expected, spec

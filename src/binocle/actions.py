@@ -20,6 +20,8 @@ text                      meaning
 ``play TS``               play a card (``play TS table`` from the table,
                           ``play TS table 3`` naming the table copy)
 ``claim``                 claim to have reached the target (knock)
+``claim overlooked``      claim the meld another player overlooked
+                          (three-handed option ``claim_overlooked``)
 ``concede``               the bidder gives up the hand
 ========================  ==========================================
 """
@@ -60,6 +62,7 @@ class Kind(enum.Enum):
     MELD = "meld"
     PLAY = "play"
     CLAIM = "claim"
+    CLAIM_OVERLOOKED = "claim overlooked"
     CONCEDE = "concede"
 
 
@@ -115,6 +118,7 @@ BUNCH: Final = Action(Kind.BUNCH)
 DIX: Final = Action(Kind.DIX)
 MELD: Final = Action(Kind.MELD)
 CLAIM: Final = Action(Kind.CLAIM)
+CLAIM_OVERLOOKED: Final = Action(Kind.CLAIM_OVERLOOKED)
 CONCEDE: Final = Action(Kind.CONCEDE)
 
 PLAY: Final = tuple(Action(Kind.PLAY, card=c) for c in CARDS)
@@ -164,6 +168,7 @@ _SIMPLE: Final = {
     "meld": MELD,
     "claim": CLAIM,
     "knock": CLAIM,
+    "claim overlooked": CLAIM_OVERLOOKED,
     "concede": CONCEDE,
     "give up": CONCEDE,
 }

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from binocle.actions import Action, Kind
+from binocle.actions import CLAIM_OVERLOOKED, Action, Kind
 from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase, View
 from binocle.errors import InvalidArgumentError
@@ -56,6 +56,7 @@ class BaselineBot:
     Cutthroat: bids up to its best meld plus a fair estimate of its tricks,
     discards cards that neither meld nor win, names the suit that gives the
     most, gives up a hopeless contract, leads winners and wins tricks cheaply.
+    Three-handed: declares its best meld and claims any overlooked meld offered.
     """
 
     def __init__(self, seed: int | None = None) -> None:
@@ -65,6 +66,8 @@ class BaselineBot:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if CLAIM_OVERLOOKED in legal:
+            return CLAIM_OVERLOOKED  # another player's overlooked meld: free points
         phase = view.phase
         if phase is Phase.BIDDING:
             return self._bid(view, legal)

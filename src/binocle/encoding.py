@@ -314,7 +314,7 @@ def _build_space(profile: Profile) -> ActionSpace:
             add("meld", A.MELD)
         add("claim", A.CLAIM)
         if name == "three-handed":
-            add("claim overlooked")
+            add("claim overlooked", A.CLAIM_OVERLOOKED)
         for c in cards:
             add(f"play {c}", A.PLAY[c])
         table_play = len(labels)

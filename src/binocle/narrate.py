@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from binocle.actions import Action, Kind
 from binocle.cards import Card, Suit, format_cards
 from binocle.core import GameState, HandResult, Phase
@@ -42,6 +44,11 @@ def _gain(before: GameState, after: GameState, seat: int, name: str) -> int:
     return int(new[seat] - old[seat]) if old and new else 0
 
 
+def _offer(state: GameState) -> Any:
+    """The overlooked meld offered to the player to act, or None (three-handed)."""
+    return observe(state, 0).get("overlooked") if state.current_player is not None else None
+
+
 def describe(before: GameState, action: Action, after: GameState) -> list[str]:
     """Lines describing ``action`` taken in ``before`` and leading to ``after``."""
     lines: list[str] = []
@@ -58,6 +65,11 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
             lines.append(f"  turn-up: {turn_up}")
     elif k is Kind.PASS and before.phase is Phase.ANNOUNCE:
         lines.append(f"  {who} announces nothing")
+    elif k is Kind.CLAIM_OVERLOOKED or (k is Kind.PASS and _offer(before) is not None):
+        offer = _offer(before)
+        what = f"the {offer.points} points of meld seat {offer.seat} overlooked" if offer else "it"
+        verb = "claims" if k is Kind.CLAIM_OVERLOOKED else "lets go"
+        lines.append(f"  {who} {verb} {what}")
     elif k is Kind.DIX and before.phase is Phase.DIX:
         n = action.number or 1
         swap = observe(after, 0).get("exchanged") and not observe(before, 0).get("exchanged")
@@ -82,6 +94,9 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
         lines.append(f"  {who} names trump: {action.suit.name.lower()}")
     elif k is Kind.MELD and before.phase is Phase.ANNOUNCE and p is not None:
         gained = _gain(before, after, p, "meld_points")
+        lines.append(f"  {who} announces {str(action)[5:]} ({gained})")
+    elif k is Kind.MELD and action.name is not None and p is not None:
+        gained = _gain(before, after, p, "announced")
         lines.append(f"  {who} announces {str(action)[5:]} ({gained})")
     elif k is Kind.MELD:
         view = observe(after, p if p is not None else 0)
@@ -112,6 +127,12 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
         lines.append("  " + ", ".join(draws))
         if observe(after, 0).get("turn_up") is None:
             lines.append("  the stock is exhausted: the table cards go back to the hands")
+    offer = _offer(after)
+    if k is Kind.PLAY and offer is not None and offer is not _offer(before):
+        lines.append(
+            f"  seat {offer.seat} overlooked {offer.points} points of meld:"
+            f" seat {offer.asked[0]} may claim them first"
+        )
     if k is Kind.CLAIM and p is not None:
         won = after.profile.winner(after)
         verdict = "correct" if won == p else "wrong"

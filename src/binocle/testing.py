@@ -18,6 +18,7 @@ import attrs
 from binocle.actions import (
     BUNCH,
     CLAIM,
+    CLAIM_OVERLOOKED,
     CONCEDE,
     DIX,
     MELD,
@@ -61,7 +62,7 @@ def _candidates(state: GameState, rng: random.Random) -> Iterator[Action]:
     yield discard(c)
     yield bid(rng.choice((0, 10, 240, 250, 255, 260, 300, 1000, 99990)))
     yield trump(rng.choice(list(Suit)))
-    yield from (PASS, DIX, MELD, CLAIM, CONCEDE, BUNCH)
+    yield from (PASS, DIX, MELD, CLAIM, CLAIM_OVERLOOKED, CONCEDE, BUNCH)
     yield declare("marriage", (CARDS[2], CARDS[3]))
     yield Action(Kind.DEAL, cards=(c,) * 48)
 

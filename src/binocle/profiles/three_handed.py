@@ -2,9 +2,12 @@
 
 Phases: DEAL → DIX (each player in turn from the dealer's left shows the Nine
 of trumps or passes) → MELD (each player in turn announces his melds) → PLAY (16 tricks) →
-DEAL again, or OVER.  A wrong claim retires the claimant; if nobody wins that
-deal, the two others go on with the classic two-handed game, which this
-profile then runs inside its own state (``sub``), seats mapped by ``pair``.
+DEAL again, or OVER.  Until he plays his first card a player may announce more
+at his turn in the play; when he plays it, what he overlooked may be offered to
+the others in turn (option ``claim_overlooked``).  A wrong claim retires the
+claimant; if nobody wins that deal, the two others go on with the classic
+two-handed game, which this profile then runs inside its own state (``sub``),
+seats mapped by ``pair``.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from binocle.rules.classic_melds import (
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
 
-__all__ = ["ThreeHanded", "ThreeHandedState"]
+__all__ = ["Overlooked", "ThreeHanded", "ThreeHandedState"]
 
 _NINE = 5
 DIX_POINTS = 10
@@ -60,11 +63,14 @@ _RULE = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
 class ThreeHanded(Profile):
     """Three-handed Binocle: sixteen cards each, dix exchange, melds before play.
 
-    Options: ``target`` (1000); ``claim_overlooked`` (false: when on, the
-    score a player overlooked in his melds is announced for the next player
-    in turn); ``lowest_pays`` (false: when on, the game ends as soon as one
-    player retires, and he pays, or when a player goes out, and the lowest
-    score pays); ``grand_binocle`` (false, as in the classic game).
+    Options: ``target`` (1000); ``claim_overlooked`` (false: when on, once a
+    player has played his first card, the meld he overlooked is offered to
+    the others in turn, ``claim overlooked`` or ``pass``); ``lowest_pays``
+    (false: when on, the game ends as soon as one player retires, and he
+    pays, or when a player goes out, and the lowest score pays);
+    ``grand_binocle`` (false, as in the classic game); ``meld_until_first_card``
+    (true: a player may announce more at his turn until he plays his first
+    card; false: only in his meld turn).
     """
 
     name: ClassVar[str] = "three-handed"
@@ -76,6 +82,7 @@ class ThreeHanded(Profile):
     claim_overlooked: bool = attrs.field(default=False, validator=flag_option)
     lowest_pays: bool = attrs.field(default=False, validator=flag_option)
     grand_binocle: bool = attrs.field(default=False, validator=flag_option)
+    meld_until_first_card: bool = attrs.field(default=True, validator=flag_option)
 
     @property
     def classic(self) -> Classic:
@@ -89,7 +96,7 @@ class ThreeHanded(Profile):
         return ThreeHandedState(
             self, seed, dealer, 0, Phase.DEAL, dealer, None, None, _E3, (), (0, 0, 0), (),
             None, None, False, _Z3, _Z3, _T3, _S3, _F3, _Z3, _Z3, _Z3, _E3, 0, None, (),
-            (t, t, t), None, None, None, (), _Z3,
+            (t, t, t), None, None, None, (), _Z3, None,
         )  # fmt: skip
 
     # -- legal actions -----------------------------------------------------------
@@ -102,30 +109,44 @@ class ThreeHanded(Profile):
         p = s.current_player
         if phase is Phase.PLAY:
             assert p is not None
+            if s.offer is not None:
+                return _OFFER_ACTIONS
             played = [c for _, c in s.trick]
             cards = allowed_cards(s.hands[p], played, s.trump, _RULE)
+            if self.meld_until_first_card and _before_first_card(s, p):
+                # Three-handed rules, Melds: more announcements until his first card.
+                return (*[A.PLAY[c] for c in cards], *self._announcements(s, p), A.CLAIM)
             return (*[A.PLAY[c] for c in cards], A.CLAIM)
         if phase is Phase.DIX:
             assert p is not None
             n = self._nines_to_show(s, p)
             return (A.PASS, A.DIX, _DIX2) if n == 2 else (A.PASS, A.DIX) if n else (A.PASS,)
         if phase is Phase.MELD:
-            assert p is not None and s.trump is not None
-            out: list[Action] = []
-            if not s.tables[p].melds and s.best[p] > 0:
-                out.append(A.MELD)
-            out.append(A.PASS)
-            table = s.tables[p]
-            out.extend(
-                announcement_action(a, table)
-                for a in legal_announcements(
-                    _concealed(s, p), table, s.trump, grand_binocle=self.grand_binocle
-                )
-            )
-            return tuple(out)
+            assert p is not None
+            found = self._announcements(s, p)
+            if found and found[0] is A.MELD:
+                return (A.MELD, A.PASS, *found[1:])
+            return (A.PASS, *found)
         if phase is Phase.DEAL:
             return (self.deal_for(s),)
         return ()
+
+    def _announcements(self, s: ThreeHandedState, p: int) -> tuple[Action, ...]:
+        """What ``p`` may still announce: ``meld`` (the best declaration) while he has
+        announced nothing, and every legal single combination; nothing once his
+        announcements reach his best meld (no legal announcement can then remain)."""
+        assert s.trump is not None
+        shown = s.shown[p]
+        if sum(m.value for m in shown) >= s.best[p]:
+            return ()
+        table = s.tables[p]
+        singles = tuple(
+            announcement_action(a, table)
+            for a in legal_announcements(
+                _concealed(s, p), table, s.trump, grand_binocle=self.grand_binocle
+            )
+        )
+        return singles if shown else (A.MELD, *singles)
 
     def _nines_to_show(self, s: ThreeHandedState, p: int) -> int:
         """Nines of trumps ``p`` holds and has not shown, less one the dealer was given."""
@@ -149,6 +170,8 @@ class ThreeHanded(Profile):
             return self._deal(s, action)
         if kind is Kind.CLAIM:
             return self._claim(s, action)
+        if s.offer is not None:
+            return self._overlooked(s, action)
         if s.phase is Phase.DIX:
             return self._dix(s, action)
         return self._meld(s, action)
@@ -226,47 +249,83 @@ class ThreeHanded(Profile):
         return self._next_dix(base, p)
 
     def _meld(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
-        """Melds (three-handed rules, Melds): the best declaration, one combination, or done."""
+        """Melds (three-handed rules, Melds): the best declaration, one combination, or
+        done (``pass``).  In the play, before his first card, an announcement does not
+        end the player's turn: he still plays a card (or claims)."""
+        # RULES.md §3 "Melds" and its Resolution (announcements until the first card).
         p = s.current_player
         assert p is not None and s.trump is not None
         history = (s.history, action, p)
-        if action.kind is Kind.MELD and action.name is None:
-            total, order = best_meld(s.hands[p], s.trump, grand_binocle=self.grand_binocle)
-            return self._done_melding(s, p, history, total, order)
         if action.kind is Kind.PASS:
-            shown = s.shown[p]
-            return self._done_melding(s, p, history, sum(c.value for c in shown), shown)
+            return self._next_melder(s, p, history)
+        shown, announced = s.shown[p], s.announced
+        if action.name is None:
+            # The best declaration, offered only while nothing is announced.
+            total, order = best_meld(s.hands[p], s.trump, grand_binocle=self.grand_binocle)
+            announced = replace_at(announced, p, announced[p] + total)
+            done = _rebuild(
+                s, history=history, announced=announced, shown=replace_at(s.shown, p, order)
+            )
+            return self._next_melder(done, p, history) if s.phase is Phase.MELD else done
         table = s.tables[p]
         for ann in legal_announcements(
             _concealed(s, p), table, s.trump, grand_binocle=self.grand_binocle
         ):
             if announcement_action(ann, table) == action:
                 _, new_table = announce(_concealed(s, p), table, ann)
+                combo = ann.combination
                 return _rebuild(
                     s, history=history, tables=replace_at(s.tables, p, new_table),
-                    shown=replace_at(s.shown, p, (*s.shown[p], ann.combination)),
+                    shown=replace_at(s.shown, p, (*shown, combo)),
+                    announced=replace_at(announced, p, announced[p] + combo.value),
                 )  # fmt: skip
         raise AssertionError(f"announcement not found: {action}")  # pragma: no cover
 
-    def _done_melding(
-        self,
-        s: ThreeHandedState,
-        p: int,
-        history: Any,
-        total: int,
-        order: tuple[Combination, ...],
-    ) -> ThreeHandedState:
-        announced = replace_at(s.announced, p, s.announced[p] + total)
+    def _next_melder(self, s: ThreeHandedState, p: int, history: Any) -> ThreeHandedState:
+        """The next player's meld turn, or the play once every player has had his."""
         nxt = (p + 1) % 3
-        if self.claim_overlooked and s.best[p] > total:
-            # Option (RULES.md §3 "Melds"): the next player in turn claims the overlooked score.
-            announced = replace_at(announced, nxt, announced[nxt] + s.best[p] - total)
-        shown = replace_at(s.shown, p, tuple(order))
         done = nxt == (s.dealer + 1) % 3
-        return _rebuild(
-            s, phase=Phase.PLAY if done else Phase.MELD, current=nxt, history=history,
-            announced=announced, shown=shown,
-        )  # fmt: skip
+        return _rebuild(s, phase=Phase.PLAY if done else Phase.MELD, current=nxt, history=history)
+
+    def _offer_overlooked(self, s: ThreeHandedState, p: int) -> ThreeHandedState:
+        """Option ``claim_overlooked``: ``p`` has just played his first card; what he
+        overlooked (his best meld less the melds he announced) is offered to the
+        others in turn from his left, if anything was overlooked."""
+        # RULES.md §3 "Melds", Resolution of the option of seed 000.
+        points = s.best[p] - sum(m.value for m in s.shown[p])
+        if points <= 0 or s.current_player is None:
+            return s
+        asked = tuple(i for i in ((p + 1) % 3, (p + 2) % 3) if i != s.retired)
+        if not asked:  # pragma: no cover - two players are always left
+            return s
+        offer = Overlooked(p, points, asked, s.current_player)
+        return _rebuild(s, offer=offer, current=asked[0])
+
+    def _overlooked(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
+        """``claim overlooked`` or ``pass`` while the overlooked meld is offered: the first
+        to claim it has it announced (scored with his first trick, or at once if he has
+        won one); when every other player has let it go, it is lost."""
+        p = s.current_player
+        offer = s.offer
+        assert p is not None and offer is not None
+        history = (s.history, action, p)
+        if action.kind is Kind.CLAIM_OVERLOOKED:
+            points = offer.points
+            announced = replace_at(s.announced, p, s.announced[p] + points)
+            meld_scored, recorded = s.meld_scored, s.recorded
+            if s.scored[p]:
+                meld_scored = replace_at(meld_scored, p, meld_scored[p] + points)
+                recorded = replace_at(recorded, p, recorded[p] + points)
+            return _rebuild(
+                s, history=history, offer=None, current=offer.resume, announced=announced,
+                meld_scored=meld_scored, recorded=recorded,
+            )  # fmt: skip
+        rest = tuple(i for i in offer.asked[1:] if i != s.retired)
+        if rest:
+            return _rebuild(
+                s, history=history, offer=attrs.evolve(offer, asked=rest), current=rest[0]
+            )
+        return _rebuild(s, history=history, offer=None, current=offer.resume)
 
     def _active(self, s: ThreeHandedState) -> int:
         return 3 if s.retired is None else 2
@@ -283,10 +342,16 @@ class ThreeHanded(Profile):
         trick = (*s.trick, (p, c))
         history = (s.history, action, p)
         if len(trick) < self._active(s):
-            return _rebuild(
+            nxt: GameState = _rebuild(
                 s, current=self._next_seat(s, p), hands=hands, trick=trick, history=history
             )
-        return self._finish_trick(_rebuild(s, hands=hands, trick=trick, history=history))
+        else:
+            nxt = self._finish_trick(_rebuild(s, hands=hands, trick=trick, history=history))
+        if self.claim_overlooked and _before_first_card(s, p):
+            # The first trick never ends the hand: ``nxt`` is a three-handed state.
+            assert isinstance(nxt, ThreeHandedState)
+            return self._offer_overlooked(nxt, p)
+        return nxt
 
     def _finish_trick(self, s: ThreeHandedState) -> GameState:
         """The trick's winner takes it and scores his announcements with his first trick."""
@@ -383,7 +448,7 @@ class ThreeHanded(Profile):
                 trick=(), scores=scores, results=results, turn_up=None, exchanged=False,
                 nines_shown=_Z3, announced=_Z3, tables=_T3, shown=_S3, scored=_F3,
                 meld_scored=_Z3, recorded=_Z3, taken=_Z3, piles=_E3, tricks=0, retired=None,
-                dead=(), targets=targets, best=_Z3,
+                dead=(), targets=targets, best=_Z3, offer=None,
             )  # fmt: skip
         # Nobody won that deal: the other two go on with the two-handed game.
         pair = tuple(i for i in range(3) if i != out)
@@ -397,7 +462,7 @@ class ThreeHanded(Profile):
         )
         base = _rebuild(
             s, scores=scores, results=results, targets=targets, retired=out, dead=(),
-            sub=sub, pair=pair, hands=_E3, trick=(), piles=_E3,
+            sub=sub, pair=pair, hands=_E3, trick=(), piles=_E3, offer=None,
         )  # fmt: skip
         return self._mirror(base, sub, len(results))
 
@@ -475,11 +540,35 @@ class ThreeHanded(Profile):
                 f"seat {p} holds no Nine of trumps to show: the only action is pass, not {action}"
             )
         if phase is Phase.MELD:
-            if kind is Kind.MELD and action.name is None:
-                return "meld (the best declaration) only before any single combination is announced"
             if kind is Kind.MELD:
-                return f"{action} is not a legal announcement with the cards not yet laid down"
+                return self._explain_meld(s, p, action)
             return f"seat {p} announces melds now (meld, a combination, or pass), not {action}"
+        offer = s.offer
+        if offer is not None:
+            return (
+                f"seat {p} may claim the {offer.points} points of meld seat {offer.seat}"
+                f" overlooked (claim overlooked) or let them go (pass), not {action}"
+            )
+        if kind is Kind.CLAIM_OVERLOOKED:
+            if not self.claim_overlooked:
+                return "an overlooked meld cannot be claimed (option claim_overlooked is off)"
+            return (
+                "nothing to claim: an overlooked meld is offered to the others when a player"
+                " plays his first card without having announced all his meld"
+                " (three-handed rules, Melds)"
+            )
+        if kind is Kind.MELD:
+            if not self.meld_until_first_card:
+                return (
+                    "melds are announced in the meld turns only, before the first lead"
+                    " (option meld_until_first_card is off)"
+                )
+            if not _before_first_card(s, p):
+                return (
+                    f"seat {p} has played his first card: he may announce no more, and what"
+                    " he did not announce is lost (three-handed rules, Melds)"
+                )
+            return self._explain_meld(s, p, action)
         if kind is Kind.PLAY and action.card is not None:
             c = action.card
             if c not in s.hands[p]:
@@ -487,6 +576,17 @@ class ThreeHanded(Profile):
             why = obligation_broken(c, s.hands[p], [x for _, x in s.trick], s.trump, _RULE)
             return why or f"{action} is not legal now"
         return f"seat {p} must play a card or claim, not {action}"
+
+    def _explain_meld(self, s: ThreeHandedState, p: int, action: Action) -> str:
+        """Why the meld ``action`` is not a legal announcement of ``p`` now."""
+        announced = sum(m.value for m in s.shown[p])
+        if s.best[p] == 0:
+            return f"seat {p} holds no meld to announce"
+        if announced >= s.best[p]:
+            return f"seat {p} has announced his whole meld ({announced}): nothing more to announce"
+        if action.name is None:
+            return "meld (the best declaration) only before any single combination is announced"
+        return f"{action} is not a legal announcement with the cards not yet laid down"
 
     def revoke_penalty(self, state: GameState, seat: int) -> str:
         """Three-handed rules, Revoke: the player in error loses his entire score for
@@ -524,6 +624,7 @@ class ThreeHanded(Profile):
             ),
             "scored": s.scored,
             "recorded": s.recorded,
+            "overlooked": s.offer,
             "targets": s.targets,
             "retired": s.retired,
             "payers": s.payers,
@@ -557,6 +658,23 @@ class ThreeHanded(Profile):
             raise InvalidStateError("the cards in hands, tricks and dead cards are not the pack")
 
 
+@attrs.frozen(slots=True)
+class Overlooked:
+    """A meld a player overlooked, offered to the others in turn (option
+    ``claim_overlooked``; three-handed rules, Melds).
+
+    ``seat`` played his first card with ``points`` of his best meld not
+    announced; ``asked`` are the seats still to be offered it, in turn (the
+    first is the player to act, who may ``claim overlooked`` or ``pass``);
+    ``resume`` is the seat that plays on once it is claimed or let go.
+    """
+
+    seat: int
+    points: int
+    asked: tuple[int, ...]
+    resume: int
+
+
 @attrs.frozen(slots=True, weakref_slot=False)
 class ThreeHandedState(GameState):
     """A three-handed position (see :class:`binocle.core.GameState` for the common fields).
@@ -569,7 +687,9 @@ class ThreeHandedState(GameState):
     hand: melds and the last trick), ``taken`` (card points), ``piles``,
     ``tricks`` (played), ``retired``, ``dead`` (the retired player's cards),
     ``best`` (each seat's best meld), ``targets``; after a retirement ``sub``
-    is the two-handed game of the seats ``pair``; ``game_winner``, ``payers``.
+    is the two-handed game of the seats ``pair``; ``game_winner``, ``payers``;
+    ``offer``: the :class:`Overlooked` meld offered to the others right now
+    (option ``claim_overlooked``), else None.
     """
 
     turn_up: Card | None
@@ -592,6 +712,7 @@ class ThreeHandedState(GameState):
     game_winner: int | None
     payers: tuple[int, ...]
     best: tuple[int, ...]
+    offer: Overlooked | None
 
 
 _E3: tuple[tuple[Card, ...], ...] = ((), (), ())
@@ -600,6 +721,7 @@ _F3 = (False, False, False)
 _T3 = (MeldTable(), MeldTable(), MeldTable())
 _S3: tuple[tuple[Combination, ...], ...] = ((), (), ())
 _DIX2 = Action(Kind.DIX, number=2)
+_OFFER_ACTIONS = (A.CLAIM_OVERLOOKED, A.PASS)
 
 
 #: A copy of a state with some fields changed (``current`` for ``current_player``).
@@ -618,8 +740,15 @@ def _finished(
     return _rebuild(
         s, phase=Phase.OVER, current=None, trump=None, hands=_E3, trick=(), scores=scores,
         results=results, targets=targets, game_winner=winner, payers=payers, piles=_E3,
-        dead=(), sub=None,
+        dead=(), sub=None, offer=None,
     )  # fmt: skip
+
+
+def _before_first_card(s: ThreeHandedState, p: int) -> bool:
+    """Whether ``p`` has not yet played his first card of the hand (trick 1)."""
+    if s.tricks:
+        return False
+    return all(seat != p for seat, _ in s.trick)
 
 
 def _concealed(s: ThreeHandedState, p: int) -> tuple[Card, ...]:
