@@ -996,3 +996,42 @@ def test_perft_with_announcements_in_the_play() -> None:
         s = run(deal(MELDS, 0, "AH", spec), *["pass"] * 6)
         assert s.phase is Phase.PLAY and s.current_player == 1 and s.announced == (0, 0, 0)
         assert [perft(s, d) for d in (1, 2, 3)] == expected, spec
+
+
+def test_in_play_melds_and_overlooked_claims_in_records_json_and_the_validator() -> None:
+    """Three-handed rules, Melds (announcements until the first card; option
+    ``claim_overlooked``): the new actions travel through records (their text replays),
+    JSON (a state with an offer pending round-trips), views and the validator (a meld after
+    one's first card is reported, with the rule)."""
+    p = "three-handed(claim_overlooked=true)"
+    s = run(deal(MELDS, 0, "AH", p), "pass", "pass", "pass", "meld royal marriage KH QH")
+    s = run(s, "pass", "pass", "meld", "meld sequence AH TH JH + KH QH", "play AS", "play 9S")
+    assert s.offer == binocle.profiles.three_handed.Overlooked(2, 220, (0, 1), 0)
+    assert s.current_player == 0 and s.announced == (100, 190, 0)
+    back = binocle.loads(binocle.dumps(s))
+    assert back == s and back.offer == s.offer
+    doc = binocle.record(s)
+    texts_recorded = [e["action"] for e in doc["actions"]]
+    assert "meld sequence AH TH JH + KH QH" in texts_recorded
+    assert binocle.replay(doc) == s
+    s = run(s, "pass", "claim overlooked")  # the dealer lets it go, seat 1 claims it
+    assert s.announced == (100, 410, 0) and s.current_player == 0
+    doc = binocle.record(s)
+    assert doc["actions"][-2:] == [
+        {"seat": 0, "action": "pass"},
+        {"seat": 1, "action": "claim overlooked"},
+    ]
+    report = binocle.validate(doc)
+    assert report.ok and report.states_checked == len(doc["actions"]) + 1
+    assert binocle.observe(s, 2).log[-1] == "1: claim overlooked"
+    assert binocle.loads(binocle.dumps(s)) == s
+    # A meld after one's first card is refused, and the validator says why.
+    late = binocle.record(s)
+    late["actions"].append({"seat": 2, "action": "meld four kings KS KH KD KC"})
+    late["actions"][-1:-1] = [
+        {"seat": 0, "action": "play JS"},  # seat 1's Ace wins; he leads
+        {"seat": 1, "action": "play TS"},
+    ]
+    report = binocle.validate(late)
+    assert not report.ok and report.index == len(late["actions"]) - 1
+    assert report.rule is not None and "has played his first card" in report.rule
