@@ -1155,8 +1155,8 @@ def test_views_show_tables_and_turn_up() -> None:
     assert v.get("concealed") == s.concealed[DEALER] and v.hand == s.hands[DEALER]
     assert v.hand_sizes == (len(s.hands[0]), len(s.hands[1]))
     assert {k for k, _ in v.public} == {
-        "concealed", "dixes", "last_trick", "meld_points", "stock_size",
-        "table_melds", "tables", "targets", "turn_up",
+        "claim_totals", "concealed", "dixes", "last_trick", "meld_points", "stock_size",
+        "table_melds", "tables", "taken", "targets", "turn_up",
     }  # fmt: skip
     assert binocle.observe(s, PONE).get("concealed") == s.concealed[PONE]
 

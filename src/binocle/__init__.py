@@ -22,6 +22,8 @@ from binocle.errors import (
 )
 from binocle.game import (
     apply,
+    claimants,
+    end_reason,
     is_over,
     legal_actions,
     meld,
@@ -64,7 +66,9 @@ __all__ = [
     "View",
     "__version__",
     "apply",
+    "claimants",
     "dumps",
+    "end_reason",
     "is_over",
     "legal_actions",
     "load_record",

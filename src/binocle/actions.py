@@ -20,6 +20,7 @@ text                      meaning
 ``play TS``               play a card (``play TS table`` from the table,
                           ``play TS table 3`` naming the table copy)
 ``claim``                 claim to have reached the target (knock)
+``claim 2``               seat 2 knocks, whoever is to act
 ``claim overlooked``      claim the meld another player overlooked
                           (three-handed option ``claim_overlooked``)
 ``concede``               the bidder gives up the hand
@@ -40,6 +41,7 @@ __all__ = [
     "Action",
     "Kind",
     "bid",
+    "claim",
     "deal",
     "declare",
     "discard",
@@ -71,7 +73,8 @@ class Action:
     """One move.  Build it with the helpers (:func:`play`, :func:`bid`, …) or parse it.
 
     ``kind`` says what it does; ``card`` (discard, play), ``number`` (bid; dix: how
-    many Nines; play: the table slot where two table copies differ), ``suit`` (trump), ``cards`` (deal: the deck; meld: the cards),
+    many Nines; play: the table slot where two table copies differ; claim: the
+    seat that knocks, when it is not the player to act), ``suit`` (trump), ``cards`` (deal: the deck; meld: the cards),
     ``name`` (meld: the combination) and ``source`` (play: ``"table"`` for a card
     played from the table in the classic game) carry the rest.
     """
@@ -104,6 +107,8 @@ class Action:
             return f"{text} + {self.source}" if self.source else text
         if k is Kind.DIX and self.number not in (None, 1):
             return f"dix {self.number}"
+        if k is Kind.CLAIM and self.number is not None:
+            return f"claim {self.number}"
         return str(k.value)
 
     def __copy__(self) -> Action:
@@ -126,6 +131,8 @@ PLAY_TABLE: Final = tuple(Action(Kind.PLAY, card=c, source="table") for c in CAR
 DISCARD: Final = tuple(Action(Kind.DISCARD, card=c) for c in CARDS)
 TRUMP: Final = tuple(Action(Kind.TRUMP, suit=s) for s in Suit)
 _BIDS: dict[int, Action] = {}
+#: ``claim <seat>`` for the seats a table may have (a knock named by its seat).
+CLAIM_BY: Final = tuple(Action(Kind.CLAIM, number=seat) for seat in range(8))
 
 
 def play(c: Card, source: str | None = None) -> Action:
@@ -151,6 +158,18 @@ def bid(amount: int) -> Action:
     return a
 
 
+def claim(seat: int | None = None) -> Action:
+    """The knock of ``seat`` (``claim 2``); with no seat, the player to act's ``claim``.
+
+    Any seat in :func:`binocle.claimants` may knock, whoever is to act.
+    """
+    if seat is None:
+        return CLAIM
+    if type(seat) is int and 0 <= seat < len(CLAIM_BY):
+        return CLAIM_BY[seat]
+    return Action(Kind.CLAIM, number=seat)
+
+
 def deal(cards: tuple[Card, ...]) -> Action:
     """A ``deal`` action for a deck order."""
     return Action(Kind.DEAL, cards=tuple(cards))
@@ -173,6 +192,7 @@ _SIMPLE: Final = {
     "give up": CONCEDE,
 }
 _TEXT_CACHE: dict[str, Action] = {}
+_SEATS: Final = {str(seat): seat for seat in range(len(CLAIM_BY))}
 
 
 def parse_action_text(text: str) -> Action:
@@ -214,6 +234,12 @@ def parse_action_text(text: str) -> Action:
         except ValueError:
             raise InvalidNotationError(f"not a bid: {text!r} (bid then a number)") from None
         action = bid(amount)
+    elif head in ("claim", "knock") and len(rest) == 1 and rest[0] in _SEATS:
+        action = CLAIM_BY[_SEATS[rest[0]]]
+    elif head in ("claim", "knock") and len(rest) == 1 and rest[0].isascii() and rest[0].isdigit():
+        raise InvalidNotationError(
+            f"not a knock: {_excerpt(text)!r} (claim, or claim then the seat that knocks, 0..7)"
+        )
     elif head == "discard" and len(rest) == 1:
         action = discard(parse_card(rest[0]))
     elif head == "trump" and len(rest) == 1:
@@ -260,6 +286,11 @@ def _parse_declaration(text: str, words: list[str]) -> Action:
     cards = tuple(sorted(parse_card(w) for w in words[i:]))
     name = " ".join(w.lower() for w in words[:i])
     return Action(Kind.MELD, cards=cards, name=name, source=table)
+
+
+def _excerpt(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for a message."""
+    return text if len(text) <= limit else text[: limit - 4] + " ..."
 
 
 def _is_card(word: str) -> bool:

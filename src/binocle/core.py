@@ -80,7 +80,9 @@ class HandResult:
     where the profile has no bidding.  ``outcome`` is ``"played"``,
     ``"conceded"`` (the bidder gave up), ``"thrown-in"`` (everyone passed),
     ``"redeal"`` (a bunched hand), ``"claimed"`` (a claim ended the hand) or
-    ``"retired"`` (a wrong claim retired a player, three-handed).
+    ``"retired"`` (a wrong claim retired a player, three-handed).  ``game_end``
+    is None, except on the hand that ended the game: then why it ended, as
+    :func:`binocle.end_reason` says (``"target"``, ``"claim"`` or ``"limit"``).
     """
 
     dealer: int
@@ -92,6 +94,7 @@ class HandResult:
     bid: int | None = None
     made: bool | None = None
     outcome: str = "played"
+    game_end: str | None = None
 
 
 T = TypeVar("T", bound="GameState")
@@ -156,6 +159,8 @@ class View:
     Profile-specific public facts (bids, the widow once shown, melds on the
     table, the turn-up, the stock size, one's own discards …) are in
     ``public`` as sorted ``(name, value)`` pairs; :meth:`get` reads them.
+    ``claimants`` holds the seats that may knock now (:func:`binocle.claimants`):
+    a front end offers this seat a Knock button when ``seat`` is among them.
     """
 
     profile: Profile
@@ -172,6 +177,7 @@ class View:
     legal_actions: tuple[Action, ...]
     log: tuple[str, ...]
     public: tuple[tuple[str, Any], ...]
+    claimants: tuple[int, ...] = ()
 
     def get(self, name: str, default: Any = None) -> Any:
         """A profile-specific public fact by name, e.g. ``view.get("widow")``."""
@@ -181,6 +187,23 @@ class View:
         return default
 
 
+def _option_fields(cls: type[Any]) -> list[Any]:
+    """A profile's option fields: its own first, then the options every profile has."""
+    own = [f for f in attrs.fields(cls) if f.name != "max_hands"]
+    return [*own, *(f for f in attrs.fields(cls) if f.name == "max_hands")]
+
+
+def _max_hands_value(value: Any) -> Any:
+    """``max_hands`` as read from text: ``none`` means no limit."""
+    return None if isinstance(value, str) and value.strip().lower() == "none" else value
+
+
+def _max_hands_option(instance: Any, attribute: Any, value: int | None) -> None:
+    """attrs validator of ``max_hands``: None (no limit) or a positive whole number."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
+        raise ValueError(f"max_hands must be a positive whole number (or none), not {value!r}")
+
+
 @attrs.frozen(slots=True)
 class Profile:
     """A rule profile: options as frozen fields, the phase machine as methods.
@@ -188,12 +211,22 @@ class Profile:
     Subclasses set ``name``, ``aliases``, ``players`` and ``description`` and
     implement the abstract methods.  Instances come from
     :func:`binocle.profile`.
+
+    Every profile has the option ``max_hands`` (None: the game is played to
+    its end, as the sources play it).  With ``max_hands=N`` the game is over
+    at the end of hand N if the rules have not ended it before: the highest
+    score wins, a tie as the profile breaks ties (else nobody wins), and
+    :func:`binocle.end_reason` is ``"limit"``.
     """
 
     name: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
     players: ClassVar[int] = 0
     description: ClassVar[str] = ""
+
+    max_hands: int | None = attrs.field(
+        default=None, converter=_max_hands_value, validator=_max_hands_option, kw_only=True
+    )
 
     # -- identity ------------------------------------------------------------
 
@@ -203,7 +236,7 @@ class Profile:
         Only options that differ from their defaults are written.
         """
         parts = []
-        for f in attrs.fields(type(self)):
+        for f in _option_fields(type(self)):
             value = getattr(self, f.name)
             if value != f.default:
                 text = str(value).lower() if isinstance(value, bool) else str(value)
@@ -225,7 +258,7 @@ class Profile:
 
     def options(self) -> dict[str, Any]:
         """Every option of this profile with its value."""
-        return {f.name: getattr(self, f.name) for f in attrs.fields(type(self))}
+        return {f.name: getattr(self, f.name) for f in _option_fields(type(self))}
 
     # -- the phase machine (implemented by each profile) ----------------------
 
@@ -286,6 +319,28 @@ class Profile:
         won: int | None = getattr(state, "game_winner", None)
         return won
 
+    # -- knocking and the end of the game ---------------------------------------
+
+    def claimants(self, state: GameState) -> tuple[int, ...]:
+        """The seats that may knock (claim the game) now, in seat order.
+
+        None by default: a profile without claiming ends its games at the end
+        of a hand.  Computed only when asked, never on the way of ``apply``.
+        """
+        return ()
+
+    def explain_knock(self, state: GameState, seat: int) -> str:
+        """Why ``seat`` may not knock now (``seat`` is not among the claimants)."""
+        if state.phase is Phase.OVER:
+            return f"the game is over: seat {seat} cannot claim it"
+        if state.phase is Phase.DEAL:
+            return f"the hand is over: seat {seat} cannot claim before the next deal"
+        return f"there is no claiming (knocking) in the {self.name} game"
+
+    def limit_reached(self, hand_number: int) -> bool:
+        """Whether the ``max_hands`` limit ends the game at the end of this hand."""
+        return self.max_hands is not None and hand_number >= self.max_hands
+
     # -- shared machinery ----------------------------------------------------
 
     def explain_out_of_hand(self, state: GameState, action: Action) -> str | None:
@@ -318,7 +373,7 @@ class Profile:
         return View(
             self, seat, s.phase, s.dealer, s.current_player, s.trump, s.hands[seat],
             tuple(len(h) for h in s.hands), s.trick, s.scores, s.results, legal, log,
-            tuple(sorted(public.items())),
+            tuple(sorted(public.items())), self.claimants(s),
         )  # fmt: skip
 
     def resolve(self, state: GameState, action: Action) -> Action:
@@ -447,6 +502,14 @@ def public_log(
     out.append("deal")
     out.reverse()
     return tuple(out)
+
+
+def top_scorer(scores: tuple[int, ...], seats: Any = None) -> int | None:
+    """The one seat (of ``seats``, default all) with the highest score; None on a tie."""
+    among = range(len(scores)) if seats is None else seats
+    best = max(scores[i] for i in among)
+    top = [i for i in among if scores[i] == best]
+    return top[0] if len(top) == 1 else None
 
 
 def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

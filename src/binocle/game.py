@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable
 from typing import Any, Final
 
-from binocle.actions import Action, Kind, deal, parse_action_text
+from binocle.actions import CLAIM, Action, Kind, claim, deal, parse_action_text
 from binocle.cards import Card, Suit, parse_cards, parse_suit
 from binocle.core import GameState, MeldResult, Phase, Profile, View
 from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError
@@ -18,6 +18,8 @@ from binocle.profiles import get_profile
 
 __all__ = [
     "apply",
+    "claimants",
+    "end_reason",
     "is_over",
     "legal_actions",
     "meld",
@@ -155,6 +157,8 @@ def apply(state: GameState, action: Action | str) -> GameState:
         raise InvalidNotationError(
             f"an action is an Action or its text, not {type(action).__name__}"
         )
+    if action.kind is Kind.CLAIM and action.number is not None:
+        return _knock(s, action)
     if action.kind is Kind.DEAL and s.phase is Phase.DEAL:
         action = deal(parse_cards(action.cards))  # Card objects, not ints or None
         problem = s.profile.check_deck(action)
@@ -162,6 +166,63 @@ def apply(state: GameState, action: Action | str) -> GameState:
             return s.profile.apply(s, action)
         raise IllegalActionError(problem)
     raise IllegalActionError(s.profile.explain(s, action))
+
+
+def _knock(s: GameState, action: Action) -> GameState:
+    """A knock that names its seat, from any seat among the claimants (classic rules,
+    Claiming (knocking)).  The player to act's knock is recorded as plain ``claim``."""
+    seat = action.number
+    players = s.profile.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise IllegalActionError(f"a knock names a seat 0..{players - 1}, not {seat!r}")
+    if action != claim(seat):
+        raise IllegalActionError(f"a knock names its seat and nothing else (claim {seat})")
+    if seat not in s.profile.claimants(s):
+        raise IllegalActionError(s.profile.explain_knock(s, seat))
+    if seat == s.current_player:
+        return s.profile.apply(s, CLAIM)
+    return s.profile.apply(s, claim(seat))
+
+
+def claimants(state: GameState) -> tuple[int, ...]:
+    """The seats that may knock (claim the game) now, in seat order; empty where
+    nothing can be claimed.
+
+    Any of them may knock whoever is to act: the player to act with ``claim``
+    (it is among his legal actions), any seat with ``claim <seat>``.  The first
+    knock applied wins.  Cutthroat has no claiming, so it is always empty there.
+
+    >>> import binocle
+    >>> s = binocle.new_game("classic", seed=3)
+    >>> s.current_player, binocle.claimants(s)
+    (1, (0, 1))
+    >>> s = binocle.apply(s, "claim 0")          # the dealer knocks out of turn, wrongly
+    >>> binocle.is_over(s), binocle.winner(s), binocle.end_reason(s)
+    (True, 1, 'claim')
+    """
+    s = _state(state)
+    return s.profile.claimants(s)
+
+
+def end_reason(state: GameState) -> str | None:
+    """Why the game ended, or None while it goes on.
+
+    ``"target"``: a player reached the target at the end of a hand (the game
+    won on its merits, or no winner where the profile says so); ``"claim"``: a
+    knock ended it (a correct claim wins; a wrong one loses, or retires the
+    last but one player); ``"limit"``: the profile's ``max_hands`` limit ended it
+    (the highest score wins; a tie as the profile breaks ties, else nobody).
+
+    >>> import binocle
+    >>> from binocle.bots import RandomBot, play_game
+    >>> s = play_game("cutthroat(max_hands=2)", [RandomBot(i) for i in range(3)], seed=1)
+    >>> binocle.is_over(s), len(s.results), binocle.end_reason(s)
+    (True, 2, 'limit')
+    """
+    s = _state(state)
+    if s.phase is not Phase.OVER or not s.results:
+        return None
+    return s.results[-1].game_end
 
 
 def parse_action(state: GameState, text: str) -> Action:

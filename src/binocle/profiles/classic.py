@@ -3,7 +3,9 @@
 Phases: DEAL → PLAY (free play while the stock lasts) ⇄ ANNOUNCE (the trick's
 winner: one meld, the dix exchange, or nothing; then both draw) … → PLAY
 (strict, once the stock is exhausted and the table cards are taken back) →
-DEAL again, or OVER.  ``claim`` (knocking) is open to the player to act.
+DEAL again, or OVER.  Either player may knock (``claim``) in PLAY and
+ANNOUNCE, whoever is to act: the player to act with ``claim``, the other with
+``claim <seat>`` (:meth:`Classic.claimants`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from binocle.core import (
     remove_card,
     replace_at,
     state_updater,
+    top_scorer,
 )
 from binocle.errors import InvalidStateError
 from binocle.rules.classic_melds import (
@@ -296,11 +299,27 @@ class Classic(Profile):
             s.piles, s.last_trick, s.targets, None,
         )  # fmt: skip
 
+    # -- knocking ------------------------------------------------------------------
+
+    def claimants(self, state: GameState) -> tuple[int, ...]:
+        """Either player, whoever is to act, at every moment a claim can be checked:
+        after the deal, after any card played, trick taken, announcement or draw
+        (classic rules, Claiming (knocking): "the player wins who knocks first")."""
+        phase = state.phase
+        return (0, 1) if phase is Phase.PLAY or phase is Phase.ANNOUNCE else ()
+
+    def claim_total(self, s: ClassicState, seat: int) -> int:
+        """What a claim of ``seat`` is checked against: his game score, the dix and
+        melds recorded this hand and the card points of the tricks he has taken."""
+        return s.scores[seat] + s.meld_points[seat] + s.taken[seat]
+
     def _claim(self, s: ClassicState, action: Action) -> GameState:
-        """Knocking (classic rules, Claiming (knocking)): a correct claim wins at once, a wrong one loses."""
-        p = s.current_player
+        """Knocking (classic rules, Claiming (knocking)): a correct claim wins at once, a
+        wrong one loses.  ``claim`` is the player to act's knock; ``claim <seat>`` that of
+        ``seat``."""
+        p = s.current_player if action.number is None else action.number
         assert p is not None
-        reached = s.scores[p] + s.meld_points[p] + s.taken[p] >= s.targets[p]
+        reached = self.claim_total(s, p) >= s.targets[p]
         ended = self._end_hand(
             _replace(s, history=(s.history, action, p)), "claimed", claimant=p, correct=reached
         )
@@ -316,19 +335,28 @@ class Classic(Profile):
     ) -> GameState:
         """Cards are added; a claim decides the game, else the merits (classic rules, End of a hand)."""
         delta = tuple(s.meld_points[i] + s.taken[i] for i in (0, 1))
-        result = HandResult(s.dealer, s.trump, s.meld_points, s.taken, delta, outcome=outcome)
         scores = tuple(a + b for a, b in zip(s.scores, delta, strict=True))
         targets = s.targets
         winner: int | None
+        end: str | None = None
         if claimant is not None:
             winner = claimant if correct else 1 - claimant
+            end = "claim"
         else:
             reached = [i for i in (0, 1) if scores[i] >= targets[i]]
             winner = reached[0] if len(reached) == 1 else None
             if len(reached) == 2:
                 targets = tuple(t + TARGET_STEP for t in targets)
-        phase = Phase.OVER if winner is not None else Phase.DEAL
-        dealer = s.dealer if winner is not None else 1 - s.dealer
+            if winner is not None:
+                end = "target"
+            elif self.limit_reached(s.hand_number):
+                # The hand limit (max_hands): the higher score wins; a tie, nobody.
+                winner, end = top_scorer(scores), "limit"
+        result = HandResult(
+            s.dealer, s.trump, s.meld_points, s.taken, delta, outcome=outcome, game_end=end
+        )
+        phase = Phase.OVER if end is not None else Phase.DEAL
+        dealer = s.dealer if end is not None else 1 - s.dealer
         return ClassicState(
             self, s.seed, s.first_dealer, s.hand_number, phase, dealer, None, None,
             ((), ()), (), scores, (*s.results, result), s.history,
@@ -503,6 +531,8 @@ class Classic(Profile):
             "dixes": s.dixes,
             "last_trick": s.last_trick,
             "targets": s.targets,
+            "taken": s.taken,
+            "claim_totals": tuple(self.claim_total(s, i) for i in (0, 1)),
         }
         return self.view(s, seat, public, public_log(s, seat))
 

@@ -341,8 +341,15 @@ class Cutthroat(Profile):
         scores = tuple(a + b for a, b in zip(s.scores, result.delta, strict=True))
         history: Any = s.history if logged else (s.history, action, s.current_player)
         winner = _game_winner(scores, result.bidder, self.target)
+        end = None if winner is None else "target"
+        if end is None and self.limit_reached(s.hand_number):
+            # The hand limit (max_hands): the highest score wins; of tied top
+            # scores, the bidder's (the tie rule of "Winning"), else nobody.
+            winner, end = _limit_winner(scores, result.bidder), "limit"
+        if end is not None:
+            result = attrs.evolve(result, game_end=end)
         results = (*s.results, result)
-        if winner is not None:
+        if end is not None:
             phase, dealer = Phase.OVER, s.dealer
         else:
             phase, dealer = Phase.DEAL, s.dealer if redeal else (s.dealer + 1) % 3
@@ -687,6 +694,16 @@ def _game_winner(scores: tuple[int, ...], bidder: int | None, target: int) -> in
     top = max(scores[i] for i in reached)
     best = [i for i in reached if scores[i] == top]
     return best[0] if len(best) == 1 else None
+
+
+def _limit_winner(scores: tuple[int, ...], bidder: int | None) -> int | None:
+    """The winner when the hand limit ends the game: the highest score; of tied
+    top scores the last bidder's, else nobody (as :func:`_game_winner`)."""
+    top = max(scores)
+    best = [i for i, v in enumerate(scores) if v == top]
+    if len(best) == 1:
+        return best[0]
+    return bidder if bidder in best else None
 
 
 _KEEP: Any = object()

@@ -33,6 +33,7 @@ from binocle.core import (
     remove_card,
     replace_at,
     state_updater,
+    top_scorer,
 )
 from binocle.errors import InvalidNotationError, InvalidStateError
 from binocle.profiles.classic import (
@@ -87,7 +88,9 @@ class ThreeHanded(Profile):
     @property
     def classic(self) -> Classic:
         """The two-handed game the last two players go on with after a retirement."""
-        return Classic(target=self.target, grand_binocle=self.grand_binocle)
+        return Classic(
+            target=self.target, grand_binocle=self.grand_binocle, max_hands=self.max_hands
+        )
 
     # -- states ----------------------------------------------------------------
 
@@ -378,12 +381,48 @@ class ThreeHanded(Profile):
         )  # fmt: skip
         return self._end_hand(nxt)
 
+    # -- knocking ------------------------------------------------------------------
+
+    def claimants(self, state: GameState) -> tuple[int, ...]:
+        """Every player still in the hand, whoever is to act, from the end of the
+        melds to the last card (three-handed rules, Claiming (knocking); nothing
+        scores before the first trick); after a retirement, the two players of
+        the two-handed game as its rules say."""
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            pair = s.pair
+            assert pair is not None
+            return tuple(pair[i] for i in self.classic.claimants(s.sub))
+        if s.phase is not Phase.PLAY:
+            return ()
+        out = s.retired
+        return (0, 1, 2) if out is None else tuple(i for i in range(3) if i != out)
+
+    def explain_knock(self, state: GameState, seat: int) -> str:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.retired == seat:
+            return f"seat {seat} has retired after a wrong claim: he cannot claim again"
+        if s.phase is Phase.DIX or s.phase is Phase.MELD:
+            return (
+                f"seat {seat} cannot claim during the {s.phase.value} phase: claims are made"
+                " once the melds are announced (nothing scores before the first trick)"
+            )
+        return super().explain_knock(s, seat)
+
+    def claim_total(self, s: ThreeHandedState, seat: int) -> int:
+        """What a claim of ``seat`` is checked against: his game score, what he has
+        scored this hand (melds with his first trick, the last trick) and the card
+        points of the tricks he has taken."""
+        return s.scores[seat] + s.recorded[seat] + s.taken[seat]
+
     def _claim(self, s: ThreeHandedState, action: Action) -> GameState:
-        """A correct claim wins; a wrong one retires the claimant (three-handed rules, Claiming (knocking))."""
-        p = s.current_player
+        """A correct claim wins; a wrong one retires the claimant (three-handed rules,
+        Claiming (knocking)).  ``claim`` is the player to act's knock, ``claim <seat>``
+        that of ``seat``."""
+        p = s.current_player if action.number is None else action.number
         assert p is not None
         history = (s.history, action, p)
-        total = s.scores[p] + s.recorded[p] + s.taken[p]
+        total = self.claim_total(s, p)
         if total >= s.targets[p]:
             payers = _lowest(s.scores, exclude=p) if self.lowest_pays else ()
             return self._end_hand(_rebuild(s, history=history), winner=p, payers=payers)
@@ -394,9 +433,18 @@ class ThreeHanded(Profile):
             last = next(i for i in range(3) if i not in (p, s.retired))
             return self._end_hand(_rebuild(s, history=history), winner=last)
         dead = (*s.dead, *s.hands[p])
+        current = s.current_player
+        trick = s.trick
+        if current == p:
+            current = self._next_seat(_rebuild(s, retired=p), p)
+        else:
+            # Resolution: a card he played to the trick in progress is dead with the
+            # rest; the others finish that trick, the first of their cards leading.
+            dead = (*dead, *(c for i, c in trick if i == p))
+            trick = tuple((i, c) for i, c in trick if i != p)
         s2 = _rebuild(
-            s, hands=replace_at(s.hands, p, ()), history=history, retired=p, dead=dead,
-            current=self._next_seat(_rebuild(s, retired=p), p),
+            s, hands=replace_at(s.hands, p, ()), trick=trick, history=history, retired=p,
+            dead=dead, current=current,
         )  # fmt: skip
         if len(s2.trick) == 2:
             return self._finish_trick(s2)
@@ -425,21 +473,30 @@ class ThreeHanded(Profile):
             outcome = "claimed"
         else:
             outcome = "played"
-        result = HandResult(s.dealer, s.trump, s.meld_scored, tricks, delta, outcome=outcome)
         scores = tuple(a + b for a, b in zip(s.scores, delta, strict=True))
         targets = s.targets
+        end: str | None = "claim" if winner is not None or over else None
         if winner is None and not over:
             reached = [i for i in range(3) if i != out and scores[i] >= targets[i]]
             if len(reached) == 1:
-                winner = reached[0]
+                winner, end = reached[0], "target"
                 if self.lowest_pays:
                     payers = _lowest(scores, exclude=winner)
             elif len(reached) > 1:
                 targets = tuple(
                     t + TARGET_STEP if i in reached else t for i, t in enumerate(targets)
                 )
+            if end is None and self.limit_reached(s.hand_number):
+                # The hand limit (max_hands): the highest score of the players still
+                # in the game wins; a tie, nobody.
+                winner, end = top_scorer(scores, [i for i in range(3) if i != out]), "limit"
+                if winner is not None and self.lowest_pays:
+                    payers = _lowest(scores, exclude=winner)
+        result = HandResult(
+            s.dealer, s.trump, s.meld_scored, tricks, delta, outcome=outcome, game_end=end
+        )
         results = (*s.results, result)
-        if winner is not None or over:
+        if end is not None:
             return _finished(s, scores, results, targets, winner, payers)
         dealer = (s.dealer + 1) % 3
         if out is None:
@@ -469,9 +526,14 @@ class ThreeHanded(Profile):
     # -- the two-handed game after a retirement ------------------------------------
 
     def _apply_sub(self, s: ThreeHandedState, action: Action) -> GameState:
-        assert s.sub is not None
+        assert s.sub is not None and s.pair is not None
         actor = None if s.current_player is None else s.current_player
-        new_sub: ClassicState = self.classic.apply(s.sub, action)  # type: ignore[assignment]
+        inner = action
+        if action.kind is Kind.CLAIM and action.number is not None:
+            # A knock names its seat at the three-handed table: the two-handed seat inside.
+            actor = action.number
+            inner = A.claim(s.pair.index(actor))
+        new_sub: ClassicState = self.classic.apply(s.sub, inner)  # type: ignore[assignment]
         kept = len(s.results) - len(s.sub.results)
         return self._mirror(_rebuild(s, history=(s.history, action, actor)), new_sub, kept)
 
@@ -496,6 +558,7 @@ class ThreeHanded(Profile):
                 spread(r.tricks, 0),
                 spread(r.delta, 0),
                 outcome=r.outcome,
+                game_end=r.game_end,
             )
             for r in sub.results
         )
@@ -630,6 +693,8 @@ class ThreeHanded(Profile):
             "payers": s.payers,
             "tricks": s.tricks,
             "pair": s.pair,
+            "taken": self._by_seat(s, "taken"),
+            "claim_totals": self._claim_totals(s),
         }
         log = public_log(s, seat)
         if s.sub is not None and s.pair is not None:
@@ -640,6 +705,24 @@ class ThreeHanded(Profile):
             public["two_handed"] = tuple(sorted(extra.items()))
             log = inner.log
         return self.view(s, seat, public, log)
+
+    def _by_seat(self, s: ThreeHandedState, name: str) -> tuple[int, ...]:
+        """A per-seat field of this hand, from the two-handed game after a retirement."""
+        if s.sub is not None and s.pair is not None:
+            inner, pair = getattr(s.sub, name), s.pair
+            return tuple(inner[pair.index(i)] if i in pair else 0 for i in range(3))
+        values: tuple[int, ...] = getattr(s, name)
+        return values
+
+    def _claim_totals(self, s: ThreeHandedState) -> tuple[int, ...]:
+        """Each seat's claim total (:meth:`claim_total`; in the two-handed game, its own)."""
+        if s.sub is not None and s.pair is not None:
+            sub, pair = s.sub, s.pair
+            return tuple(
+                self.classic.claim_total(sub, pair.index(i)) if i in pair else s.scores[i]
+                for i in range(3)
+            )
+        return tuple(self.claim_total(s, i) for i in range(3))
 
     def check(self, state: GameState) -> None:
         s: ThreeHandedState = state  # type: ignore[assignment]
