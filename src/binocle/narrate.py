@@ -7,10 +7,10 @@ from typing import Any
 from binocle.actions import Action, Kind
 from binocle.cards import Card, Suit, format_cards
 from binocle.core import GameState, HandResult, Phase
-from binocle.game import observe
+from binocle.game import end_reason, observe
 from binocle.rules.tricks import trick_winner
 
-__all__ = ["describe", "hand_by_suit", "hand_summary"]
+__all__ = ["describe", "game_over_line", "hand_by_suit", "hand_summary"]
 
 
 def hand_by_suit(cards: tuple[Card, ...]) -> str:
@@ -54,6 +54,9 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
     lines: list[str] = []
     p = before.current_player
     k = action.kind
+    knock_out_of_turn = k is Kind.CLAIM and action.number is not None and action.number != p
+    if k is Kind.CLAIM and action.number is not None:
+        p = action.number  # a knock names its seat: the knocker, whoever was to act
     who = f"seat {p}"
     if k is Kind.DEAL:
         lines.append("")
@@ -105,6 +108,8 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
             lines.append(f"  {who} melds {melds[p].total}: {melds[p]}")
         else:
             lines.append(f"  {who}: {action}")
+    elif k is Kind.CLAIM and p is not None:
+        lines.append(_knock_line(before, after, p, knock_out_of_turn))
     elif k is Kind.PLAY:
         assert action.card is not None and p is not None
         trick = (*before.trick, (p, action.card))
@@ -133,10 +138,6 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
             f"  seat {offer.seat} overlooked {offer.points} points of meld:"
             f" seat {offer.asked[0]} may claim them first"
         )
-    if k is Kind.CLAIM and p is not None:
-        won = after.profile.winner(after)
-        verdict = "correct" if won == p else "wrong"
-        lines.append(f"  {who} knocks, claiming the game: the claim is {verdict}")
     if after.phase is Phase.DISCARD and before.phase is Phase.BIDDING:
         shown = observe(after, 0)
         lines.append(
@@ -146,11 +147,34 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
     if len(after.results) > len(before.results):
         lines.extend(hand_summary(after.results[-1], after.scores))
     if after.phase is Phase.OVER and before.phase is not Phase.OVER:
-        won = after.profile.winner(after)
         lines.append("")
-        lines.append(
-            f"Game over: seat {won} wins with {after.scores[won]}"
-            if won is not None
-            else "Game over"
-        )
+        lines.append(game_over_line(after))
     return lines
+
+
+def game_over_line(state: GameState) -> str:
+    """The line that ends a game: who won, and how it ended (:func:`binocle.end_reason`)."""
+    won = state.profile.winner(state)
+    reason = end_reason(state)
+    if reason == "limit":
+        how = f"the hand limit is reached (max_hands={state.profile.max_hands})"
+        if won is None:
+            return f"Game over: {how}; the highest scores are tied, so nobody wins"
+        return f"Game over: {how}; seat {won} wins with the highest score, {state.scores[won]}"
+    why = {"claim": " (by a claim)", "target": " (target reached)"}.get(reason or "", "")
+    if won is None:
+        return f"Game over{why}: nobody wins"
+    return f"Game over{why}: seat {won} wins with {state.scores[won]}"
+
+
+def _knock_line(before: GameState, after: GameState, p: int, out_of_turn: bool) -> str:
+    """A knock and its verdict: correct (he wins), wrong (he loses, or retires)."""
+    how = f" out of turn (seat {before.current_player} to act)" if out_of_turn else ""
+    won = after.profile.winner(after)
+    if won == p:
+        verdict = "correct: he wins the game"
+    elif after.phase is Phase.OVER and won is not None:
+        verdict = f"wrong: he loses the game to seat {won}"
+    else:
+        verdict = "wrong: he retires from the game"
+    return f"  seat {p} knocks{how}, claiming the game: the claim is {verdict}"

@@ -28,7 +28,10 @@ The format, version 1 (``FORMAT``, ``VERSION``)::
 Every entry of ``actions`` has ``seat`` (the seat that acted, or null for a
 deal, which nobody "acts") and ``action`` (its text, as :func:`binocle.parse_action`
 reads it: ``deal <48 or 64 cards>``, ``bid 260``, ``play TS``, ``meld``,
-``meld <kind> <cards>``, ``claim`` …), and may have a ``comment``.  A deal's
+``meld <kind> <cards>``, ``claim`` …), and may have a ``comment``.  The seat
+of a knock is the knocker, who need not be the player to act: a knock out of
+turn is written ``{"seat": 2, "action": "claim 2"}`` (``"claim"`` with seat 2
+reads the same).  A deal's
 cards are the deck in dealing order, so a hand from a real table can be
 written down and replayed card for card; the seed matters only for the deal
 the engine proposes after the last recorded action.
@@ -40,7 +43,7 @@ it only when the total is exactly what the rules score (it means ``meld``);
 over-scored meld.
 
 Any other field, a wrong version, an impossible deck, a text that does not
-parse, a seat that is not the player to act, or an action the rules forbid
+parse, a seat that is not the player to act (but for a knock), or an action the rules forbid
 makes :func:`replay` raise :class:`~binocle.errors.InvalidStateError`, naming
 the entry (index and text) where it went wrong.
 """
@@ -54,7 +57,7 @@ from typing import Any, Final, Literal, overload
 
 import attrs
 
-from binocle.actions import Action
+from binocle.actions import CLAIM, Action, Kind, claim, parse_action_text
 from binocle.core import GameState, Profile
 from binocle.errors import (
     BinocleError,
@@ -320,14 +323,39 @@ def turn_problem(state: GameState, seat: int | None) -> str | None:
     return f"seat {seat} acts, but the player to act is seat {current}"
 
 
+def entry_knock(state: GameState, seat: int | None, text: str) -> Action | None:
+    """The knock an entry records when its seat is not the player to act: ``claim``
+    or ``claim <seat>`` with the knocker in the seat field; None for any other entry."""
+    if seat is None or seat == state.current_player:
+        return None
+    try:
+        action = parse_action_text(text)
+    except InvalidNotationError:
+        return None
+    if action == CLAIM or action == claim(seat):
+        return claim(seat)
+    return None
+
+
+def knock_mismatch(action: Action, seat: int | None) -> str | None:
+    """Why a knock ``claim <n>`` does not fit its entry's seat, or None."""
+    if action.kind is Kind.CLAIM and action.number is not None and action.number != seat:
+        return f"the knock names seat {action.number}, but the entry's seat is {seat}"
+    return None
+
+
 def step(state: GameState, index: int, seat: int | None, text: str) -> GameState:
     """Apply one record entry; raise InvalidStateError naming the entry when it is refused."""
     where = f"action {index} ({_short(text)!r})"
-    problem = turn_problem(state, seat)
+    knock = entry_knock(state, seat, text)
+    problem = None if knock is not None else turn_problem(state, seat)
     if problem is not None:
         raise InvalidStateError(f"{where}: {problem}")
     try:
-        action, total = read_action(state, text)
+        action, total = (knock, None) if knock is not None else read_action(state, text)
+        mismatch = knock_mismatch(action, seat)
+        if mismatch is not None:
+            raise InvalidStateError(f"{where}: {mismatch}")
         if total is not None and action in legal_actions(state):
             worth = meld_value(state, action)
             if total != worth:

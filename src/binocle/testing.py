@@ -26,6 +26,7 @@ from binocle.actions import (
     Action,
     Kind,
     bid,
+    claim,
     declare,
     discard,
     play,
@@ -34,7 +35,17 @@ from binocle.actions import (
 from binocle.cards import CARDS, Suit
 from binocle.core import GameState, Phase
 from binocle.errors import IllegalActionError
-from binocle.game import apply, legal_actions, new_game, observe, parse_action
+from binocle.game import (
+    apply,
+    claimants,
+    end_reason,
+    is_over,
+    legal_actions,
+    new_game,
+    observe,
+    parse_action,
+)
+from binocle.profiles import get_profile
 from binocle.serial import dumps, loads
 
 __all__ = ["ConsistencyError", "Report", "check_consistency", "check_state", "perft"]
@@ -46,12 +57,14 @@ class ConsistencyError(AssertionError):
 
 @attrs.frozen
 class Report:
-    """What :func:`check_consistency` played and checked."""
+    """What :func:`check_consistency` played and checked (``knocks``: knocks by a
+    seat that was not the player to act)."""
 
     games: int
     hands: int
     actions: int
     illegal_tried: int
+    knocks: int = 0
 
 
 def _candidates(state: GameState, rng: random.Random) -> Iterator[Action]:
@@ -65,6 +78,7 @@ def _candidates(state: GameState, rng: random.Random) -> Iterator[Action]:
     yield from (PASS, DIX, MELD, CLAIM, CLAIM_OVERLOOKED, CONCEDE, BUNCH)
     yield declare("marriage", (CARDS[2], CARDS[3]))
     yield Action(Kind.DEAL, cards=(c,) * 48)
+    yield from (claim(seat) for seat in range(len(state.hands) + 1))
 
 
 def check_state(state: GameState) -> None:
@@ -98,12 +112,24 @@ def check_state(state: GameState) -> None:
             fail(f"action text does not read back: {text!r}")
     if copy.copy(state) is not state or copy.deepcopy(state) is not state:
         fail("copying an immutable state made a new object")
+    knockers = claimants(state)
+    if list(knockers) != sorted(set(knockers)) or not set(knockers) <= set(range(len(state.hands))):
+        fail(f"claimants {knockers} are not distinct seats in seat order")
+    current = state.current_player
+    if (current is not None and current in knockers) != (CLAIM in legal):
+        fail(
+            "the player to act may knock, but claim is not among his legal actions, or the reverse"
+        )
+    if (end_reason(state) is None) != (not is_over(state)):
+        fail(f"end_reason {end_reason(state)!r} does not say whether the game is over")
     for seat in range(len(state.hands)):
         view = observe(state, seat)
         if view.hand != state.hands[seat]:
             fail(f"seat {seat}'s view shows another hand")
         if seat == state.current_player and view.legal_actions != legal:
             fail("the view of the player to act lists other legal actions")
+        if view.claimants != knockers:
+            fail(f"seat {seat}'s view gives other claimants than binocle.claimants")
 
 
 def check_consistency(
@@ -120,26 +146,41 @@ def check_consistency(
 
     Checked: legal actions non-empty until the game is over, unique and
     deterministic; every illegal action tried is refused with
-    IllegalActionError and leaves the state unchanged; action texts read back;
+    IllegalActionError and leaves the state unchanged (knocks of seats that may
+    not knock included); action texts read back;
     JSON round trips (every ``json_every`` steps and at every hand's end);
     every card is accounted for; a played hand distributes exactly 250 trick
     points; scores are the sum of the hands' deltas; pickling and copying keep
-    the value.  Games stop after ``max_hands`` hands.  Claims and concessions,
-    which end a hand at once, are chosen with probability ``claim_rate``.
+    the value; the claimants are the same in every view, and the player to act
+    is among them exactly when ``claim`` is legal.  Games are played with the
+    profile option ``max_hands`` (at most ``max_hands``), so each ends, by the
+    rules or by the limit.  Claims and concessions, which end a hand at once,
+    are chosen with probability ``claim_rate``: a knock from any seat that may
+    knock, the player to act or another.
     """
     rng = random.Random(seed)
-    hands = actions = tried = 0
+    hands = actions = tried = knocked = 0
+    p = get_profile(profile)
+    if p.max_hands is None or p.max_hands > max_hands:
+        p = get_profile(p, max_hands=max_hands)
     for g in range(games):
-        s = new_game(profile, seed=seed * 1000 + g, dealer=g % _players(profile))
+        s = new_game(p, seed=seed * 1000 + g, dealer=g % p.players)
         step = 0
         while True:
             check_state(s)
-            if s.phase is Phase.OVER or (s.phase is Phase.DEAL and s.hand_number >= max_hands):
+            if s.phase is Phase.OVER:
+                if end_reason(s) is None:
+                    raise ConsistencyError(f"game {g} is over, yet end_reason says nothing")
                 break
             legal = legal_actions(s)
             before_json = dumps(s)
             before_hash = hash(s)
-            illegal = [a for a in _candidates(s, rng) if a not in legal]
+            knockers = claimants(s)
+            illegal = [
+                a
+                for a in _candidates(s, rng)
+                if a not in legal and not (a.kind is Kind.CLAIM and a.number in knockers)
+            ]
             for cand in rng.sample(illegal, min(illegal_per_step, len(illegal))):
                 tried += 1
                 try:
@@ -155,12 +196,18 @@ def check_consistency(
             if ordinary and rng.random() >= claim_rate:
                 action = rng.choice(ordinary)
             else:
-                action = rng.choice(legal)
+                knocks = [claim(i) for i in knockers if i != s.current_player]
+                action = rng.choice([*legal, *knocks])
             after = apply(s, action)
             actions += 1
             step += 1
             if dumps(s) != before_json:
                 raise ConsistencyError("apply changed the state it was given")
+            if action.kind is Kind.CLAIM:
+                knocker = s.current_player if action.number is None else action.number
+                if after.moves()[-1][1] != knocker:
+                    raise ConsistencyError("the history does not give the knocker as the actor")
+                knocked += knocker != s.current_player
             if len(after.results) > len(s.results):
                 hands += 1
                 r = after.results[-1]
@@ -176,16 +223,10 @@ def check_consistency(
                 if pickle.loads(pickle.dumps(after)) != after:
                     raise ConsistencyError("pickle round trip changed the state")
             s = after
-    return Report(games, hands, actions, tried)
+    return Report(games, hands, actions, tried, knocked)
 
 
 _SUDDEN = frozenset({Kind.CLAIM, Kind.CONCEDE})
-
-
-def _players(profile: Any) -> int:
-    from binocle.profiles import get_profile
-
-    return get_profile(profile).players
 
 
 def perft(state: GameState, depth: int) -> int:

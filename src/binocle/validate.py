@@ -36,7 +36,11 @@ the table.  A total lower than the meld is worth is noted, not an error.
 A wrong claim (knocking without having reached the target) is not a broken
 rule: claims are legal actions whose result the rules fix — the claimant loses
 the game ("classic rules, Claiming (knocking)") or retires ("three-handed
-rules, Claiming (knocking)").  The report lists it in ``wrong_claims`` and ``notes`` and goes on.
+rules, Claiming (knocking)").  Any player may knock, not only the player to
+act: the entry's seat is the knocker (``{"seat": 0, "action": "claim"}`` while
+seat 1 is to act).  The report lists a wrong claim in ``wrong_claims`` (with
+the knocker's seat) and ``notes`` and goes on; a knock where none is possible
+(cutthroat, or before the three-handed melds are over) is an illegal action.
 
 A record that cannot be read at all (not a record, wrong version, unknown
 fields, a text that does not parse, an impossible deck, a deal given a seat)
@@ -58,6 +62,8 @@ from binocle.game import apply, legal_actions, observe, parse_action, start
 from binocle.record import (
     KIND_VALUES,
     claimed_meld,
+    entry_knock,
+    knock_mismatch,
     load_record,
     meld_value,
     read_header,
@@ -197,7 +203,8 @@ def validate(record: dict[str, Any] | str) -> ValidationReport:
         after, action, found = _check_step(state, index, seat, text, notes)
         if after is None or action is None:
             break
-        p = state.current_player
+        p = action.number if action.kind is Kind.CLAIM and action.number is not None else None
+        p = state.current_player if p is None else p
         if action.kind is Kind.CLAIM and p is not None and after.profile.winner(after) != p:
             wrong.append((index, p))
             notes.append(_wrong_claim(state, after, index, p))
@@ -249,7 +256,8 @@ def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: li
     action given none).
     """
     where = f"action {i} ({text[:40]!r})"
-    problem = turn_problem(state, seat)
+    knock = entry_knock(state, seat, text)
+    problem = None if knock is not None else turn_problem(state, seat)
     if problem is not None:
         if seat is None or state.current_player is None:
             raise InvalidStateError(f"{where}: {problem}")
@@ -265,10 +273,13 @@ def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: li
         )
     total = claimed_meld(text)
     try:
-        action = parse_action(state, "meld" if total is not None else text)
+        action = knock or parse_action(state, "meld" if total is not None else text)
     except InvalidNotationError as exc:
         raise InvalidStateError(f"{where}: {exc}") from None
-    p = state.current_player
+    mismatch = knock_mismatch(action, seat)
+    if mismatch is not None:
+        raise InvalidStateError(f"{where}: {mismatch}")
+    p = state.current_player if knock is None else seat
     if total is not None and p is not None and action in legal_actions(state):
         worth = meld_value(state, action)
         if total > worth:
@@ -374,9 +385,16 @@ def _declared_worth(state: GameState, p: int, action: Action) -> tuple[int, str]
 
 def _wrong_claim(before: GameState, after: GameState, i: int, p: int) -> str:
     """A wrong claim: the claimant loses (two-handed) or retires (three-handed)."""
-    targets = observe(before, p).get("targets")
+    view = observe(before, p)
+    targets = view.get("targets")
     target = targets[p] if targets else getattr(before.profile, "target", None)
+    totals = view.get("claim_totals")
     short = f" of {target}" if target is not None else ""
+    if totals:
+        short += f" (he had {totals[p]})"
+    how = (
+        "" if p == before.current_player else f" out of turn (seat {before.current_player} to act)"
+    )
     w = after.profile.winner(after)
     if after.phase is Phase.OVER and w is not None:
         follows = (
@@ -391,5 +409,6 @@ def _wrong_claim(before: GameState, after: GameState, i: int, p: int) -> str:
             f" ({_rules(after)}, Claiming (knocking))"
         )
     return (
-        f"action {i}: seat {p} claimed the game without having reached the target{short}: {follows}"
+        f"action {i}: seat {p} knocked{how}, claiming the game without having reached"
+        f" the target{short}: {follows}"
     )
