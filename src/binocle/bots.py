@@ -2,6 +2,12 @@
 
 A bot sees only a :class:`~binocle.core.View` (never the whole state), so it
 cannot cheat.  :func:`play_game` runs a whole game between bots.
+
+Knocking.  A bot is offered the knock two ways: at its own turn ``claim`` is
+among ``view.legal_actions`` wherever it may claim; at every other moment it
+may knock out of turn, a runner asking its optional ``knock(view) -> bool``
+after every applied action, for each seat in :func:`binocle.claimants` but
+the player to act (:func:`knocker` does the asking).
 """
 
 from __future__ import annotations
@@ -10,19 +16,25 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from binocle.actions import CLAIM_OVERLOOKED, Action, Kind
+from binocle.actions import CLAIM_OVERLOOKED, Action, Kind, claim
 from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase, View
 from binocle.errors import InvalidArgumentError
-from binocle.game import apply, legal_actions, observe, start
+from binocle.game import apply, claimants, legal_actions, observe, start
+from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS
 from binocle.rules.tricks import trick_winner
 
-__all__ = ["BaselineBot", "Bot", "RandomBot", "make_bot", "play_game"]
+__all__ = ["BaselineBot", "Bot", "RandomBot", "knocker", "make_bot", "play_game"]
 
 
 class Bot(Protocol):
-    """Anything with ``choose(view) -> Action`` picking one of ``view.legal_actions``."""
+    """Anything with ``choose(view) -> Action`` picking one of ``view.legal_actions``.
+
+    A bot may also have ``knock(view) -> bool``: asked when its seat may knock
+    (claim the game) while another seat is to act, it says whether it knocks.
+    Without it, a bot knocks only at its own turn, through ``choose``.
+    """
 
     def choose(self, view: View) -> Action:
         """The action to take."""
@@ -97,14 +109,17 @@ class BaselineBot:
         return next((a for a in legal if a.kind is Kind.DIX), legal[0])
 
     def _sure_claim(self, view: View, legal: tuple[Action, ...]) -> bool:
-        """Claim only what the recorded score already proves (no counting of cards)."""
-        if not any(a.kind is Kind.CLAIM for a in legal):
-            return False
-        points = view.get("meld_points")
+        """Claim at its turn exactly when the claim is correct."""
+        return any(a.kind is Kind.CLAIM for a in legal) and self.knock(view)
+
+    def knock(self, view: View) -> bool:
+        """Knock (out of turn too) exactly when the claim is correct: its score, the
+        points recorded this hand and the cards it has won reach its target."""
+        totals = view.get("claim_totals")
         targets = view.get("targets")
-        if points is None or targets is None:
+        if not totals or not targets:
             return False
-        return bool(view.scores[view.seat] + points[view.seat] >= targets[view.seat])
+        return bool(totals[view.seat] >= targets[view.seat])
 
     # -- bidding -----------------------------------------------------------
 
@@ -190,6 +205,31 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     return _BOTS[name](seed)
 
 
+def knocker(state: GameState, bots: Sequence[object]) -> int | None:
+    """The first seat whose bot knocks out of turn now, or None.
+
+    Each seat in :func:`binocle.claimants` but the player to act is asked, in
+    turn from the left of the player to act, through its bot's optional
+    ``knock(view)``; bots without one are not asked (and no view is built).
+    """
+    hooks: dict[int, Callable[[View], object]] = {}
+    for i, bot in enumerate(bots):
+        hook = getattr(bot, "knock", None)
+        if callable(hook):
+            hooks[i] = hook
+    seats = claimants(state) if hooks else ()
+    if not seats:
+        return None
+    p = state.current_player
+    n = len(bots)
+    start_at = 0 if p is None else p + 1
+    for k in range(n):
+        seat = (start_at + k) % n
+        if seat != p and seat in seats and seat in hooks and hooks[seat](observe(state, seat)):
+            return seat
+    return None
+
+
 def play_game(
     profile: object = "cutthroat",
     bots: Sequence[Bot] | None = None,
@@ -198,25 +238,36 @@ def play_game(
     max_hands: int | None = None,
     on_step: Callable[[GameState, Action, GameState], None] | None = None,
 ) -> GameState:
-    """Play a game between ``bots`` (baseline bots by default) from ``seed``.
+    """Play a game between ``bots`` (baseline bots by default) from ``seed``, to its end.
 
-    ``max_hands`` stops after that many hands (the state is then mid-game);
-    ``on_step(before, action, after)`` is called for every action.
+    ``max_hands`` bounds the game: it is played under the profile option
+    ``max_hands`` (the lower of the two when the profile has one), so a game
+    the rules have not ended by then is over at the end of that hand, and
+    :func:`binocle.end_reason` of the final state says ``"limit"``.  After
+    every action, the bots of the seats that may knock out of turn are asked
+    (:func:`knocker`).  ``on_step(before, action, after)`` is called for every
+    action.
     """
-    s = start(profile, seed=seed)
-    n = s.profile.players
+    p = get_profile(profile)
+    if max_hands is not None:
+        if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
+            raise InvalidArgumentError(f"max_hands is a whole number from 1, not {max_hands!r}")
+        if p.max_hands is None or p.max_hands > max_hands:
+            p = get_profile(p, max_hands=max_hands)
+    s = start(p, seed=seed)
+    n = p.players
     if bots is None:
         bots = [BaselineBot(None if seed is None else seed * 7 + i) for i in range(n)]
     if len(bots) != n:
-        raise InvalidArgumentError(f"{s.profile.name} needs {n} bots, not {len(bots)}")
+        raise InvalidArgumentError(f"{p.name} needs {n} bots, not {len(bots)}")
+    knocks = any(callable(getattr(bot, "knock", None)) for bot in bots)
     while s.phase is not Phase.OVER:
-        p = s.current_player
-        if p is None:
-            if max_hands is not None and s.hand_number >= max_hands:
-                break
+        cur = s.current_player
+        if cur is None:
             action = legal_actions(s)[0]
         else:
-            action = bots[p].choose(observe(s, p))
+            seat = knocker(s, bots) if knocks else None
+            action = claim(seat) if seat is not None else bots[cur].choose(observe(s, cur))
         after = apply(s, action)
         if on_step is not None:
             on_step(s, action, after)
