@@ -293,6 +293,19 @@ def test_three_handed_correct_knock_out_of_turn() -> None:
     assert binocle.replay(binocle.record(over)) == over
 
 
+def test_no_knock_while_an_overlooked_meld_is_offered() -> None:
+    """Three-handed rules, Claiming (knocking) and the option ``claim_overlooked``: while
+    the meld a player overlooked is offered to the others, it is answered first; then any
+    player may knock again."""
+    s = to_play(binocle.new_game("three-handed(claim_overlooked=true)", seed=1))
+    s = binocle.apply(s, next(a for a in binocle.legal_actions(s) if a.kind is Kind.PLAY))
+    assert s.offer is not None and binocle.claimants(s) == ()
+    unchanged_by(s, "claim 0", "overlooked is offered")
+    while s.offer is not None:
+        s = binocle.apply(s, "pass")
+    assert binocle.claimants(s) == (0, 1, 2)
+
+
 def _two_handed_continuation() -> binocle.GameState:
     """A three-handed game in which a wrong claim retired seat 1 and nobody won the deal:
     the two others go on with the classic game."""

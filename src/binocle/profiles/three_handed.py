@@ -386,14 +386,15 @@ class ThreeHanded(Profile):
     def claimants(self, state: GameState) -> tuple[int, ...]:
         """Every player still in the hand, whoever is to act, from the end of the
         melds to the last card (three-handed rules, Claiming (knocking); nothing
-        scores before the first trick); after a retirement, the two players of
-        the two-handed game as its rules say."""
+        scores before the first trick), but while an overlooked meld is offered;
+        after a retirement, the two players of the two-handed game as its rules
+        say."""
         s: ThreeHandedState = state  # type: ignore[assignment]
         if s.sub is not None:
             pair = s.pair
             assert pair is not None
             return tuple(pair[i] for i in self.classic.claimants(s.sub))
-        if s.phase is not Phase.PLAY:
+        if s.phase is not Phase.PLAY or s.offer is not None:
             return ()
         out = s.retired
         return (0, 1, 2) if out is None else tuple(i for i in range(3) if i != out)
@@ -406,6 +407,11 @@ class ThreeHanded(Profile):
             return (
                 f"seat {seat} cannot claim during the {s.phase.value} phase: claims are made"
                 " once the melds are announced (nothing scores before the first trick)"
+            )
+        if s.offer is not None:
+            return (
+                f"seat {seat} cannot claim while the meld seat {s.offer.seat} overlooked is"
+                " offered: it is answered first (claim overlooked or pass)"
             )
         return super().explain_knock(s, seat)
 
