@@ -49,12 +49,15 @@ def ask(state: binocle.GameState) -> binocle.Action | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--profile", default="cutthroat")
-    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--profile", default="cutthroat", help="rule profile (default: cutthroat)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the deals (default: 7)")
     parser.add_argument("--auto", action="store_true", help="let a bot play your seat")
     args = parser.parse_args(argv)
 
-    state = binocle.new_game(args.profile, seed=args.seed)
+    try:
+        state = binocle.new_game(args.profile, seed=args.seed)
+    except binocle.BinocleError as exc:  # an unknown profile, a bad option or seed
+        parser.error(str(exc))
     players = state.profile.players
     bots = [BaselineBot(args.seed * 10 + i) for i in range(players)]
     me = 0
@@ -87,4 +90,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:  # Ctrl-C while the bots play
+        print("\nbye")
+        raise SystemExit(130) from None

@@ -59,19 +59,22 @@ def test_demo_still_runs(profile: str, capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_meld_prints_the_breakdown(capsys: pytest.CaptureFixture[str]) -> None:
-    """RULES.md §4 "Melds", worked example (003): clubs trump, A♣ 10♣ K♣ Q♣ J♣ Q♠ J♦ A♠
+    """Cutthroat rules, Melds, worked example: clubs trump, A♣ 10♣ K♣ Q♣ J♣ Q♠ J♦ A♠
     A♥ A♦ = 290 (run 150, pinochle 40, Aces around 100)."""
-    assert (
-        main(["meld", "AC", "10C", "KC", "QC", "JC", "QS", "JD", "AS", "AH", "AD", "--trump", "C"])
-        == 0
-    )
+    argv = ["meld", "AC", "10C", "KC", "QC", "JC", "QS", "JD", "AS", "AH", "AD", "--trump", "C"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "trump ♣" in lines[0]
+    assert lines[1].split() == ["run", "A♣", "T♣", "K♣", "Q♣", "J♣", "150"]
+    assert lines[2].split() == ["pinochle", "Q♠", "J♦", "40"]
+    assert lines[3].split() == ["aces", "around", "A♠", "A♥", "A♦", "A♣", "100"]
+    assert lines[-1].split() == ["total", "290"]
+    assert main([*argv, "--suits", "letters"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert "trump ♣" in lines[0]
+    assert lines[0].startswith("S A Q  H A  D A J  C A T K Q J") and "trump C" in lines[0]
     assert lines[1].split() == ["run", "AC", "TC", "KC", "QC", "JC", "150"]
-    assert lines[2].split() == ["pinochle", "QS", "JD", "40"]
-    assert lines[3].split() == ["aces", "around", "AS", "AH", "AD", "AC", "100"]
-    assert lines[-1].split() == ["total", "290"]
+    assert out.isascii()  # one style for the whole output
 
 
 def test_meld_for_the_classic_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,28 +1,95 @@
-"""Text that lets a person follow a game, action by action (layer 4)."""
+"""Text that lets a person follow a game, action by action (layer 4).
+
+Every function takes ``suits``, the one style its output prints cards in:
+``"symbols"`` (``T♠``, hands as ``♠ A T K``) or ``"letters"`` (``TS``, hands as
+``S A T K``; plain ASCII throughout, for terminals without the suit symbols).
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
 from binocle.actions import Action, Kind
-from binocle.cards import Card, Suit, format_cards
-from binocle.core import GameState, HandResult, Phase
+from binocle.cards import Card, Suit, parse_card
+from binocle.core import GameState, HandResult, MeldResult, Phase
+from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import end_reason, observe
 from binocle.rules.tricks import trick_winner
 
-__all__ = ["describe", "game_over_line", "hand_by_suit", "hand_summary"]
+__all__ = [
+    "SUIT_STYLES",
+    "action_text",
+    "card_text",
+    "cards_text",
+    "describe",
+    "game_over_line",
+    "hand_by_suit",
+    "hand_summary",
+    "plural",
+]
+
+SUIT_STYLES = ("symbols", "letters")
+
+_CARD_TOKEN = re.compile(r"\b([AKQJT987])([SHDC])\b")
 
 
-def hand_by_suit(cards: tuple[Card, ...]) -> str:
-    """A hand grouped by suit: ``"♠ A T K  ♥ Q 9  ♦ –  ♣ A"``."""
+def _check_style(suits: str) -> None:
+    if suits not in SUIT_STYLES:
+        raise InvalidArgumentError(f"suits is 'symbols' or 'letters', not {str(suits)[:40]!r}")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 game"``, ``"2 games"``; ``many`` for an irregular plural."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def card_text(c: Card, suits: str = "symbols") -> str:
+    """One card in the style: ``"T♠"`` or ``"TS"``."""
+    _check_style(suits)
+    return c.symbol if suits == "symbols" else str(c)
+
+
+def cards_text(cards: Iterable[Card], suits: str = "symbols") -> str:
+    """Cards separated by spaces, in the style; ``"–"`` (``"-"``) for none."""
+    text = " ".join(card_text(c, suits) for c in cards)
+    return text or ("–" if suits == "symbols" else "-")
+
+
+def action_text(action: Action, suits: str = "symbols") -> str:
+    """An action's notation with its cards (and trump suit) in the style.
+
+    ``parse_action`` reads both styles, so the text can be typed back.
+    """
+    _check_style(suits)
+    text = str(action)
+    if suits == "letters":
+        return text
+    if action.kind is Kind.TRUMP and action.suit is not None:
+        return f"trump {action.suit.symbol}"
+    if action.kind is Kind.DEAL:
+        return text
+    return _CARD_TOKEN.sub(lambda m: m.group(1) + "♠♥♦♣"["SHDC".index(m.group(2))], text)
+
+
+def hand_by_suit(cards: tuple[Card, ...], suits: str = "symbols") -> str:
+    """A hand grouped by suit: ``"♠ A T K  ♥ Q 9  ♦ –  ♣ A"`` (``"S A T K  H Q 9  D -  C A"``)."""
+    _check_style(suits)
     parts = []
     for s in Suit:
         ranks = [c.rank.letter for c in cards if c.suit is s]
-        parts.append(f"{s.symbol} {' '.join(ranks) if ranks else '–'}")
+        mark = s.symbol if suits == "symbols" else s.letter
+        empty = "–" if suits == "symbols" else "-"
+        parts.append(f"{mark} {' '.join(ranks) if ranks else empty}")
     return "  ".join(parts)
 
 
-def hand_summary(result: HandResult, scores: tuple[int, ...]) -> list[str]:
+def _arrow(suits: str) -> str:
+    return "→" if suits == "symbols" else "->"
+
+
+def hand_summary(result: HandResult, scores: tuple[int, ...], suits: str = "symbols") -> list[str]:
     """The lines that close a hand: each seat's meld, tricks, change and total."""
     lines = []
     head = f"  hand over ({result.outcome})"
@@ -33,9 +100,43 @@ def hand_summary(result: HandResult, scores: tuple[int, ...]) -> list[str]:
     for i, delta in enumerate(result.delta):
         lines.append(
             f"    seat {i}: meld {result.meld[i]:>4}  tricks {result.tricks[i]:>4}"
-            f"  {delta:+5d}  → {scores[i]}"
+            f"  {delta:+5d}  {_arrow(suits)} {scores[i]}"
         )
     return lines
+
+
+def _melds_text(result: MeldResult, suits: str) -> str:
+    if not result.melds:
+        return "no meld (0)"
+    parts = [f"{m.name} {cards_text(m.cards, suits)} ({m.value})" for m in result.melds]
+    return ", ".join(parts) + f" = {result.total}"
+
+
+def _table_cards(source: str, suits: str) -> str:
+    """The table cards of a classic announcement (``"QH KS#3"``), in the style."""
+    out = []
+    for word in source.split():
+        try:
+            out.append(card_text(parse_card(word.partition("#")[0]), suits))
+        except BinocleError:
+            out.append(word)
+    return " ".join(out)
+
+
+def _announcement(action: Action, suits: str) -> str:
+    """``marriage K♠, with Q♠ already on the table``: a classic announcement explained.
+
+    In the notation ``meld marriage KS + QS`` the cards after ``+`` are on the
+    table already (melded earlier); only the cards before it are new.
+    """
+    name = action.name or "meld"
+    fresh = cards_text(action.cards, suits) if action.cards else ""
+    if not action.source:
+        return f"{name} {fresh}".rstrip()
+    table = _table_cards(action.source, suits)
+    if not fresh:
+        return f"{name} {table} (all on the table already)"
+    return f"{name} {fresh}, with {table} already on the table"
 
 
 def _gain(before: GameState, after: GameState, seat: int, name: str) -> int:
@@ -49,8 +150,20 @@ def _offer(state: GameState) -> Any:
     return observe(state, 0).get("overlooked") if state.current_player is not None else None
 
 
-def describe(before: GameState, action: Action, after: GameState) -> list[str]:
+def _new_cards(old: tuple[Card, ...], new: tuple[Card, ...]) -> list[Card]:
+    """The cards of ``new`` that ``old`` did not hold (copies counted)."""
+    gained = list(new)
+    for c in old:
+        if c in gained:
+            gained.remove(c)
+    return gained
+
+
+def describe(
+    before: GameState, action: Action, after: GameState, suits: str = "symbols"
+) -> list[str]:
     """Lines describing ``action`` taken in ``before`` and leading to ``after``."""
+    _check_style(suits)
     lines: list[str] = []
     p = before.current_player
     k = action.kind
@@ -62,10 +175,10 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
         lines.append("")
         lines.append(f"Hand {after.hand_number}: seat {after.dealer} deals")
         for i, h in enumerate(after.hands):
-            lines.append(f"  seat {i}: {hand_by_suit(h)}")
+            lines.append(f"  seat {i}: {hand_by_suit(h, suits)}")
         turn_up = observe(after, 0).get("turn_up")
         if turn_up is not None:
-            lines.append(f"  turn-up: {turn_up}")
+            lines.append(f"  turn-up: {card_text(turn_up, suits)}")
     elif k is Kind.PASS and before.phase is Phase.ANNOUNCE:
         lines.append(f"  {who} announces nothing")
     elif k is Kind.CLAIM_OVERLOOKED or (k is Kind.PASS and _offer(before) is not None):
@@ -77,58 +190,60 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
         n = action.number or 1
         swap = observe(after, 0).get("exchanged") and not observe(before, 0).get("exchanged")
         how = ", exchanging it for the turn-up" if swap else ""
-        lines.append(f"  {who} shows {n} Nine(s) of trumps{how}: dix {10 * n} announced")
+        nines = "the Nine" if n == 1 else f"{n} Nines"
+        lines.append(f"  {who} shows {nines} of trumps{how}: dix {10 * n} announced")
     elif k is Kind.PASS and before.phase is Phase.DIX:
         lines.append(f"  {who} does not show the Nine of trumps")
     elif k is Kind.PASS and before.phase is Phase.MELD and p is not None:
         melds = observe(after, p).get("melds")
-        lines.append(f"  {who} declares {melds[p] if melds else 'nothing'}")
+        declared = melds[p] if melds else None
+        text = _melds_text(declared, suits) if isinstance(declared, MeldResult) else "nothing"
+        lines.append(f"  {who} declares {text}")
     elif k is Kind.PASS:
         lines.append(f"  {who} passes")
     elif k is Kind.DIX and before.phase is Phase.ANNOUNCE:
         turn_up = observe(before, 0).get("turn_up")
-        lines.append(f"  {who} exchanges the Nine of trumps for the turn-up {turn_up}: dix, 10")
+        up = card_text(turn_up, suits) if turn_up is not None else "card"
+        lines.append(f"  {who} exchanges the Nine of trumps for the turn-up {up}: dix, 10")
     elif k is Kind.BID:
         lines.append(f"  {who} bids {action.number}")
-    elif k is Kind.DISCARD:
-        lines.append(f"  {who} discards {action.card}")
-    elif k is Kind.TRUMP:
-        assert action.suit is not None
+    elif k is Kind.DISCARD and action.card is not None:
+        lines.append(f"  {who} discards {card_text(action.card, suits)}")
+    elif k is Kind.TRUMP and action.suit is not None:
         lines.append(f"  {who} names trump: {action.suit.name.lower()}")
     elif k is Kind.MELD and before.phase is Phase.ANNOUNCE and p is not None:
         gained = _gain(before, after, p, "meld_points")
-        lines.append(f"  {who} announces {str(action)[5:]} ({gained})")
+        lines.append(f"  {who} announces {_announcement(action, suits)} ({gained})")
     elif k is Kind.MELD and action.name is not None and p is not None:
         gained = _gain(before, after, p, "announced")
-        lines.append(f"  {who} announces {str(action)[5:]} ({gained})")
+        lines.append(f"  {who} announces {_announcement(action, suits)} ({gained})")
     elif k is Kind.MELD:
         view = observe(after, p if p is not None else 0)
         melds = view.get("melds")
-        if melds is not None and p is not None and melds[p] is not None and action.name is None:
-            lines.append(f"  {who} melds {melds[p].total}: {melds[p]}")
+        declared = melds[p] if melds is not None and p is not None else None
+        if isinstance(declared, MeldResult) and action.name is None:
+            lines.append(f"  {who} melds {declared.total}: {_melds_text(declared, suits)}")
         else:
-            lines.append(f"  {who}: {action}")
+            lines.append(f"  {who} declares {_announcement(action, suits)}")
     elif k is Kind.CLAIM and p is not None:
         lines.append(_knock_line(before, after, p, knock_out_of_turn))
-    elif k is Kind.PLAY:
-        assert action.card is not None and p is not None
+    elif k is Kind.PLAY and action.card is not None and p is not None:
         trick = (*before.trick, (p, action.card))
         if not after.trick:
             w = trick[trick_winner([c for _, c in trick], before.trump)][0]
-            cards = "  ".join(f"{s}:{c}" for s, c in trick)
-            lines.append(f"  trick {cards}  → seat {w}")
+            cards = "  ".join(f"{s}:{card_text(c, suits)}" for s, c in trick)
+            lines.append(f"  trick {cards}  {_arrow(suits)} seat {w}")
+    elif k is Kind.CONCEDE:
+        lines.append(f"  {who} concedes: the bidder gives up the hand without playing it")
     else:
-        lines.append(f"  {who}: {action}")
+        lines.append(f"  {who}: {action_text(action, suits)}")
     if before.phase is Phase.ANNOUNCE and after.phase is not Phase.OVER and after.hands[0]:
         draws = []
         for i, (old, new) in enumerate(zip(before.hands, after.hands, strict=True)):
-            gained_cards = list(new)
-            for c in old:
-                if c in gained_cards:
-                    gained_cards.remove(c)
-            draws.append(
-                f"seat {i} draws {format_cards(gained_cards[-1:] if k is Kind.DIX and i == p else gained_cards)}"
-            )
+            gained_cards = _new_cards(old, new)
+            if k is Kind.DIX and i == p:
+                gained_cards = gained_cards[-1:]
+            draws.append(f"seat {i} draws {cards_text(gained_cards, suits)}")
         lines.append("  " + ", ".join(draws))
         if observe(after, 0).get("turn_up") is None:
             lines.append("  the stock is exhausted: the table cards go back to the hands")
@@ -142,10 +257,10 @@ def describe(before: GameState, action: Action, after: GameState) -> list[str]:
         shown = observe(after, 0)
         lines.append(
             f"  seat {after.current_player} takes the bid at {shown.get('bid')};"
-            f" widow {format_cards(shown.get('widow') or ())}"
+            f" widow {cards_text(shown.get('widow') or (), suits)}"
         )
     if len(after.results) > len(before.results):
-        lines.extend(hand_summary(after.results[-1], after.scores))
+        lines.extend(hand_summary(after.results[-1], after.scores, suits))
     if after.phase is Phase.OVER and before.phase is not Phase.OVER:
         lines.append("")
         lines.append(game_over_line(after))

@@ -159,7 +159,7 @@ class ValidationReport:
             lines.append(f"  what follows: {self.penalty}")
         for note in self.notes:
             lines.append(f"  note: {note}")
-        where = "final" if self.ok else "before it"
+        where = "before it" if not self.ok else "final" if self.over else "so far"
         lines.append(
             f"  scores ({where}): "
             + ", ".join(f"{_seat_name(i, name)} {v}" for i, v in enumerate(self.scores))

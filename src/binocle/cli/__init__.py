@@ -2,29 +2,38 @@
 
 Commands::
 
-    binocle play [--profile P] [--seat N] [--seed S] [--save FILE]
-    binocle meld CARDS... --trump S [--profile P]
-    binocle simulate --profile P --games N [--bots random,baseline,...] [--jobs J]
+    binocle play [--profile P] [--seat N] [--seed S] [--save FILE] [--suits STYLE]
+    binocle meld CARDS... --trump S [--profile P] [--suits STYLE]
+    binocle simulate [--profile P] [--games N] [--bots B,...] [--jobs J]
                      [--seed S] [--json] [--max-hands H]
     binocle validate FILE [--json]
-    binocle demo [--profile P] [--seed S] [--bot B] [--max-hands H]
+    binocle demo [--profile P] [--seed S] [--bot B] [--max-hands H] [--suits STYLE]
+    binocle --version
 
-Exit status: 0 on success; ``validate`` gives 1 for a game that breaks a rule;
-2 for bad input (an unknown profile, a malformed card, an unreadable file).
+Exit status: 0 on success; 1 when ``validate`` finds a game that breaks a rule, or
+``play`` could not write its record where ``--save`` asked (it then writes it
+elsewhere and says where); 2 for bad input (an unknown profile, a malformed card,
+an unreadable file, a bad option); 130 when interrupted (Ctrl-C); 70 for an
+internal error (a bug: please report it).  No command ends in a traceback.
 
 Each command is a module of this package with two functions: ``add_parser(sub)``
 registers the command's parser (with ``run`` as its ``run`` default) and
-``run(args)`` carries it out and returns the exit status. A new command is a new
-module imported here and listed in ``_COMMANDS``.
+``run(args)`` carries it out and returns the exit status.  A new command is a new
+module imported here and listed in ``_COMMANDS``; ``_common`` holds what commands
+share.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 from collections.abc import Sequence
 
+from binocle import __version__
 from binocle.cli import demo, meld, play, simulate, validate
+from binocle.cli._common import HelpFormatter
 from binocle.errors import BinocleError
 
 __all__ = ["build_parser", "main"]
@@ -32,20 +41,39 @@ __all__ = ["build_parser", "main"]
 # The commands in the order ``binocle --help`` lists them: modules of this package.
 _COMMANDS = (play, meld, simulate, validate, demo)
 
+INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``binocle`` command."""
     parser = argparse.ArgumentParser(
-        prog="binocle", description="The rules of Binocle and Pinochle: play, check, simulate."
+        prog="binocle",
+        description="The rules of Binocle and Pinochle: play, check, simulate.",
+        epilog="binocle COMMAND --help describes a command and its defaults.",
+        formatter_class=HelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in _COMMANDS:
         command.add_parser(sub)
     return parser
 
 
+def _quiet_stdout() -> None:
+    """After a broken pipe (``binocle demo | head``): send the rest of the output nowhere,
+    so that the interpreter's last flush does not complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real stdout
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    for stream in (sys.stdout, sys.stderr):  # a terminal without ♠: '?', not a crash
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -56,5 +84,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+    except BrokenPipeError:
+        _quiet_stdout()
         return 0
+    except OSError as exc:
+        print(f"binocle {args.command}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug: one line instead of a traceback, unless asked
+        if os.environ.get("BINOCLE_TRACEBACK"):
+            raise
+        print(
+            f"binocle {args.command}: internal error: {type(exc).__name__}: {str(exc)[:200]}"
+            " (please report it; BINOCLE_TRACEBACK=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return INTERNAL_ERROR

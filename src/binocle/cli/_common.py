@@ -1,22 +1,112 @@
-"""What the ``binocle`` commands share: the profile option, seeds, error output."""
+"""What the ``binocle`` commands share: common options, seeds, error output."""
 
 from __future__ import annotations
 
 import argparse
 import random
 import sys
+from typing import Any
 
+from binocle.narrate import SUIT_STYLES
 from binocle.profiles import profile_names
 
-__all__ = ["Subparsers", "add_profile_option", "fail", "new_seed", "who"]
+__all__ = [
+    "HelpFormatter",
+    "Subparsers",
+    "add_command",
+    "add_profile_option",
+    "add_suits_option",
+    "at_least_one",
+    "fail",
+    "new_seed",
+    "suit_style",
+    "who",
+    "whole_number",
+]
 
 Subparsers = argparse._SubParsersAction  # the type of ``parser.add_subparsers()``
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """``--help`` that states every option's default: ``(default: X)`` is added to an
+    option's help unless the help already says its default or there is none to state
+    (a flag, or a default of None, whose help says what happens instead)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            "default" in text
+            or default is None
+            or default is False
+            or default is argparse.SUPPRESS
+            or not action.option_strings
+        ):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def add_command(sub: Subparsers[argparse.ArgumentParser], name: str, summary: str) -> Any:
+    """A new command's parser: ``summary`` is its one line in ``binocle --help`` and the
+    description of its own ``--help``, which states every default."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=summary,
+        description=summary[:1].upper() + summary[1:] + ".",
+        formatter_class=HelpFormatter,
+    )
+    return parser
 
 
 def add_profile_option(parser: argparse.ArgumentParser) -> None:
     """``--profile P``: a profile by name or spec, cutthroat when not given."""
     names = ", ".join(profile_names())
-    parser.add_argument("--profile", default="cutthroat", help=f"one of {names}")
+    parser.add_argument(
+        "--profile",
+        default="cutthroat",
+        metavar="P",
+        help=f"the rule profile: {names}, options in parentheses, e.g. 'cutthroat(min_bid=300)'",
+    )
+
+
+def add_suits_option(parser: argparse.ArgumentParser) -> None:
+    """``--suits symbols|letters``: how cards are printed (one style for all the output)."""
+    parser.add_argument(
+        "--suits",
+        choices=SUIT_STYLES,
+        default=None,
+        help="print suits as symbols (T♠) or letters (TS)"
+        " (default: symbols where the output can show them, else letters)",
+    )
+
+
+def suit_style(args: argparse.Namespace, stream: Any = None) -> str:
+    """The suit style chosen with ``--suits``, else symbols where ``stream`` (standard
+    output) can encode them, else letters."""
+    if args.suits is not None:
+        return str(args.suits)
+    encoding = getattr(stream if stream is not None else sys.stdout, "encoding", None) or "ascii"
+    try:
+        "♠♥♦♣–→·—".encode(encoding)
+    except (UnicodeError, LookupError):
+        return "letters"
+    return "symbols"
+
+
+def whole_number(text: str) -> int:
+    """argparse type: a whole number (the error quotes at most 40 characters of the text)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+
+
+def at_least_one(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    value = whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def new_seed() -> int:

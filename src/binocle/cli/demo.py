@@ -6,9 +6,17 @@ import argparse
 
 from binocle.actions import Action
 from binocle.bots import make_bot, play_game
-from binocle.cli._common import Subparsers, add_profile_option
+from binocle.cli._common import (
+    Subparsers,
+    add_command,
+    add_profile_option,
+    add_suits_option,
+    at_least_one,
+    suit_style,
+    whole_number,
+)
 from binocle.core import GameState
-from binocle.narrate import describe
+from binocle.narrate import describe, plural
 from binocle.profiles import get_profile
 
 __all__ = ["add_parser", "run"]
@@ -16,24 +24,39 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Register ``binocle demo``."""
-    demo = sub.add_parser("demo", help="bots play a whole game, printed so you can follow it")
+    demo = add_command(sub, "demo", "bots play a whole game, printed so you can follow it")
     add_profile_option(demo)
-    demo.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots")
-    demo.add_argument("--bot", default="baseline", choices=["baseline", "random"])
-    demo.add_argument("--max-hands", type=int, default=200, help="stop after this many hands")
+    demo.add_argument(
+        "--seed", type=whole_number, default=1, metavar="S", help="seed of the deals and the bots"
+    )
+    demo.add_argument(
+        "--bot", default="baseline", choices=["baseline", "random"], help="the bot at every seat"
+    )
+    demo.add_argument(
+        "--max-hands",
+        type=at_least_one,
+        default=200,
+        metavar="H",
+        help="stop the game after H hands (at least 1)",
+    )
+    add_suits_option(demo)
     demo.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play and print the game."""
     profile = get_profile(args.profile)
-    print(f"binocle demo: {profile.name} — {profile.description}")
+    suits = suit_style(args)
+    print(f"binocle demo: {profile.name} ({profile.description})")
+    target = getattr(profile, "target", None)
+    aim = f" to {target}" if target is not None else ""
     print(
-        f"seed {args.seed}; {profile.players} {args.bot} bots; target {getattr(profile, 'target', '')}"
+        f"{plural(profile.players, args.bot + ' bot')} play{aim};"
+        f" deals from seed {args.seed} (binocle demo --seed {args.seed} replays this game)"
     )
 
     def show(before: GameState, action: Action, after: GameState) -> None:
-        for line in describe(before, action, after):
+        for line in describe(before, action, after, suits):
             print(line)
 
     bots = [make_bot(args.bot, args.seed * 10 + i) for i in range(profile.players)]

@@ -5,11 +5,18 @@ from __future__ import annotations
 import argparse
 
 from binocle.cards import parse_cards, parse_suit
-from binocle.cli._common import Subparsers, add_profile_option, fail
+from binocle.cli._common import (
+    Subparsers,
+    add_command,
+    add_profile_option,
+    add_suits_option,
+    fail,
+    suit_style,
+)
 from binocle.core import MeldResult
 from binocle.errors import InvalidNotationError
 from binocle.game import meld
-from binocle.narrate import hand_by_suit
+from binocle.narrate import cards_text, hand_by_suit
 from binocle.profiles import get_profile
 
 __all__ = ["add_parser", "run"]
@@ -17,10 +24,11 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Register ``binocle meld``."""
-    m = sub.add_parser("meld", help="the meld of some cards, with its breakdown")
+    m = add_command(sub, "meld", "the meld of some cards, with its breakdown")
     m.add_argument("cards", nargs="+", help="cards such as AC TC KC QC JC (or one quoted text)")
-    m.add_argument("--trump", required=True, help="trump suit: S H D C")
+    m.add_argument("--trump", required=True, help="trump suit: S H D C (or spades, ♠ ...)")
     add_profile_option(m)
+    add_suits_option(m)
     m.set_defaults(run=run)
 
 
@@ -34,11 +42,12 @@ def run(args: argparse.Namespace) -> int:
         result: MeldResult = meld(cards, trump, profile)
     except InvalidNotationError as exc:
         return fail("meld", str(exc))
-    print(f"{hand_by_suit(tuple(sorted(cards)))}   trump {trump.symbol}  ({profile.spec()})")
+    suits = suit_style(args)
+    mark = trump.symbol if suits == "symbols" else trump.letter
+    print(f"{hand_by_suit(tuple(sorted(cards)), suits)}   trump {mark}  ({profile.spec()})")
     if not result.melds:
         print("  no meld")
     for m in result.melds:
-        cards_text = " ".join(str(c) for c in m.cards)
-        print(f"  {m.name:<16} {cards_text:<26} {m.value:>5}")
+        print(f"  {m.name:<16} {cards_text(m.cards, suits):<26} {m.value:>5}")
     print(f"  {'total':<16} {'':<26} {result.total:>5}")
     return 0

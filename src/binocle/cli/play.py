@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import sys
+import tempfile
 
 from binocle.actions import Action, Kind
 from binocle.bots import BaselineBot, Bot
-from binocle.cli._common import Subparsers, add_profile_option, fail, new_seed, who
+from binocle.cli._common import (
+    Subparsers,
+    add_command,
+    add_profile_option,
+    add_suits_option,
+    fail,
+    new_seed,
+    suit_style,
+    who,
+    whole_number,
+)
 from binocle.core import GameState, Phase, View
 from binocle.errors import BinocleError, IllegalActionError, InvalidNotationError
 from binocle.game import apply, is_over, legal_actions, observe, parse_action, start, winner
-from binocle.narrate import describe, hand_by_suit
+from binocle.narrate import action_text, card_text, cards_text, describe, hand_by_suit, plural
 from binocle.profiles import get_profile
 from binocle.record import record_json
 
@@ -20,11 +33,23 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Register ``binocle play``."""
-    play = sub.add_parser("play", help="play a game in the terminal against baseline bots")
+    play = add_command(sub, "play", "play a game in the terminal against baseline bots")
     add_profile_option(play)
-    play.add_argument("--seat", type=int, default=0, help="your seat (0 by default)")
-    play.add_argument("--seed", type=int, default=None, help="seed of the deals (random)")
-    play.add_argument("--save", metavar="FILE", help="write the game record to FILE at the end")
+    play.add_argument("--seat", type=whole_number, default=0, metavar="N", help="your seat")
+    play.add_argument(
+        "--seed",
+        type=whole_number,
+        default=None,
+        metavar="S",
+        help="seed of the deals (default: a random seed, printed so the game can be replayed)",
+    )
+    play.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the game record to FILE when the game ends or you leave it; the path is"
+        " checked before the game starts (default: the record is not saved)",
+    )
+    add_suits_option(play)
     play.set_defaults(run=run)
 
 
@@ -39,14 +64,14 @@ _MAX_BIDS_SHOWN = 6
 _DRAW_LINE = re.compile(r"^\s*seat \d+ draws ")
 
 
-def _menu(legal: tuple[Action, ...], width: int = 78) -> list[str]:
+def _menu(legal: tuple[Action, ...], suits: str, width: int = 78) -> list[str]:
     """The numbered legal actions, several to a line; long runs of bids are cut short."""
     items: list[str] = []
     bids = [a for a in legal if a.kind is Kind.BID]
     for i, a in enumerate(legal, 1):
         if a.kind is Kind.BID and bids.index(a) >= _MAX_BIDS_SHOWN:
             continue
-        items.append(f"{i:>2}) {a}")
+        items.append(f"{i:>2}) {action_text(a, suits)}")
     if len(bids) > _MAX_BIDS_SHOWN:
         items.append(f"… up to {bids[-1]} (type e.g. 'bid {bids[_MAX_BIDS_SHOWN].number}')")
     lines: list[str] = []
@@ -62,9 +87,15 @@ def _menu(legal: tuple[Action, ...], width: int = 78) -> list[str]:
     return lines
 
 
-def _table(view: View, me: int) -> list[str]:
+def _table(view: View, me: int, suits: str) -> list[str]:
     """What the person sees at his turn: phase, scores, public facts, trick and hand."""
-    trump = view.trump.symbol if view.trump is not None else "–"
+    trump = (
+        "-"
+        if view.trump is None
+        else view.trump.symbol
+        if suits == "symbols"
+        else view.trump.letter
+    )
     lines = [
         "",
         f"— your turn, {who(me, me)} · {view.phase.value} · dealer seat {view.dealer}"
@@ -80,10 +111,10 @@ def _table(view: View, me: int) -> list[str]:
     ):
         value = view.get(name)
         if value is not None:
-            facts.append(f"{label} {value}")
+            facts.append(f"{label} {card_text(value, suits) if name == 'turn_up' else value}")
     widow = view.get("widow")
     if widow:
-        facts.append("widow " + " ".join(str(c) for c in widow))
+        facts.append("widow " + cards_text(widow, suits))
     if facts:
         lines.append("  " + " · ".join(facts))
     points = view.get("meld_points")
@@ -96,31 +127,32 @@ def _table(view: View, me: int) -> list[str]:
     if tables and any(tables):
         lines.append(
             "  on the table: "
-            + ", ".join(
-                f"{who(i, me)} {' '.join(str(c) for c in t)}" for i, t in enumerate(tables) if t
-            )
+            + ", ".join(f"{who(i, me)} {cards_text(t, suits)}" for i, t in enumerate(tables) if t)
         )
     if view.trick:
-        lines.append("  trick: " + ", ".join(f"{who(s, me)} {c}" for s, c in view.trick))
-    lines.append(f"  your hand: {hand_by_suit(view.hand)}")
-    lines.extend(_menu(view.legal_actions))
+        lines.append(
+            "  trick: " + ", ".join(f"{who(s, me)} {card_text(c, suits)}" for s, c in view.trick)
+        )
+    lines.append(f"  your hand: {hand_by_suit(view.hand, suits)}")
+    lines.extend(_menu(view.legal_actions, suits))
     return lines
 
 
-def _narrate(before: GameState, action: Action, after: GameState, me: int) -> list[str]:
+def _narrate(before: GameState, action: Action, after: GameState, me: int, suits: str) -> list[str]:
     """:func:`describe`, without the cards the person may not see (others' deals, draws, discards)."""
     if action.kind is Kind.DEAL:
         view = observe(after, me)
         lines = ["", f"Hand {after.hand_number}: seat {after.dealer} deals"]
-        lines.append(f"  your hand: {hand_by_suit(view.hand)}")
+        lines.append(f"  your hand: {hand_by_suit(view.hand, suits)}")
         turn_up = view.get("turn_up")
         if turn_up is not None:
-            lines.append(f"  turn-up {turn_up}: trump is {turn_up.suit.name.lower()}")
+            up = card_text(turn_up, suits)
+            lines.append(f"  turn-up {up}: trump is {turn_up.suit.name.lower()}")
         return lines
     actor = before.current_player
     if action.kind is Kind.DISCARD and actor != me:
         return [f"  seat {actor} discards a card"]
-    lines = describe(before, action, after)
+    lines = describe(before, action, after, suits)
     kept = [line for line in lines if not _DRAW_LINE.match(line)]
     if len(kept) < len(lines) and after.phase is not Phase.OVER:
         old = list(before.hands[me])
@@ -129,15 +161,15 @@ def _narrate(before: GameState, action: Action, after: GameState, me: int) -> li
             if c in new:
                 new.remove(c)
         if new:
-            kept.append(f"  you draw {' '.join(str(c) for c in new)}")
+            kept.append(f"  you draw {cards_text(new, suits)}")
     return kept
 
 
-def _ask(state: GameState, me: int, hint: Bot) -> Action | None:
+def _ask(state: GameState, me: int, hint: Bot, suits: str) -> Action | None:
     """The person's action, asked until it is legal; None when he quits."""
     view = observe(state, me)
     legal = view.legal_actions
-    for line in _table(view, me):
+    for line in _table(view, me, suits):
         print(line)
     while True:
         try:
@@ -156,14 +188,15 @@ def _ask(state: GameState, me: int, hint: Bot) -> Action | None:
             print(_PLAY_HELP)
             continue
         if low == "hint":
-            print(f"  hint: {hint.choose(view)} (what the baseline bot would do)")
+            advice = action_text(hint.choose(view), suits)
+            print(f"  hint: {advice} (what the baseline bot would do)")
             continue
         if low in ("show", "look"):
-            for line in _table(view, me):
+            for line in _table(view, me, suits):
                 print(line)
             continue
-        if t.isdigit():
-            n = int(t)
+        if t.isascii() and t.isdigit():
+            n = int(t) if len(t) <= 6 else 0
             if 1 <= n <= len(legal):
                 return legal[n - 1]
             print(f"  there is no action {n}: choose 1 to {len(legal)}")
@@ -183,38 +216,90 @@ def _ask(state: GameState, me: int, hint: Bot) -> Action | None:
         return action
 
 
+def _save_problem(path: str) -> str | None:
+    """Why a game record cannot be written to ``path``, or None: checked before the game."""
+    if os.path.isdir(path):
+        return f"{path} is a directory: give a file name, e.g. {os.path.join(path, 'game.json')}"
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        return f"cannot save to {path}: the directory {parent} does not exist"
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK):
+            return f"cannot save to {path}: the file is not writable"
+    elif not os.access(parent, os.W_OK):
+        return f"cannot save to {path}: no permission to create files in {parent}"
+    return None
+
+
+def _save(text: str, path: str, seed: int) -> int:
+    """Write the record to ``path``; if that fails, say so and write it where it can be
+    written (the current directory, else the temporary directory), else print it: a
+    played game is never lost.  Returns the exit status: 0 when written to ``path``."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        print(f"binocle play: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+    else:
+        print(f"Game record written to {path} (binocle validate {path} checks it).")
+        return 0
+    for directory in (os.getcwd(), tempfile.gettempdir()):
+        try:
+            fd, other = tempfile.mkstemp(
+                prefix=f"binocle-game-{seed}-", suffix=".json", dir=directory
+            )
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError:
+            continue
+        print(f"Game record written to {other} instead (binocle validate {other} checks it).")
+        return 1
+    print("Nowhere to write the game record; here it is:")
+    print(text)
+    return 1
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the game with the person at his seat."""
     profile = get_profile(args.profile)
     n = profile.players
     if not 0 <= args.seat < n:
         return fail("play", f"--seat is 0..{n - 1} in {profile.name}")
+    if args.save is not None:
+        problem = _save_problem(args.save)
+        if problem is not None:
+            return fail("play", problem)
+    suits = suit_style(args)
     seed = args.seed if args.seed is not None else new_seed()
     me = args.seat
-    print(f"binocle play: {profile.name} — {profile.description}")
+    print(f"binocle play: {profile.name} ({profile.description})")
     print(
-        f"You are seat {me} against {n - 1} baseline bots; seed {seed}"
+        f"You are seat {me} against {plural(n - 1, 'baseline bot')}; seed {seed}"
         f" (binocle play --seed {seed} deals the same cards). Type help for help."
     )
     bots: dict[int, Bot] = {i: BaselineBot(seed * 10 + i) for i in range(n) if i != me}
     hint = BaselineBot(seed * 10 + me)
     s = start(profile, seed)
     quit_ = False
-    while not is_over(s):
-        p = s.current_player
-        if p is None:
-            action: Action | None = legal_actions(s)[0]
-        elif p != me:
-            action = bots[p].choose(observe(s, p))
-        else:
-            action = _ask(s, me, hint)
-        if action is None:
-            quit_ = True
-            break
-        after = apply(s, action)
-        for line in _narrate(s, action, after, me):
-            print(line)
-        s = after
+    try:
+        while not is_over(s):
+            p = s.current_player
+            if p is None:
+                action: Action | None = legal_actions(s)[0]
+            elif p != me:
+                action = bots[p].choose(observe(s, p))
+            else:
+                action = _ask(s, me, hint, suits)
+            if action is None:
+                quit_ = True
+                break
+            after = apply(s, action)
+            for line in _narrate(s, action, after, me, suits):
+                print(line)
+            s = after
+    except KeyboardInterrupt:  # while a bot thinks: leave, keeping the game so far
+        print()
+        quit_ = True
     if quit_:
         print("You left the game.")
     scores = ", ".join(f"{who(i, me)} {v}" for i, v in enumerate(s.scores))
@@ -222,8 +307,7 @@ def run(args: argparse.Namespace) -> int:
     w = winner(s)
     if w is not None:
         print("You win!" if w == me else f"Seat {w} wins.")
-    if args.save:
-        with open(args.save, "w", encoding="utf-8") as f:
-            f.write(record_json(s, seats=["you" if i == me else "baseline bot" for i in range(n)]))
-        print(f"Game record written to {args.save} (binocle validate {args.save} checks it).")
+    if args.save is not None:
+        seats = ["you" if i == me else "baseline bot" for i in range(n)]
+        return _save(record_json(s, seats=seats), args.save, seed)
     return 0

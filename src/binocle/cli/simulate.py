@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from binocle.bots import make_bot, play_game
-from binocle.cli._common import Subparsers, add_profile_option, fail, new_seed
+from binocle.cli._common import (
+    Subparsers,
+    add_command,
+    add_profile_option,
+    at_least_one,
+    fail,
+    new_seed,
+    whole_number,
+)
 from binocle.core import Phase
+from binocle.narrate import plural
 from binocle.profiles import get_profile
 
 __all__ = ["add_parser", "run"]
@@ -19,23 +32,85 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Register ``binocle simulate``."""
-    sim = sub.add_parser("simulate", help="bots play many games; a summary of the results")
+    sim = add_command(sub, "simulate", "bots play many games; a summary of the results")
     add_profile_option(sim)
-    sim.add_argument("--games", type=int, default=100, help="how many games (100)")
+    sim.add_argument("--games", type=at_least_one, default=100, metavar="N", help="how many games")
     sim.add_argument(
         "--bots",
         default="baseline",
+        metavar="B",
         help="a bot for every seat, or one per seat separated by commas: random, baseline",
     )
-    sim.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
-    sim.add_argument("--seed", type=int, default=None, help="seed of game 0; game g uses seed+g")
-    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.add_argument("--max-hands", type=int, default=200, help="stop a game after H hands (200)")
+    sim.add_argument("--jobs", type=at_least_one, default=1, metavar="J", help="worker processes")
+    sim.add_argument(
+        "--seed",
+        type=whole_number,
+        default=None,
+        metavar="S",
+        help="seed of game 0; game g uses S+g (default: a random seed, printed)",
+    )
+    sim.add_argument(
+        "--json", action="store_true", help="print the summary as JSON (default: as text)"
+    )
+    sim.add_argument(
+        "--max-hands",
+        type=at_least_one,
+        default=200,
+        metavar="H",
+        help="stop a game after H hands",
+    )
     sim.set_defaults(run=run)
 
 
+def _ignore_ctrl_c() -> None:
+    """Worker initializer: Ctrl-C is for the main process, which stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_games(
+    jobs: Iterator[tuple[str, tuple[str, ...], int, int]],
+    total: int,
+    workers: int,
+    show: bool,
+    games: list[dict[str, Any]],
+) -> None:
+    """Play the games into ``games`` (in the order they finish), over ``workers`` processes.
+
+    Ctrl-C (KeyboardInterrupt) propagates from here, the games finished so far staying
+    in ``games``; the workers ignore it and the pool is ended with the ``with`` block.
+    """
+
+    def done(g: dict[str, Any]) -> None:
+        games.append(g)
+        if show:
+            _progress(len(games), total)
+
+    if workers <= 1:
+        for job in jobs:
+            done(_sim_game(job))
+        return
+    chunk = max(1, min(16, total // (workers * 8)))
+    batch = chunk * workers * 16  # games handed to the pool at a time: memory stays bounded
+    if threading.current_thread() is threading.main_thread():
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)  # no Ctrl-C while forking
+        try:
+            pool = multiprocessing.Pool(workers, initializer=_ignore_ctrl_c)
+        finally:
+            signal.signal(signal.SIGINT, handler)
+    else:
+        pool = multiprocessing.Pool(workers, initializer=_ignore_ctrl_c)
+    with pool:
+        while True:
+            part = list(itertools.islice(jobs, batch))
+            if not part:
+                break
+            for g in pool.imap_unordered(_sim_game, part, chunksize=chunk):
+                done(g)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Play the games and print the summary."""
+    """Play the games and print the summary; Ctrl-C stops early and summarises the games
+    finished (exit status 130)."""
     profile = get_profile(args.profile)
     n = profile.players
     names = tuple(b.strip() for b in args.bots.split(",") if b.strip())
@@ -49,40 +124,42 @@ def run(args: argparse.Namespace) -> int:
         )
     for name in names:
         make_bot(name)  # an unknown bot name fails here, before any work
-    if args.games < 1 or args.jobs < 1 or args.max_hands < 1:
-        return fail("simulate", "--games, --jobs and --max-hands are at least 1")
     base = args.seed if args.seed is not None else new_seed()
-    jobs = [(profile.spec(), names, base + g, args.max_hands) for g in range(args.games)]
+    spec = profile.spec()
+    jobs = ((spec, names, base + g, args.max_hands) for g in range(args.games))
     show = sys.stderr.isatty() and args.games > 1
     t0 = time.perf_counter()
     games: list[dict[str, Any]] = []
-    if args.jobs > 1 and args.games > 1:
-        with multiprocessing.Pool(min(args.jobs, args.games)) as pool:
-            chunk = max(1, args.games // (args.jobs * 8))
-            for g in pool.imap_unordered(_sim_game, jobs, chunksize=chunk):
-                games.append(g)
-                if show:
-                    _progress(len(games), args.games)
-    else:
-        for job in jobs:
-            games.append(_sim_game(job))
-            if show:
-                _progress(len(games), args.games)
+    interrupted = False
+    try:
+        _play_games(jobs, args.games, min(args.jobs, args.games), show, games)
+    except KeyboardInterrupt:
+        interrupted = True
+        if show:
+            sys.stderr.write("\n")
     games.sort(key=lambda g: int(g["seed"]))
     elapsed = time.perf_counter() - t0
     summary = _summary(games, n)
     head = {
-        "profile": profile.spec(),
+        "profile": spec,
         "bots": list(names),
         "seed": base,
         "jobs": args.jobs,
         "max_hands": args.max_hands,
         "seconds": round(elapsed, 3),
+        "games_asked": args.games,
+        "interrupted": interrupted,
     }
     if args.json:
         print(json.dumps({**head, **summary}, indent=2))
-        return 0
-    _print_summary(head, summary, n)
+    else:
+        _print_summary(head, summary, n)
+    if interrupted:
+        print(
+            f"interrupted: {plural(len(games), 'game')} of {args.games} finished",
+            file=sys.stderr,
+        )
+        return 130
     return 0
 
 
@@ -160,14 +237,18 @@ def _summary(games: list[dict[str, Any]], n: int) -> dict[str, Any]:
 
 
 def _print_summary(head: dict[str, Any], summary: dict[str, Any], n: int) -> None:
+    games = plural(summary["games"], "game")
+    if head["interrupted"]:
+        games += f" (interrupted: {head['games_asked']} asked)"
     print(
-        f"simulate: {head['profile']}, {summary['games']} games, bots {' '.join(head['bots'])},"
-        f" seed {head['seed']}, {head['jobs']} job(s), {head['seconds']:.2f} s"
+        f"simulate: {head['profile']}, {games}, bots {' '.join(head['bots'])},"
+        f" seed {head['seed']}, {plural(head['jobs'], 'job')}, {head['seconds']:.2f} s"
     )
     unfinished = summary["games"] - summary["finished"]
+    stopped = f" ({unfinished} stopped after {plural(head['max_hands'], 'hand')})"
     print(
         f"  finished games: {summary['finished']}"
-        + (f" ({unfinished} stopped after {head['max_hands']} hands)" if unfinished else "")
+        + (stopped if unfinished else "")
         + f"; hands per game {summary['hands_per_game']}"
     )
     print("  " + " " * 18 + "".join(f"{'seat ' + str(i):>10}" for i in range(n)))
@@ -184,7 +265,7 @@ def _print_summary(head: dict[str, Any], summary: dict[str, Any], n: int) -> Non
     c = summary["contracts"]
     if c is not None:
         print(
-            f"  the bidder made the contract in {c['made']} of {c['hands']} hands"
+            f"  the bidder made the contract in {c['made']} of {plural(c['hands'], 'hand')}"
             f" ({100 * c['made_rate']:.1f}%); {c['conceded']} conceded"
         )
     else:

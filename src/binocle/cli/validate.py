@@ -8,7 +8,7 @@ import sys
 
 import attrs
 
-from binocle.cli._common import Subparsers, fail
+from binocle.cli._common import Subparsers, add_command, fail
 from binocle.errors import BinocleError
 from binocle.validate import validate
 
@@ -17,9 +17,11 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     """Register ``binocle validate``."""
-    val = sub.add_parser("validate", help="check a recorded game against the rules")
+    val = add_command(sub, "validate", "check a recorded game against the rules")
     val.add_argument("file", help="a game record (JSON); - reads standard input")
-    val.add_argument("--json", action="store_true", help="print the report as JSON")
+    val.add_argument(
+        "--json", action="store_true", help="print the report as JSON (default: as text)"
+    )
     val.set_defaults(run=run)
 
 
