@@ -527,6 +527,7 @@ def _layout(profile: Profile, full: bool) -> TensorLayout:
             ("recorded", (p,)),
             ("targets", (p,)),
             ("retired", (p,)),
+            ("overlooked", (p + 1,)),
             ("stock_size", (1,)),
             ("tables", (p, n)),
         ]
@@ -666,6 +667,12 @@ def _tensor(view: View, full: bool) -> list[float]:
         w.value("recorded", g("recorded", ()))
         w.value("targets", g("targets", ()))
         w.one_hot("retired", g("retired"))
+        offer = g("overlooked")
+        if offer is not None:
+            # Who overlooked a meld, and its points, while it is offered to the others.
+            w.one_hot("overlooked", offer.seat)
+            start, _ = w.at["overlooked"]
+            w.out[start + profile.players] = float(offer.points)
         two = dict(g("two_handed", ()) or ())
         pair = g("pair")
         if two and pair is not None:
