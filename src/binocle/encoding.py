@@ -512,6 +512,7 @@ def _layout(profile: Profile, full: bool) -> TensorLayout:
             ("concealed", (n,)),
             ("tables", (p, n)),
             ("meld_points", (p,)),
+            ("taken", (p,)),
             ("dixes", (1,)),
             ("targets", (p,)),
         ]
@@ -525,6 +526,7 @@ def _layout(profile: Profile, full: bool) -> TensorLayout:
             ("announced", (p,)),
             ("scored", (p,)),
             ("recorded", (p,)),
+            ("taken", (p,)),
             ("targets", (p,)),
             ("retired", (p,)),
             ("overlooked", (p + 1,)),
@@ -665,6 +667,7 @@ def _tensor(view: View, full: bool) -> list[float]:
         w.value("announced", g("announced", ()))
         w.value("scored", [1.0 if x else 0.0 for x in g("scored", ())])
         w.value("recorded", g("recorded", ()))
+        w.value("taken", g("taken", ()))
         w.value("targets", g("targets", ()))
         w.one_hot("retired", g("retired"))
         offer = g("overlooked")
@@ -693,6 +696,7 @@ def _classic_parts(w: _Writer, public: dict[str, Any], full: bool) -> None:
     for seat, table in enumerate(public.get("tables", ())):
         w.cards("tables", table, seat)
     w.value("meld_points", public.get("meld_points", ()))
+    w.value("taken", public.get("taken", ()))
     w.value("dixes", [public.get("dixes", 0)])
     w.value("targets", public.get("targets", ()))
     if full:
