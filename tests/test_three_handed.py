@@ -456,7 +456,7 @@ def test_option_meld_until_first_card_off() -> None:
 
 
 def test_option_claim_overlooked() -> None:
-    """Three-handed rules, Melds, option ``claim_overlooked`` (the source: "allowing the other
+    """Three-handed rules, Overlooked melds, option ``claim_overlooked`` (the source: "allowing the other
     players to claim any score overlooked by the one who melds").  Once a player has played
     his first card, each other player in turn from his left may ``claim overlooked`` (his
     best meld less what he announced) or ``pass``; the first to claim has it announced, to
@@ -492,7 +492,7 @@ def test_option_claim_overlooked() -> None:
 
 
 def test_an_overlooked_meld_nobody_claims_is_lost() -> None:
-    """Three-handed rules, Melds (option ``claim_overlooked``): when every other player lets
+    """Three-handed rules, Overlooked melds (option ``claim_overlooked``): when every other player lets
     the overlooked meld go, nobody scores it, and the play goes on."""
     p = "three-handed(claim_overlooked=true)"
     s = run(deal(MELDS, 0, "AH", p), "pass", "pass", "pass", "pass", "meld", "meld")
@@ -503,7 +503,7 @@ def test_an_overlooked_meld_nobody_claims_is_lost() -> None:
 
 
 def test_an_overlooked_meld_claimed_after_a_trick_won_scores_at_once() -> None:
-    """Three-handed rules, Melds and Scoring (option ``claim_overlooked``): the overlooked
+    """Three-handed rules, Overlooked melds and Scoring (option ``claim_overlooked``): the overlooked
     meld scores "under the same first-trick condition": claimed by a player who has already
     won a trick, it scores at once.  The dealer plays last to the first trick and overlooks
     his 80; seat 1, who won the trick, is asked first and claims it."""
@@ -521,7 +521,7 @@ def test_an_overlooked_meld_claimed_after_a_trick_won_scores_at_once() -> None:
 
 
 def test_claim_overlooked_counts_the_hand_after_the_exchange() -> None:
-    """Three-handed rules, Melds (option ``claim_overlooked``): what a player overlooked is
+    """Three-handed rules, Overlooked melds (option ``claim_overlooked``): what a player overlooked is
     measured on his hand as it is when he melds: the dealer who gave up the turn-up AS for a
     Nine has lost his sequence, and declaring his best (80) overlooks nothing, so his first
     card offers nothing.  (Found a bug: 150 was credited.)"""
@@ -732,7 +732,7 @@ def test_a_wrong_claim_retires_the_claimant_and_the_two_others_go_on() -> None:
 
 
 def test_a_retired_player_keeps_the_card_points_he_had_won() -> None:
-    """Three-handed rules, Game (retirement): a wrong claim retires the claimant; his
+    """Three-handed rules, Claiming (knocking): a wrong claim retires the claimant; his
     remaining cards are dead, but what he scored before retiring stays his: his melds
     (scored with his first trick) and the card points of the tricks he had already won."""
     s = to_play(deal(SPADES, 0, "AS"), "dix", "meld")

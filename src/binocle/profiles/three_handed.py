@@ -624,7 +624,7 @@ class ThreeHanded(Profile):
             return (
                 "nothing to claim: an overlooked meld is offered to the others when a player"
                 " plays his first card without having announced all his meld"
-                " (three-handed rules, Melds)"
+                " (three-handed rules, Overlooked melds)"
             )
         if kind is Kind.MELD:
             if not self.meld_until_first_card:
@@ -750,7 +750,7 @@ class ThreeHanded(Profile):
 @attrs.frozen(slots=True)
 class Overlooked:
     """A meld a player overlooked, offered to the others in turn (option
-    ``claim_overlooked``; three-handed rules, Melds).
+    ``claim_overlooked``; three-handed rules, Overlooked melds).
 
     ``seat`` played his first card with ``points`` of his best meld not
     announced; ``asked`` are the seats still to be offered it, in turn (the
