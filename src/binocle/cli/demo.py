@@ -16,6 +16,7 @@ from binocle.cli._common import (
     whole_number,
 )
 from binocle.core import GameState
+from binocle.game import end_reason
 from binocle.narrate import describe, plural
 from binocle.profiles import get_profile
 
@@ -37,7 +38,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         type=at_least_one,
         default=200,
         metavar="H",
-        help="stop the game after H hands (at least 1)",
+        help="end the game after H hands, the highest score winning (at least 1)",
     )
     add_suits_option(demo)
     demo.set_defaults(run=run)
@@ -61,5 +62,10 @@ def run(args: argparse.Namespace) -> int:
 
     bots = [make_bot(args.bot, args.seed * 10 + i) for i in range(profile.players)]
     s = play_game(profile, bots, seed=args.seed, max_hands=args.max_hands, on_step=show)
+    if end_reason(s) == "limit":
+        print(
+            f"The game was stopped at the end of hand {len(s.results)} (--max-hands"
+            f" {args.max_hands}), before the rules ended it."
+        )
     print(f"Final scores: {', '.join(f'seat {i} {v}' for i, v in enumerate(s.scores))}")
     return 0

@@ -8,8 +8,8 @@ import re
 import sys
 import tempfile
 
-from binocle.actions import Action, Kind
-from binocle.bots import BaselineBot, Bot
+from binocle.actions import Action, Kind, claim
+from binocle.bots import BaselineBot, Bot, knocker
 from binocle.cli._common import (
     Subparsers,
     add_command,
@@ -23,7 +23,17 @@ from binocle.cli._common import (
 )
 from binocle.core import GameState, Phase, View
 from binocle.errors import BinocleError, IllegalActionError, InvalidNotationError
-from binocle.game import apply, is_over, legal_actions, observe, parse_action, start, winner
+from binocle.game import (
+    apply,
+    claimants,
+    end_reason,
+    is_over,
+    legal_actions,
+    observe,
+    parse_action,
+    start,
+    winner,
+)
 from binocle.narrate import action_text, card_text, cards_text, describe, hand_by_suit, plural
 from binocle.profiles import get_profile
 from binocle.record import record_json
@@ -56,6 +66,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 _PLAY_HELP = """\
 Type the number of an action, or its text: pass, bid 260, discard TS, trump H,
 meld, dix, play TS (play TS table for a card on the table), claim, concede.
+Claim (knock) at your turn; after a trick you lost, you are asked whether to
+knock before the others go on (knock, or Enter to go on).
 Cards: rank A T K Q J 9 (or 10) then suit S H D C, e.g. TS, 10H, qd.
 Commands: help (this text), hint (what the baseline bot would do),
 show (the table again), quit (leave the game; Ctrl-D and Ctrl-C quit too)."""
@@ -259,6 +271,29 @@ def _save(text: str, path: str, seed: int) -> int:
     return 1
 
 
+def _ask_knock(me: int) -> bool | None:
+    """Whether the person knocks out of turn now; None when he quits."""
+    try:
+        text = input("knock now? (knock, or Enter to go on)> ")
+    except (EOFError, KeyboardInterrupt):
+        print()
+        return None
+    low = text.strip().lower()
+    if low in ("quit", "exit", "q"):
+        return None
+    return low in ("knock", "claim", "k", "y", "yes")
+
+
+def _may_knock_now(before: GameState, action: Action, after: GameState, me: int) -> bool:
+    """The person may knock out of turn, at a natural pause: a trick he did not win."""
+    return (
+        action.kind is Kind.PLAY
+        and not after.trick
+        and after.current_player not in (None, me)
+        and me in claimants(after)
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the game with the person at his seat."""
     profile = get_profile(args.profile)
@@ -280,14 +315,19 @@ def run(args: argparse.Namespace) -> int:
     bots: dict[int, Bot] = {i: BaselineBot(seed * 10 + i) for i in range(n) if i != me}
     hint = BaselineBot(seed * 10 + me)
     s = start(profile, seed)
+    seated: list[object] = [bots.get(i) for i in range(n)]
     quit_ = False
+    knock = False
     try:
         while not is_over(s):
             p = s.current_player
             if p is None:
                 action: Action | None = legal_actions(s)[0]
+            elif knock:
+                action, knock = claim(me), False
             elif p != me:
-                action = bots[p].choose(observe(s, p))
+                other = knocker(s, seated)  # the bots may knock out of turn too
+                action = claim(other) if other is not None else bots[p].choose(observe(s, p))
             else:
                 action = _ask(s, me, hint, suits)
             if action is None:
@@ -296,12 +336,23 @@ def run(args: argparse.Namespace) -> int:
             after = apply(s, action)
             for line in _narrate(s, action, after, me, suits):
                 print(line)
+            if _may_knock_now(s, action, after, me):
+                answer = _ask_knock(me)
+                if answer is None:
+                    s, quit_ = after, True
+                    break
+                knock = answer
             s = after
     except KeyboardInterrupt:  # while a bot thinks: leave, keeping the game so far
         print()
         quit_ = True
     if quit_:
         print("You left the game.")
+    elif end_reason(s) == "limit":
+        print(
+            f"The game stopped at the hand limit (max_hands={s.profile.max_hands}),"
+            " before the rules ended it: the highest score wins."
+        )
     scores = ", ".join(f"{who(i, me)} {v}" for i, v in enumerate(s.scores))
     print(f"Scores: {scores}")
     w = winner(s)

@@ -23,7 +23,7 @@ from binocle.cli._common import (
     new_seed,
     whole_number,
 )
-from binocle.core import Phase
+from binocle.game import end_reason
 from binocle.narrate import plural
 from binocle.profiles import get_profile
 
@@ -57,7 +57,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         type=at_least_one,
         default=200,
         metavar="H",
-        help="stop a game after H hands",
+        help="end a game after H hands, the highest score winning",
     )
     sim.set_defaults(run=run)
 
@@ -173,7 +173,7 @@ def _sim_game(job: tuple[str, tuple[str, ...], int, int]) -> dict[str, Any]:
     bid = [r for r in s.results if r.bidder is not None]
     return {
         "seed": seed,
-        "over": s.phase is Phase.OVER,
+        "end": end_reason(s),
         "winner": s.profile.winner(s),
         "scores": list(s.scores),
         "hands": len(s.results),
@@ -210,7 +210,11 @@ def _summary(games: list[dict[str, Any]], n: int) -> dict[str, Any]:
     made = sum(g["made"] for g in games)
     return {
         "games": len(games),
-        "finished": sum(1 for g in games if g["over"]),
+        "finished": sum(1 for g in games if g["end"] not in (None, "limit")),
+        "ended": {
+            reason: sum(1 for g in games if g["end"] == reason)
+            for reason in ("target", "claim", "limit")
+        },
         "wins": [sum(1 for g in games if g["winner"] == i) for i in range(n)],
         "no_winner": sum(1 for g in games if g["winner"] is None),
         "hands": hands,
@@ -244,11 +248,17 @@ def _print_summary(head: dict[str, Any], summary: dict[str, Any], n: int) -> Non
         f"simulate: {head['profile']}, {games}, bots {' '.join(head['bots'])},"
         f" seed {head['seed']}, {plural(head['jobs'], 'job')}, {head['seconds']:.2f} s"
     )
-    unfinished = summary["games"] - summary["finished"]
-    stopped = f" ({unfinished} stopped after {plural(head['max_hands'], 'hand')})"
+    ended = summary["ended"]
+    stopped = ended["limit"]
     print(
         f"  finished games: {summary['finished']}"
-        + (stopped if unfinished else "")
+        f" ({ended['target']} on the target, {ended['claim']} by a claim)"
+        + (
+            f"; {stopped} stopped by the hand limit (--max-hands {head['max_hands']}),"
+            " the highest score winning"
+            if stopped
+            else ""
+        )
         + f"; hands per game {summary['hands_per_game']}"
     )
     print("  " + " " * 18 + "".join(f"{'seat ' + str(i):>10}" for i in range(n)))
