@@ -33,6 +33,12 @@ templates_path: list[str] = []
 html_static_path: list[str] = []
 
 html_theme = "furo"
+# The project's home, as in pyproject.toml's [project.urls].
+html_theme_options = {
+    "source_repository": "https://github.com/binocle-cards/binocle/",
+    "source_branch": "main",
+    "source_directory": "docs/",
+}
 html_title = f"binocle {release}"
 pygments_style = "sphinx"
 

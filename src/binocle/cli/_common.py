@@ -85,7 +85,9 @@ def suit_style(args: argparse.Namespace, stream: Any = None) -> str:
     output) can encode them, else letters."""
     if args.suits is not None:
         return str(args.suits)
-    encoding = getattr(stream if stream is not None else sys.stdout, "encoding", None) or "ascii"
+    encoding = getattr(stream if stream is not None else sys.stdout, "encoding", None)
+    if encoding is None:  # an in-memory text stream holds any character
+        return "symbols"
     try:
         "♠♥♦♣–→·—".encode(encoding)
     except (UnicodeError, LookupError):
