@@ -136,6 +136,32 @@ def openspiel_playouts(pyspiel: Any, name: str) -> Work:
     return timed(play)
 
 
+def pettingzoo_playouts(name: str) -> Work:
+    """Random episodes (one hand each) of binocle's PettingZoo environment: each step a
+    uniform choice among the ids its action mask allows; steps counted."""
+    from binocle.pettingzoo import raw_env
+
+    env = raw_env(name)
+    rng = random.Random(1)
+    seed = [0]
+
+    def episode() -> tuple[int, int]:
+        seed[0] += 1
+        env.reset(seed=seed[0])
+        n = 0
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            legal = env.observe(agent)["action_mask"].nonzero()[0]
+            env.step(int(rng.choice(legal)))
+            n += 1
+        return n, 1
+
+    return timed(episode)
+
+
 # -- melds ------------------------------------------------------------------------------
 
 
@@ -286,6 +312,35 @@ def run(seconds: float) -> dict[str, Any]:
             rates[0] / skat if rates and skat else None,
             "reference",
         )
+
+    # g. the adapters: random playouts through OpenSpiel and PettingZoo, beside skat.
+    adapter_names = [n for n in ("cutthroat", "classic", "three-handed") if n in names]
+    if pyspiel is not None:
+        importlib.import_module("binocle.openspiel")
+        for name in adapter_names:
+            game = "python_binocle_" + name.replace("-", "_")
+            rate, games = best_rate(openspiel_playouts(pyspiel, game), seconds)
+            row(
+                f"g. OpenSpiel {game} playout",
+                rate,
+                "actions/s",
+                f"{games:,.1f} hands/s",
+                rate / skat if skat else None,
+            )
+    try:
+        importlib.import_module("pettingzoo")
+    except ImportError:
+        notes.append("PettingZoo is missing: line g (PettingZoo) not measured")
+    else:
+        for name in adapter_names:
+            rate, games = best_rate(pettingzoo_playouts(name), seconds)
+            row(
+                f"g. PettingZoo binocle {name} playout",
+                rate,
+                "steps/s",
+                f"{games:,.1f} hands/s",
+                rate / skat if skat else None,
+            )
 
     # d. cutthroat melds: the internal counter and the public function.
     from binocle.rules.cutthroat_melds import meld_total

@@ -595,19 +595,25 @@ class _Writer:
             self.out[base + self.index[c]] += 1.0
 
 
+_CARD_NAMED: Final = {str(c): c for c in CARDS}
+
+
 def _plays(view: View) -> list[tuple[int, Card]]:
-    """The cards played this hand, with their seats, read from the view's log."""
-    out: list[tuple[int, Card]] = []
-    pair = view.get("pair")
-    inner = view.get("two_handed") is not None
+    """The cards played this hand, with their seats: the completed tricks where the
+    view lists them, else read from the view's log (``"1: play TS"``)."""
+    played = view.get("played")
+    if played is not None:
+        out = [pc for trick in played for pc in trick]
+        out.extend(view.trick)
+        return out
+    out = []
+    pair = view.get("pair") if view.get("two_handed") is not None else None
+    named = _CARD_NAMED
     for line in view.log:
         seat, sep, text = line.partition(": ")
-        if not sep or not text.startswith("play "):
-            continue
-        card = parse_action_text(text.split(" table")[0]).card
-        assert card is not None
-        s = int(seat)
-        out.append((pair[s] if inner and pair is not None else s, card))
+        if sep and text.startswith("play "):
+            s = int(seat)
+            out.append((pair[s] if pair is not None else s, named[text[5:7]]))
     return out
 
 
@@ -707,7 +713,8 @@ def _classic_parts(w: _Writer, public: dict[str, Any], full: bool) -> None:
                 w.out[start + (seat * shape[1] + k) * 2 + (0 if intact else 1)] += 1.0
 
 
-def _meld_cards(m: MeldResult) -> list[Card]:
+@functools.lru_cache(maxsize=4096)
+def _meld_cards(m: MeldResult) -> tuple[Card, ...]:
     """The cards a seat laid down: every card its combinations use, each copy once."""
     most: dict[Card, int] = {}
     for combo in m.melds:
@@ -716,7 +723,7 @@ def _meld_cards(m: MeldResult) -> list[Card]:
             counts[c] = counts.get(c, 0) + 1
         for c, k in counts.items():
             most[c] = max(most.get(c, 0), k)
-    return [c for c, k in sorted(most.items()) for _ in range(k)]
+    return tuple(c for c, k in sorted(most.items()) for _ in range(k))
 
 
 def information_state_tensor(view: View) -> list[float]:
