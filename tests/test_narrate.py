@@ -126,3 +126,36 @@ def test_action_text_reads_back() -> None:
         shown = action_text(action, "symbols")
         assert binocle.parse_action(s, shown) == action
         assert action_text(action, "letters") == str(action)
+
+
+def test_overlooked_melds_and_late_announcements_are_told() -> None:
+    """Three-handed rules, Melds and Overlooked melds: an announcement in the play (before
+    the player's first card) is told with its value; the first card that leaves meld
+    unannounced tells who overlooked how much and who is asked first; each answer is told
+    in words, never as bare action text."""
+    p = "three-handed(claim_overlooked=true)"
+    deck = binocle.stack_deck(
+        p,
+        [
+            "KS QS JS AH 9H 9H KD QD JD JD AC AC KC QC JC 9C",
+            "AH TH KH QH JH AS TS TS AD TD TC JS 9S 9D 9C JC",
+            "KS KH KD KC QS QH QD QC AS 9S TH JH AD TD 9D TC",
+        ],
+        dealer=0,
+        turn_up="AH",
+    )
+    s = binocle.new_game(p, deck=deck, dealer=0)
+    lines: list[str] = []
+    for text in (
+        *("pass", "pass", "pass", "meld royal marriage KH QH", "pass", "pass", "meld"),
+        *("meld sequence AH TH JH + KH QH", "play AS", "play 9S", "pass", "claim overlooked"),
+    ):
+        after = binocle.apply(s, text)
+        lines.extend(describe(s, binocle.parse_action(s, text), after))
+        s = after
+    told = "\n".join(lines)
+    assert "seat 1 announces sequence" in told and "(150)" in told
+    assert "seat 2 overlooked 220 points of meld: seat 0 may claim them first" in told
+    assert "seat 0 lets go the 220 points of meld seat 2 overlooked" in told
+    assert "seat 1 claims the 220 points of meld seat 2 overlooked" in told
+    assert "claim overlooked" not in told and ": pass" not in told
