@@ -342,14 +342,21 @@ def test_hand_built_actions_are_checked() -> None:
         "meld",
     )
     assert s.phase is Phase.PLAY
+    # Missing or ill-typed fields are refused where the action is made.
+    for fields in (
+        {"kind": Kind.PLAY},
+        {"kind": Kind.PLAY, "card": 99},
+        {"kind": Kind.BID},
+        {"kind": Kind.TRUMP},
+        {"kind": Kind.DISCARD},
+        {"kind": Kind.DEAL},
+    ):
+        with pytest.raises(InvalidNotationError):
+            Action(**fields)
     for bad in (
-        Action(Kind.PLAY),
-        Action(Kind.PLAY, card=99),  # type: ignore[arg-type]
-        Action(Kind.BID),
-        Action(Kind.TRUMP),
-        Action(Kind.DISCARD),
-        Action(Kind.DEAL),
         Action(Kind.MELD, name="run", cards=cs("AS TS KS QS JS")),
+        Action(Kind.DEAL, cards=cs("AS TS")),
+        Action(Kind.BID, number=7),
     ):
         before = binocle.dumps(s)
         with pytest.raises(IllegalActionError):
@@ -363,20 +370,22 @@ def test_hand_built_actions_are_checked() -> None:
     assert t == binocle.apply(s, lead)
     assert all(type(x) is Card for _, x in t.trick)
     assert binocle.loads(binocle.dumps(t)) == t
-    # In the bidding: a bid that is not a whole number is refused; one equal to a legal bid
-    # (300.0) is the legal bid.
+    # In the bidding: a bid that is not a whole number (even 300.0) is refused where it is
+    # made; a bid of 300 built by hand is the legal bid.
     b = binocle.new_game("cutthroat", seed=15)
-    for number in ("300", [3], 2.5, 255.0):
-        with pytest.raises(IllegalActionError, match="whole number"):
-            binocle.apply(b, Action(Kind.BID, number=number))  # type: ignore[arg-type]
-    b300 = binocle.apply(b, Action(Kind.BID, number=300.0))  # type: ignore[arg-type]
+    for number in ("300", [3], 2.5, 300.0, True, -10, 10**9):
+        with pytest.raises(InvalidNotationError, match="whole number"):
+            Action(Kind.BID, number=number)
+    b300 = binocle.apply(b, Action(Kind.BID, number=300))
     assert b300 == binocle.apply(b, "bid 300") and binocle.loads(binocle.dumps(b300)) == b300
-    # A deal of plain ints is refused, not dealt.
+    # A deal of card numbers deals those cards (as Card(n) does); a deal of None is refused.
     between = run(binocle.new_game("cutthroat", seed=3), "pass", "pass", "pass")
-    with pytest.raises(BinocleError):
-        binocle.apply(between, Action(Kind.DEAL, cards=tuple(int(x) for x in binocle.pack())))  # type: ignore[misc]
-    with pytest.raises(BinocleError):
-        binocle.apply(between, Action(Kind.DEAL, cards=(None,) * 48))  # type: ignore[arg-type]
+    numbers = tuple(int(x) for x in binocle.pack())
+    dealt = binocle.apply(between, Action(Kind.DEAL, cards=numbers))  # type: ignore[arg-type]
+    assert dealt == binocle.apply(between, Action(Kind.DEAL, cards=binocle.pack()))
+    assert all(type(x) is Card for h in dealt.hands for x in h)
+    with pytest.raises(InvalidNotationError):
+        Action(Kind.DEAL, cards=(None,) * 48)
 
 
 # ---------------------------------------------------------------------------

@@ -30,12 +30,14 @@ text                      meaning
 from __future__ import annotations
 
 import enum
-from typing import Final
+from collections.abc import Iterable
+from itertools import islice
+from typing import Any, Final
 
 import attrs
 
 from binocle.cards import CARDS, Card, Suit, format_cards, parse_card, parse_cards, parse_suit
-from binocle.errors import InvalidNotationError
+from binocle.errors import InvalidNotationError, excerpt
 
 __all__ = [
     "Action",
@@ -118,6 +120,118 @@ class Action:
         return self
 
 
+#: The largest ``number`` an action may carry (a bid, a table slot, a seat): nine digits.
+MAX_NUMBER: Final = 999_999_999
+#: The longest ``name`` (a meld's combination) and ``source`` an action may carry.
+MAX_NAME: Final = 64
+MAX_SOURCE: Final = 512
+#: The most cards an action may carry (a deal of the 64-card pack).
+MAX_CARDS: Final = 64
+_NEEDS: Final = {
+    Kind.PLAY: "card",
+    Kind.DISCARD: "card",
+    Kind.TRUMP: "suit",
+    Kind.BID: "number",
+    Kind.DEAL: "cards",
+}
+_KINDS: Final = ", ".join(k.value for k in Kind)
+#: attrs' own constructor: no checks, for actions the engine builds itself.
+_attrs_init: Final = Action.__init__
+
+
+def _checked_init(
+    self: Action,
+    kind: Any,
+    card: Any = None,
+    number: Any = None,
+    suit: Any = None,
+    cards: Any = (),
+    name: Any = None,
+    source: Any = None,
+) -> None:
+    """Build an action by hand, checking every field (the engine's own skip this)."""
+    _attrs_init(self, *_checked_fields(kind, card, number, suit, cards, name, source))
+
+
+def _checked_fields(
+    kind: Any, card: Any, number: Any, suit: Any, cards: Any, name: Any, source: Any
+) -> tuple[Kind, Card | None, int | None, Suit | None, tuple[Card, ...], str | None, str | None]:
+    """The fields of a hand-built action, checked and normalised.
+
+    A card may be given as a :class:`Card`, its text or its number, a suit as a
+    :class:`Suit` or its letter, the kind as a :class:`Kind` or its word.
+    """
+    if type(kind) is not Kind:
+        if not isinstance(kind, str) or kind not in _KIND_WORDS:
+            raise InvalidNotationError(
+                f"not an action kind: {excerpt(kind)} (a binocle.Kind: {_KINDS})"
+            )
+        kind = _KIND_WORDS[kind]
+    if card is not None and type(card) is not Card:
+        try:
+            card = Card(card)
+        except InvalidNotationError as exc:
+            raise InvalidNotationError(f"{kind.value} action: card: {exc}") from None
+    if number is not None and (
+        isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MAX_NUMBER
+    ):
+        raise InvalidNotationError(
+            f"{kind.value} action: number is a whole number 0..{MAX_NUMBER}, not {excerpt(number)}"
+        )
+    if suit is not None and type(suit) is not Suit:
+        if isinstance(suit, bool) or not isinstance(suit, (int, str)):
+            raise InvalidNotationError(
+                f"{kind.value} action: suit is a binocle.Suit, not {excerpt(suit)}"
+            )
+        try:
+            suit = Suit(suit)  # type: ignore[arg-type]  # Suit("H") reads the letter
+        except InvalidNotationError as exc:
+            raise InvalidNotationError(f"{kind.value} action: suit: {exc}") from None
+    if type(cards) is not tuple or any(type(c) is not Card for c in cards):
+        if isinstance(cards, (str, bytes, bytearray)) or not isinstance(cards, Iterable):
+            raise InvalidNotationError(
+                f"{kind.value} action: cards is a tuple of cards, not {excerpt(cards)}"
+            )
+        items = list(islice(cards, MAX_CARDS + 1))  # an endless iterable is not read to its end
+        try:
+            cards = tuple(c if type(c) is Card else Card(c) for c in items)
+        except InvalidNotationError as exc:
+            raise InvalidNotationError(f"{kind.value} action: cards: {exc}") from None
+    if len(cards) > MAX_CARDS:
+        raise InvalidNotationError(f"{kind.value} action: at most {MAX_CARDS} cards")
+    for field, value, limit in (("name", name, MAX_NAME), ("source", source, MAX_SOURCE)):
+        if value is not None and (not isinstance(value, str) or len(value) > limit):
+            raise InvalidNotationError(
+                f"{kind.value} action: {field} is text of at most {limit} characters,"
+                f" not {excerpt(value)}"
+            )
+    needed = _NEEDS.get(kind)
+    if needed is not None:
+        given = {"card": card, "suit": suit, "number": number, "cards": cards or None}[needed]
+        if given is None:
+            raise InvalidNotationError(f"a {kind.value} action needs its {needed}")
+    return kind, card, number, suit, cards, name, source
+
+
+_KIND_WORDS: Final = {k.value: k for k in Kind}
+Action.__init__ = _checked_init  # type: ignore[method-assign]
+
+
+def new_action(
+    kind: Kind,
+    card: Card | None = None,
+    number: int | None = None,
+    suit: Suit | None = None,
+    cards: tuple[Card, ...] = (),
+    name: str | None = None,
+    source: str | None = None,
+) -> Action:
+    """An action the engine builds from values it already knows to be right (no checks)."""
+    a: Action = object.__new__(Action)
+    _attrs_init(a, kind, card, number, suit, cards, name, source)
+    return a
+
+
 PASS: Final = Action(Kind.PASS)
 BUNCH: Final = Action(Kind.BUNCH)
 DIX: Final = Action(Kind.DIX)
@@ -125,6 +239,7 @@ MELD: Final = Action(Kind.MELD)
 CLAIM: Final = Action(Kind.CLAIM)
 CLAIM_OVERLOOKED: Final = Action(Kind.CLAIM_OVERLOOKED)
 CONCEDE: Final = Action(Kind.CONCEDE)
+DIX2: Final = Action(Kind.DIX, number=2)
 
 PLAY: Final = tuple(Action(Kind.PLAY, card=c) for c in CARDS)
 PLAY_TABLE: Final = tuple(Action(Kind.PLAY, card=c, source="table") for c in CARDS)
@@ -150,12 +265,22 @@ def trump(s: Suit) -> Action:
     return TRUMP[s]
 
 
+#: Bids interned by :func:`bid`: the multiples of 10 up to this (every bid a profile allows).
+INTERNED_BIDS: Final = 10_000
+
+
 def bid(amount: int) -> Action:
-    """The interned ``bid`` action for an amount."""
-    a = _BIDS.get(amount)
-    if a is None:
-        a = _BIDS[amount] = Action(Kind.BID, number=amount)
-    return a
+    """The ``bid`` action for an amount: interned for the multiples of 10 a profile may allow.
+
+    Only those are kept, so reading any number of other bids (refused ones
+    included) never grows memory.
+    """
+    if type(amount) is int and 0 <= amount <= INTERNED_BIDS and not amount % 10:
+        a = _BIDS.get(amount)
+        if a is None:
+            a = _BIDS[amount] = new_action(Kind.BID, number=amount)
+        return a
+    return Action(Kind.BID, number=amount)
 
 
 def claim(seat: int | None = None) -> Action:
@@ -172,12 +297,27 @@ def claim(seat: int | None = None) -> Action:
 
 def deal(cards: tuple[Card, ...]) -> Action:
     """A ``deal`` action for a deck order."""
-    return Action(Kind.DEAL, cards=tuple(cards))
+    return Action(Kind.DEAL, cards=cards)
 
 
 def declare(name: str, cards: tuple[Card, ...]) -> Action:
     """A ``meld`` action declaring one explicit combination."""
-    return Action(Kind.MELD, cards=tuple(cards), name=name)
+    return Action(Kind.MELD, cards=cards, name=name)
+
+
+def parse_number(word: str, what: str, text: str) -> int:
+    """A whole number written in ASCII digits, at most nine of them (``MAX_NUMBER``).
+
+    ``str.isdigit`` and ``int`` also take digits such as ``²`` or ``٣``, and
+    ``int`` refuses more than 4,300 digits with a bare ValueError: neither may
+    reach a user, so numbers in action text, records and profile options are
+    read here.
+    """
+    if not 0 < len(word) <= 9 or not word.isascii() or not word.isdigit():
+        raise InvalidNotationError(
+            f"not {what}: {excerpt(text)} (a whole number of at most 9 digits 0-9)"
+        )
+    return int(word)
 
 
 _SIMPLE: Final = {
@@ -221,38 +361,38 @@ def parse_action_text(text: str) -> Action:
         c = parse_card(rest[0])
         source = rest[1].lower() if len(rest) >= 2 else None
         if source not in (None, "table", "hand"):
-            raise InvalidNotationError(f"not a place to play from: {rest[1]!r} (hand or table)")
+            raise InvalidNotationError(
+                f"not a place to play from: {excerpt(rest[1])} (hand or table)"
+            )
         if len(rest) == 3:
-            if source != "table" or not rest[2].isdigit():
-                raise InvalidNotationError(f"not a table copy: {text!r} (play KS table 3)")
-            action = Action(Kind.PLAY, card=c, number=int(rest[2]), source="table")
+            if source != "table":
+                raise InvalidNotationError(f"not a table copy: {excerpt(text)} (play KS table 3)")
+            slot = parse_number(rest[2], "a table copy", text)
+            action = new_action(Kind.PLAY, card=c, number=slot, source="table")
         else:
             action = play(c, source)
     elif head == "bid" and len(rest) == 1:
-        try:
-            amount = int(rest[0])
-        except ValueError:
-            raise InvalidNotationError(f"not a bid: {text!r} (bid then a number)") from None
-        action = bid(amount)
+        action = bid(parse_number(rest[0], "a bid", text))
     elif head in ("claim", "knock") and len(rest) == 1 and rest[0] in _SEATS:
         action = CLAIM_BY[_SEATS[rest[0]]]
     elif head in ("claim", "knock") and len(rest) == 1 and rest[0].isascii() and rest[0].isdigit():
         raise InvalidNotationError(
-            f"not a knock: {_excerpt(text)!r} (claim, or claim then the seat that knocks, 0..7)"
+            f"not a knock: {excerpt(text)} (claim, or claim then the seat that knocks, 0..7)"
         )
     elif head == "discard" and len(rest) == 1:
         action = discard(parse_card(rest[0]))
     elif head == "trump" and len(rest) == 1:
         action = trump(parse_suit(rest[0]))
     elif head == "dix" and len(rest) == 1 and rest[0] in ("1", "2"):
-        action = DIX if rest[0] == "1" else Action(Kind.DIX, number=2)
+        action = DIX if rest[0] == "1" else DIX2
     elif head == "deal" and rest:
         action = deal(parse_cards(" ".join(rest)))
     elif head == "meld" and len(rest) >= 2:
         action = _parse_declaration(text, rest)
     else:
-        raise InvalidNotationError(f"not an action: {text!r}")
-    if len(_TEXT_CACHE) < 8192 and action.kind is not Kind.DEAL:
+        raise InvalidNotationError(f"not an action: {excerpt(text)}")
+    # Bounded, and only short texts: no input grows it past a few hundred kilobytes.
+    if len(_TEXT_CACHE) < 8192 and len(text) <= 64 and action.kind is not Kind.DEAL:
         _TEXT_CACHE[text] = action
     return action
 
@@ -269,10 +409,10 @@ def _parse_declaration(text: str, words: list[str]) -> Action:
         for w in after:
             name, _, slot = w.partition("#")
             parse_card(name)
-            if slot and not slot.isdigit():
-                raise InvalidNotationError(f"not a table card: {w!r} (e.g. KS or KS#3)")
+            if slot:
+                parse_number(slot, "a table card's slot", w)
         if not after:
-            raise InvalidNotationError(f"no table cards after '+': {text!r}")
+            raise InvalidNotationError(f"no table cards after '+': {excerpt(text)}")
         table = " ".join(
             str(parse_card(w.partition("#")[0])) + (("#" + w.partition("#")[2]) if "#" in w else "")
             for w in after
@@ -282,15 +422,10 @@ def _parse_declaration(text: str, words: list[str]) -> Action:
     while i > 0 and _is_card(words[i - 1]):
         i -= 1
     if i == 0 or (i == len(words) and table is None):
-        raise InvalidNotationError(f"not a meld declaration: {text!r} (meld <kind> <cards>)")
+        raise InvalidNotationError(f"not a meld declaration: {excerpt(text)} (meld <kind> <cards>)")
     cards = tuple(sorted(parse_card(w) for w in words[i:]))
     name = " ".join(w.lower() for w in words[:i])
     return Action(Kind.MELD, cards=cards, name=name, source=table)
-
-
-def _excerpt(text: str, limit: int = 40) -> str:
-    """``text`` cut to ``limit`` characters for a message."""
-    return text if len(text) <= limit else text[: limit - 4] + " ..."
 
 
 def _is_card(word: str) -> bool:

@@ -15,7 +15,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from binocle.errors import InvalidNotationError
+from binocle.errors import InvalidNotationError, excerpt
 
 __all__ = [
     "CARDS",
@@ -52,6 +52,13 @@ class Suit(enum.IntEnum):
     def __str__(self) -> str:
         return _SUIT_LETTERS[self]
 
+    @classmethod
+    def _missing_(cls, value: object) -> Suit:
+        # Suit("C") reads the letter (or symbol, or word) as parse_suit does.
+        if isinstance(value, str):
+            return parse_suit(value)
+        raise InvalidNotationError(f"not a suit: {excerpt(value)} (0..3, or S H D C)")
+
 
 class Rank(enum.IntEnum):
     """Ranks from the strongest; EIGHT and SEVEN exist only in the 64-card pack."""
@@ -73,6 +80,15 @@ class Rank(enum.IntEnum):
     def __str__(self) -> str:
         return _RANK_LETTERS[self]
 
+    @classmethod
+    def _missing_(cls, value: object) -> Rank:
+        # Rank("Q") reads the letter as a card's text does.
+        if isinstance(value, str):
+            found = _RANK_TEXT.get(value.strip().upper())
+            if found is not None:
+                return found
+        raise InvalidNotationError(f"not a rank: {excerpt(value)} (0..7, or A T K Q J 9 8 7 or 10)")
+
 
 _SUIT_LETTERS: Final = "SHDC"
 _SUIT_SYMBOLS: Final = "♠♥♦♣"
@@ -82,17 +98,30 @@ _RANK_LETTERS: Final = "ATKQJ987"
 class Card(int):
     """One card: an interned ``int`` (``suit * 8 + rank``) with a suit and a rank.
 
-    Never construct a ``Card`` directly: use :func:`card`, :func:`parse_card`
-    or :data:`CARDS`.  Equal cards are the same object.
+    ``Card("TS")`` reads a card's text (as :func:`parse_card`) and ``Card(1)``
+    takes its number (0..31); anything else raises
+    :class:`~binocle.errors.InvalidNotationError`.  Equal cards are the same
+    object, so the repr is the call that gives the card back.
 
     >>> c = parse_card("10♠")
     >>> c, c.suit, c.rank, int(c)
     (Card('TS'), <Suit.SPADES: 0>, <Rank.TEN: 1>, 1)
-    >>> str(c)
-    'TS'
+    >>> str(c), Card("TS") is c, Card(1) is c
+    ('TS', True, True)
     """
 
     __slots__ = ()
+
+    def __new__(cls, value: object = None) -> Card:
+        if type(value) is Card:
+            return value
+        if isinstance(value, str):
+            return parse_card(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 32:
+            return CARDS[value]
+        raise InvalidNotationError(
+            f"not a card: {excerpt(value)} (text such as 'TS', or a card number 0..31)"
+        )
 
     @property
     def suit(self) -> Suit:
@@ -143,12 +172,12 @@ def card(value: int | Suit | str, rank: Rank | None = None) -> Card:
     """
     if rank is not None:
         if not isinstance(value, Suit) or not isinstance(rank, Rank):
-            raise InvalidNotationError(f"not a suit and a rank: {value!r}, {rank!r}")
+            raise InvalidNotationError(f"not a suit and a rank: {excerpt(value)}, {excerpt(rank)}")
         return CARDS[value * 8 + rank]
     if isinstance(value, str):
         return parse_card(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 32:
-        raise InvalidNotationError(f"not a card number (0..31): {value!r}")
+        raise InvalidNotationError(f"not a card number (0..31): {excerpt(value)}")
     return CARDS[value]
 
 
@@ -200,10 +229,10 @@ def parse_card(text: str) -> Card:
     t = text.strip().upper()
     if len(t) < 2 or t[:-1] not in _RANK_TEXT or t[-1] not in _SUIT_TEXT:
         raise InvalidNotationError(
-            f"not a card: {text!r} (a rank A T K Q J 9 8 7 or 10, then a suit S H D C)"
+            f"not a card: {excerpt(text)} (a rank A T K Q J 9 8 7 or 10, then a suit S H D C)"
         )
     result = CARDS[_SUIT_TEXT[t[-1]] * 8 + _RANK_TEXT[t[:-1]]]
-    if len(_PARSED) < 4096:
+    if len(_PARSED) < 4096 and len(text) <= 8:
         _PARSED[text] = result
     return result
 
@@ -236,7 +265,9 @@ def parse_suit(text: str) -> Suit:
         return _SUIT_TEXT[t]
     if t in _SUIT_WORDS:
         return _SUIT_WORDS[t]
-    raise InvalidNotationError(f"not a suit: {text!r} (S H D C or spades hearts diamonds clubs)")
+    raise InvalidNotationError(
+        f"not a suit: {excerpt(text)} (S H D C or spades hearts diamonds clubs)"
+    )
 
 
 def format_cards(cards: Iterable[int]) -> str:
@@ -257,7 +288,7 @@ def pack(size: int = 48) -> tuple[Card, ...]:
     (48, 64, (Card('AS'), Card('AS'), Card('TS')))
     """
     if size not in _PACK_RANKS:
-        raise InvalidNotationError(f"a pack has 48 or 64 cards, not {size!r}")
+        raise InvalidNotationError(f"a pack has 48 or 64 cards, not {excerpt(size)}")
     ranks = _PACK_RANKS[size]
     return tuple(CARDS[s * 8 + r] for s in Suit for r in ranks for _ in (0, 1))
 

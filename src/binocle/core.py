@@ -17,6 +17,7 @@ import attrs
 
 from binocle.actions import Action, Kind, deal
 from binocle.cards import Card, Suit, format_cards, pack
+from binocle.errors import excerpt
 
 __all__ = [
     "GameState",
@@ -136,6 +137,13 @@ class GameState:
     def __deepcopy__(self: T, memo: object) -> T:
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The history is a linked list as deep as the game is long; pickle would recurse
+        # once per action (RecursionError past about a thousand).  It travels flat.
+        fields = attrs.fields(type(self))
+        values = {f.alias: getattr(self, f.name) for f in fields if f.init and f.name != "history"}
+        return (_unpickle_state, (type(self), values, self.moves()))
+
     def actions(self) -> tuple[Action, ...]:
         """Every action that led from the game's first deal to this state, in order."""
         return tuple(a for a, _ in self.moves())
@@ -149,6 +157,16 @@ class GameState:
             node = node[0]
         out.reverse()
         return tuple(out)
+
+
+def _unpickle_state(
+    cls: type[T], values: dict[str, Any], moves: tuple[tuple[Action, int | None], ...]
+) -> T:
+    """A state from :meth:`GameState.__reduce__`: its fields and its flat history."""
+    history: Any = None
+    for action, seat in moves:
+        history = (history, action, seat)
+    return cls(**values, history=history)
 
 
 @attrs.frozen(slots=True)
@@ -523,16 +541,22 @@ def remove_card(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
+#: The largest whole-number profile option (nine digits).
+MAX_OPTION = 999_999_999
+
+
 def flag_option(instance: Any, attribute: Any, value: bool) -> None:
     """attrs validator of a true/false profile option."""
     if not isinstance(value, bool):
-        raise ValueError(f"{attribute.name} must be true or false, not {value!r}")
+        raise ValueError(f"{attribute.name} must be true or false, not {excerpt(value)}")
 
 
 def positive_option(instance: Any, attribute: Any, value: int) -> None:
-    """attrs validator of a positive whole-number profile option."""
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{attribute.name} must be a positive whole number, not {value!r}")
+    """attrs validator of a positive whole-number profile option (at most ``MAX_OPTION``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_OPTION:
+        raise ValueError(
+            f"{attribute.name} must be a whole number 1..{MAX_OPTION}, not {excerpt(value)}"
+        )
 
 
 def state_builder(cls: type[T]) -> Callable[..., T]:

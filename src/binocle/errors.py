@@ -43,3 +43,36 @@ class UnknownProfileError(BinocleError, ValueError):
 
 class InvalidArgumentError(BinocleError, ValueError):
     """An argument of the wrong type or out of range (a seat, a dealer, a seed)."""
+
+
+#: How many characters of a caller's input an error message quotes at most.
+EXCERPT: int = 80
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, ending in ``…`` when cut.
+
+    Messages quote what they were given through this, so a 10 MB text gives a
+    short message, never a 10 MB one.
+    """
+    if isinstance(value, str):
+        text = repr(value[: limit + 1])
+        return text if len(value) <= limit else text[: limit + 1] + "…"
+    if isinstance(value, int) and not isinstance(value, bool):
+        # repr of a huge int is slow (and above 4,300 digits refused): count its bits instead.
+        if value.bit_length() > 200:
+            return f"<a {value.bit_length()}-bit number>"
+        return repr(value)
+    if isinstance(value, (bytes, bytearray)):
+        text = repr(bytes(value[: limit + 1]))
+        return text if len(value) <= limit else text[: limit + 1] + "…"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"<{type(value).__name__}>"
+    return shorten(text, limit)
+
+
+def shorten(text: str, limit: int = EXCERPT) -> str:
+    """``text`` cut to ``limit`` characters, ending in ``…`` when cut."""
+    return text if len(text) <= limit else text[:limit] + "…"

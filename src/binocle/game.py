@@ -13,7 +13,7 @@ from typing import Any, Final
 from binocle.actions import CLAIM, Action, Kind, claim, deal, parse_action_text
 from binocle.cards import Card, Suit, parse_cards, parse_suit
 from binocle.core import GameState, MeldResult, Phase, Profile, View
-from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError
+from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError, excerpt
 from binocle.profiles import get_profile
 
 __all__ = [
@@ -86,11 +86,24 @@ def start(profile: Any = "cutthroat", seed: int | None = None, dealer: int = 0) 
     p = get_profile(profile)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidArgumentError(f"a seed is a whole number, not {seed!r}")
+    check_seed(seed)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < p.players:
-        raise InvalidArgumentError(f"the dealer is a seat 0..{p.players - 1}, not {dealer!r}")
+        raise InvalidArgumentError(
+            f"the dealer is a seat 0..{p.players - 1}, not {excerpt(dealer)}"
+        )
     return p.initial(seed, dealer)
+
+
+#: Seeds are whole numbers with ``abs(seed) < MAX_SEED`` (64 bits and a sign).
+MAX_SEED = 2**64
+
+
+def check_seed(seed: Any) -> None:
+    """Raise InvalidArgumentError unless ``seed`` is a whole number below 2**64 in size."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -MAX_SEED < seed < MAX_SEED:
+        raise InvalidArgumentError(
+            f"a seed is a whole number of at most 64 bits (and a sign), not {excerpt(seed)}"
+        )
 
 
 def stack_deck(profile: Any, hands: Any, dealer: int = 0, **piles: Any) -> tuple[Card, ...]:
@@ -110,7 +123,9 @@ def stack_deck(profile: Any, hands: Any, dealer: int = 0, **piles: Any) -> tuple
     """
     p = get_profile(profile)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < p.players:
-        raise InvalidArgumentError(f"the dealer is a seat 0..{p.players - 1}, not {dealer!r}")
+        raise InvalidArgumentError(
+            f"the dealer is a seat 0..{p.players - 1}, not {excerpt(dealer)}"
+        )
     return p.stack_deck(hands, dealer, **piles)
 
 
@@ -160,7 +175,6 @@ def apply(state: GameState, action: Action | str) -> GameState:
     if action.kind is Kind.CLAIM and action.number is not None:
         return _knock(s, action)
     if action.kind is Kind.DEAL and s.phase is Phase.DEAL:
-        action = deal(parse_cards(action.cards))  # Card objects, not ints or None
         problem = s.profile.check_deck(action)
         if problem is None:
             return s.profile.apply(s, action)
@@ -254,7 +268,7 @@ def observe(state: GameState, seat: int) -> View:
     """What ``seat`` may know of ``state``: its own cards and everything public."""
     s = _state(state)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(s.hands):
-        raise InvalidArgumentError(f"a seat is 0..{len(s.hands) - 1}, not {seat!r}")
+        raise InvalidArgumentError(f"a seat is 0..{len(s.hands) - 1}, not {excerpt(seat)}")
     return s.profile.observe(s, seat)
 
 

@@ -51,7 +51,6 @@ the entry (index and text) where it went wrong.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from typing import Any, Final, Literal, overload
 
@@ -65,8 +64,10 @@ from binocle.errors import (
     InvalidArgumentError,
     InvalidNotationError,
     InvalidStateError,
+    excerpt,
+    shorten,
 )
-from binocle.game import apply, legal_actions, parse_action, start
+from binocle.game import apply, check_seed, legal_actions, parse_action, start
 from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS
 
@@ -78,7 +79,6 @@ VERSION: Final = 1
 _REQUIRED: Final = ("format", "version", "profile", "actions")
 _OPTIONAL: Final = ("seed", "first_dealer", "seats", "tags")
 _ENTRY_KEYS: Final = frozenset({"seat", "action", "comment"})
-_MELD_TOTAL: Final = re.compile(r"^\s*meld\s+(\d+)\s*$", re.IGNORECASE)
 #: The value of each named combination of the classic meld table (classic rules, Announcements).
 KIND_VALUES: Final[dict[str, int]] = {name: value for name, _, value in KINDS}
 
@@ -108,9 +108,15 @@ def record(state: GameState, *, seats: Sequence[str | None] | None = None) -> di
     if seats is None:
         names = [None] * n
     else:
+        if not isinstance(seats, (list, tuple)):
+            raise InvalidArgumentError(
+                f"seats: a list of {n} names (text or None), not {excerpt(seats)}"
+            )
         names = list(seats)
         if len(names) != n or not all(x is None or isinstance(x, str) for x in names):
-            raise InvalidArgumentError(f"seats: {n} names (text or None), not {seats!r}")
+            raise InvalidArgumentError(
+                f"seats: a list of {n} names (text or None), not {excerpt(seats)}"
+            )
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -137,12 +143,28 @@ def record_json(
     >>> binocle.replay(binocle.load_record(text)) == binocle.new_game("classic", seed=1)
     True
     """
+    check_indent(indent)
     doc = record(state, seats=seats)
     return dump_record(doc, indent)
 
 
+#: The widest indent that :func:`record_json` and :func:`binocle.dumps` take.
+MAX_INDENT: Final = 16
+
+
+def check_indent(indent: Any) -> None:
+    """Raise InvalidArgumentError unless ``indent`` is None or a whole number 0..16."""
+    if indent is not None and (
+        isinstance(indent, bool) or not isinstance(indent, int) or not 0 <= indent <= MAX_INDENT
+    ):
+        raise InvalidArgumentError(
+            f"indent is None or a whole number 0..{MAX_INDENT}, not {excerpt(indent)}"
+        )
+
+
 def dump_record(doc: dict[str, Any], indent: int | None = 2) -> str:
     """A record dict as JSON text, each action entry on one line (``indent=None``: one line)."""
+    check_indent(indent)
     if indent is None:
         return json.dumps(doc, ensure_ascii=False)
     pad = " " * indent
@@ -166,25 +188,37 @@ def dump_record(doc: dict[str, Any], indent: int | None = 2) -> str:
 # -- reading -------------------------------------------------------------------------------
 
 
-def load_record(text: str | bytes) -> dict[str, Any]:
-    """Read a record from JSON text and check its form (not yet its actions).
+def load_record(text: str | bytes | dict[str, Any]) -> dict[str, Any]:
+    """Read a record and check its form (not yet its actions).
 
-    Raises InvalidStateError for text that is not JSON or not a record of this
-    version; :func:`replay` checks the actions.
+    ``text`` is JSON text (``str``, or ``bytes`` in UTF-8, 16 or 32) or the
+    dict it parses to; a new dict is returned either way.  Raises
+    InvalidStateError for anything that is not a record of this version;
+    :func:`replay` checks the actions.
     """
     doc = read_json(text, "a record")
     read_header(doc)
     return dict(doc)
 
 
-def read_json(text: str | bytes, what: str) -> Any:
-    """Parse JSON text; raise InvalidStateError (naming ``what``) for anything else."""
+def read_json(text: Any, what: str) -> Any:
+    """JSON text parsed, or a dict as it is; raise InvalidStateError (naming ``what``)
+    for anything else.
+
+    The one rule of :func:`binocle.loads`, :func:`load_record`, :func:`replay` and
+    :func:`binocle.validate`: each takes JSON text as ``str`` or ``bytes`` /
+    ``bytearray``, or the dict that text parses to.
+    """
+    if isinstance(text, dict):
+        return text
     if not isinstance(text, (str, bytes, bytearray)):
-        raise InvalidStateError(f"{what} is JSON text, not {type(text).__name__}")
+        raise InvalidStateError(
+            f"{what} is JSON text (str or bytes) or a dict, not {type(text).__name__}"
+        )
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise InvalidStateError(f"{what} is JSON text: {exc}") from None
+        raise InvalidStateError(f"{what} is JSON text: {shorten(str(exc))}") from None
 
 
 @attrs.frozen
@@ -204,37 +238,40 @@ def _whole(value: Any) -> bool:
 
 def read_header(doc: Any) -> Header:
     """Check a record's form (fields, version, profile, entries); raise InvalidStateError."""
-    if isinstance(doc, (str, bytes, bytearray)):
-        raise InvalidStateError("a record is a dict; read JSON text with load_record")
     if not isinstance(doc, dict):
         raise InvalidStateError(f"a record is a JSON object, not {type(doc).__name__}")
     if doc.get("format") != FORMAT:
         raise InvalidStateError(
-            f"not a binocle record: format is {doc.get('format')!r}, not {FORMAT!r}"
+            f"not a binocle record: format is {excerpt(doc.get('format'))}, not {FORMAT!r}"
         )
     if not _whole(doc.get("version")) or doc.get("version") != VERSION:  # not true, not 1.0
         raise InvalidStateError(
-            f"record version {doc.get('version')!r} is not supported (this binocle reads {VERSION})"
+            f"record version {excerpt(doc.get('version'))} is not supported"
+            f" (this binocle reads {VERSION})"
         )
     unknown = sorted(str(k) for k in doc if k not in _REQUIRED and k not in _OPTIONAL)
     if unknown:
         known = ", ".join((*_REQUIRED, *_OPTIONAL))
-        raise InvalidStateError(f"record: unknown field {unknown[0]!r} (fields: {known})")
+        raise InvalidStateError(f"record: unknown field {excerpt(unknown[0])} (fields: {known})")
     missing = [k for k in _REQUIRED if k not in doc]
     if missing:
         raise InvalidStateError(f"record: field {missing[0]!r} is missing")
     if not isinstance(doc["profile"], str):
-        raise InvalidStateError(f"record: profile is a spec text, not {doc['profile']!r}")
+        raise InvalidStateError(f"record: profile is a spec text, not {excerpt(doc['profile'])}")
     try:
         p = get_profile(doc["profile"])
     except BinocleError as exc:
         raise InvalidStateError(f"record: profile: {exc}") from None
     seed = doc.get("seed", 0)
-    if not _whole(seed):
-        raise InvalidStateError(f"record: seed is a whole number, not {seed!r}")
+    try:
+        check_seed(seed)
+    except InvalidArgumentError as exc:
+        raise InvalidStateError(f"record: {exc}") from None
     first = doc.get("first_dealer", 0)
     if not _whole(first) or not 0 <= first < p.players:
-        raise InvalidStateError(f"record: first_dealer is a seat 0..{p.players - 1}, not {first!r}")
+        raise InvalidStateError(
+            f"record: first_dealer is a seat 0..{p.players - 1}, not {excerpt(first)}"
+        )
     seats = doc.get("seats", [None] * p.players)
     if (
         not isinstance(seats, list)
@@ -242,11 +279,11 @@ def read_header(doc: Any) -> Header:
         or not all(x is None or isinstance(x, str) for x in seats)
     ):
         raise InvalidStateError(
-            f"record: seats is a list of {p.players} names (text or null), not {seats!r}"
+            f"record: seats is a list of {p.players} names (text or null), not {excerpt(seats)}"
         )
     tags = doc.get("tags", {})
     if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
-        raise InvalidStateError(f"record: tags is an object of texts, not {tags!r}")
+        raise InvalidStateError(f"record: tags is an object of texts, not {excerpt(tags)}")
     entries = doc["actions"]
     if not isinstance(entries, list):
         raise InvalidStateError("record: actions is a list of {seat, action} entries")
@@ -254,24 +291,27 @@ def read_header(doc: Any) -> Header:
     for i, entry in enumerate(entries):
         if not isinstance(entry, dict):
             raise InvalidStateError(
-                f"action {i}: an entry is an object {{seat, action}}, not {entry!r}"
+                f"action {i}: an entry is an object {{seat, action}}, not {excerpt(entry)}"
             )
         extra = sorted(str(k) for k in entry if k not in _ENTRY_KEYS)
         if extra:
             raise InvalidStateError(
-                f"action {i}: unknown field {extra[0]!r} (fields: seat, action, comment)"
+                f"action {i}: unknown field {excerpt(extra[0])} (fields: seat, action, comment)"
             )
         if "seat" not in entry or "action" not in entry:
-            raise InvalidStateError(f"action {i}: an entry needs both seat and action: {entry!r}")
+            raise InvalidStateError(
+                f"action {i}: an entry needs both seat and action: {excerpt(entry)}"
+            )
         seat, text = entry["seat"], entry["action"]
         if not isinstance(text, str):
-            raise InvalidStateError(f"action {i}: the action is text, not {text!r}")
+            raise InvalidStateError(f"action {i}: the action is text, not {excerpt(text)}")
         if seat is not None and (not _whole(seat) or not 0 <= seat < p.players):
             raise InvalidStateError(
-                f"action {i} ({text!r}): seat is 0..{p.players - 1} or null, not {seat!r}"
+                f"action {i} ({short_text(text)!r}): seat is 0..{p.players - 1} or null,"
+                f" not {excerpt(seat)}"
             )
         if not isinstance(entry.get("comment", ""), str):
-            raise InvalidStateError(f"action {i} ({text!r}): a comment is text")
+            raise InvalidStateError(f"action {i} ({short_text(text)!r}): a comment is text")
         moves.append((seat, text))
     return Header(p, seed, first, tuple(seats), tuple(moves))
 
@@ -280,9 +320,19 @@ def read_header(doc: Any) -> Header:
 
 
 def claimed_meld(text: str) -> int | None:
-    """The total of a ``meld <total>`` text (e.g. ``meld 290``), or None for any other text."""
-    m = _MELD_TOTAL.match(text)
-    return int(m.group(1)) if m else None
+    """The total of a ``meld <total>`` text (e.g. ``meld 290``), or None for any other text.
+
+    The total is ASCII digits, at most nine; ``meld`` then anything else that
+    looks like a number (``meld ²``, ``meld 1e3``, ten digits) is not this form
+    and is left to :func:`binocle.parse_action`, which refuses it.
+    """
+    words = text.split(None, 2)
+    if len(words) != 2 or words[0].lower() != "meld":
+        return None
+    total = words[1]
+    if 0 < len(total) <= 9 and total.isascii() and total.isdigit():
+        return int(total)
+    return None
 
 
 def meld_value(state: GameState, action: Action) -> int:
@@ -346,7 +396,7 @@ def knock_mismatch(action: Action, seat: int | None) -> str | None:
 
 def step(state: GameState, index: int, seat: int | None, text: str) -> GameState:
     """Apply one record entry; raise InvalidStateError naming the entry when it is refused."""
-    where = f"action {index} ({_short(text)!r})"
+    where = f"action {index} ({short_text(text)!r})"
     knock = entry_knock(state, seat, text)
     problem = None if knock is not None else turn_problem(state, seat)
     if problem is not None:
@@ -368,19 +418,21 @@ def step(state: GameState, index: int, seat: int | None, text: str) -> GameState
         raise InvalidStateError(f"{where}{who}: {exc}") from None
 
 
-def _short(text: str) -> str:
+def short_text(text: str) -> str:
     """An action text short enough for a message (a deal's 48 cards are cut)."""
-    return text if len(text) <= 40 else text[:36] + " ..."
+    return text if len(text) <= 40 else text[:36] + " …"
 
 
 @overload
-def replay(record: dict[str, Any] | str, *, every: Literal[False] = False) -> GameState: ...
+def replay(record: dict[str, Any] | str | bytes, *, every: Literal[False] = False) -> GameState: ...
 @overload
-def replay(record: dict[str, Any] | str, *, every: Literal[True]) -> list[GameState]: ...
-def replay(record: dict[str, Any] | str, *, every: bool = False) -> GameState | list[GameState]:
+def replay(record: dict[str, Any] | str | bytes, *, every: Literal[True]) -> list[GameState]: ...
+def replay(
+    record: dict[str, Any] | str | bytes, *, every: bool = False
+) -> GameState | list[GameState]:
     """Play a record back under the rules: the final state, or with ``every`` every state.
 
-    ``record`` is a dict (or its JSON text).  With ``every=True`` the list holds
+    ``record`` is a dict or its JSON text (``str`` or ``bytes``).  With ``every=True`` the list holds
     the state before the first action and then the state after each action,
     so ``len(states) == len(record["actions"]) + 1``.  An inconsistent record
     raises InvalidStateError whose message names the entry: ``action 12
@@ -394,8 +446,7 @@ def replay(record: dict[str, Any] | str, *, every: bool = False) -> GameState | 
     ...
     binocle.errors.InvalidStateError: action 0 ('bid 250'): seat 1 acts, but the hand is over and the next action is a deal (seat null)
     """
-    doc = load_record(record) if isinstance(record, (str, bytes, bytearray)) else record
-    head = read_header(doc)
+    head = read_header(read_json(record, "a record"))
     state = start(head.profile, head.seed, head.first_dealer)
     states = [state]
     for i, (seat, text) in enumerate(head.moves):

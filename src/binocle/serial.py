@@ -18,7 +18,7 @@ import attrs
 
 from binocle.cards import Card
 from binocle.core import GameState, Profile
-from binocle.errors import InvalidArgumentError, InvalidStateError
+from binocle.errors import InvalidArgumentError, InvalidStateError, excerpt
 
 __all__ = ["FORMAT", "VERSION", "dumps", "encode", "loads", "snapshot"]
 
@@ -64,21 +64,28 @@ def dumps(state: GameState, *, indent: int | None = None) -> str:
     dealer, every action) with format ``binocle-state`` and one more field,
     ``state``: a readable snapshot of every field of the state.
     """
-    from binocle.record import record
+    from binocle.record import check_indent, record
 
     if not isinstance(state, GameState):
         raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
+    check_indent(indent)
     doc = record(state)
     doc["format"] = FORMAT
     doc["state"] = snapshot(state)
     return json.dumps(doc, indent=indent, ensure_ascii=False)
 
 
-def loads(text: str | bytes) -> GameState:
+def loads(text: str | bytes | dict[str, Any]) -> GameState:
     """Read a state written by :func:`dumps`; raise InvalidStateError if inconsistent.
 
-    The actions are replayed under the rules (as :func:`binocle.replay` does) and
-    the snapshot must agree with the replayed state field by field.
+    ``text`` is the JSON text (``str`` or ``bytes``) or the dict it parses to,
+    the same rule as :func:`binocle.replay` and :func:`binocle.validate`.  The
+    actions are replayed under the rules (as :func:`binocle.replay` does) and
+    the snapshot must agree with the replayed state field by field.  What the
+    check covers is what the actions decide: the ``seed`` and ``profile`` are
+    taken as written, so a text whose seed or profile was edited still loads
+    when every recorded action is legal under the edited ones (the state is
+    then that game's, with the later deals drawn from the edited seed).
     """
     from binocle.record import FORMAT as RECORD_FORMAT
     from binocle.record import read_json, replay
@@ -86,8 +93,9 @@ def loads(text: str | bytes) -> GameState:
     doc = read_json(text, "a state")
     if not isinstance(doc, dict):
         raise InvalidStateError("a state is a JSON object")
+    doc = dict(doc)  # a dict given by the caller is left as it was
     if doc.get("format") != FORMAT:
-        raise InvalidStateError(f"not a binocle state (format {doc.get('format')!r})")
+        raise InvalidStateError(f"not a binocle state (format {excerpt(doc.get('format'))})")
     if "state" not in doc:
         raise InvalidStateError("state field 'state' is missing")
     given = doc.pop("state")
@@ -99,11 +107,11 @@ def loads(text: str | bytes) -> GameState:
         if key not in given:
             raise InvalidStateError(f"state field {key!r} is missing")
         if key not in replayed:
-            raise InvalidStateError(f"unknown state field {key!r}")
+            raise InvalidStateError(f"unknown state field {excerpt(key)}")
         # Compared as JSON text: true or 1.0 must not pass for 1.
         if json.dumps(given[key], sort_keys=True) != json.dumps(replayed[key], sort_keys=True):
             raise InvalidStateError(
                 f"state field {key!r} disagrees with the actions that led to it:"
-                f" {given[key]!r} != {replayed[key]!r}"
+                f" {excerpt(given[key])} != {excerpt(replayed[key])}"
             )
     return state

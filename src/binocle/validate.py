@@ -64,9 +64,10 @@ from binocle.record import (
     claimed_meld,
     entry_knock,
     knock_mismatch,
-    load_record,
     meld_value,
     read_header,
+    read_json,
+    short_text,
     turn_problem,
 )
 
@@ -177,10 +178,11 @@ class ValidationReport:
         return "\n".join(lines)
 
 
-def validate(record: dict[str, Any] | str) -> ValidationReport:
+def validate(record: dict[str, Any] | str | bytes) -> ValidationReport:
     """Replay a game record and report the first broken rule, or the result.
 
-    ``record`` is a record dict or its JSON text (see :mod:`binocle.record`).
+    ``record`` is a record dict or its JSON text (``str`` or ``bytes``; see
+    :mod:`binocle.record`).
     Raises InvalidStateError for a record that cannot be read.
 
     >>> import binocle
@@ -191,8 +193,7 @@ def validate(record: dict[str, Any] | str) -> ValidationReport:
     >>> report.ok, report.kind, report.index, report.rule
     (False, 'illegal action', 1, 'the lowest bid is 250 (bid 200)')
     """
-    doc = load_record(record) if isinstance(record, (str, bytes, bytearray)) else record
-    head = read_header(doc)
+    head = read_header(read_json(record, "a record"))
     state = start(head.profile, head.seed, head.first_dealer)
     checked = 1
     notes: list[str] = []
@@ -255,7 +256,7 @@ def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: li
     not parse, a deal that is not a pack, a deal given a seat or a player's
     action given none).
     """
-    where = f"action {i} ({text[:40]!r})"
+    where = f"action {i} ({short_text(text)!r})"
     knock = entry_knock(state, seat, text)
     problem = None if knock is not None else turn_problem(state, seat)
     if problem is not None:

@@ -13,7 +13,7 @@ from typing import Any, Final
 import attrs
 
 from binocle.core import Profile
-from binocle.errors import UnknownProfileError
+from binocle.errors import UnknownProfileError, excerpt, shorten
 
 __all__ = ["REGISTRY", "get_profile", "profile_names"]
 
@@ -61,17 +61,40 @@ def _aliases() -> dict[str, str]:
     return table
 
 
-_SPEC: Final = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
+# Only the name is matched by a pattern (it cannot backtrack); the rest is read by
+# hand, so reading a spec takes time in proportion to its length, whatever it holds.
+_NAME: Final = re.compile(r"[A-Za-z][\w-]*")
+_NUMBER: Final = re.compile(r"[+-]?[0-9]+", re.ASCII)
+#: The most digits a number in a profile option may have.
+_DIGITS: Final = 9
 
 
-def _value(text: str) -> Any:
+def _split_spec(spec: str) -> tuple[str, str | None] | None:
+    """``"cutthroat(min_bid=300)"`` → ``("cutthroat", "min_bid=300")``; None if no spec."""
+    t = spec.strip()
+    m = _NAME.match(t)
+    if m is None:
+        return None
+    rest = t[m.end() :].lstrip()
+    if not rest:
+        return m.group(), None
+    if rest[0] != "(" or rest[-1] != ")":
+        return None
+    return m.group(), rest[1:-1]
+
+
+def _value(name: str, text: str) -> Any:
     t = text.strip()
     low = t.lower()
     if low in ("true", "yes", "on"):
         return True
     if low in ("false", "no", "off"):
         return False
-    if re.fullmatch(r"[+-]?\d+", t):
+    if _NUMBER.fullmatch(t):
+        if len(t.lstrip("+-")) > _DIGITS:
+            raise UnknownProfileError(
+                f"profile option {name!r}: {excerpt(t)} has more than {_DIGITS} digits"
+            )
         return int(t)
     if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
         return t[1:-1]
@@ -105,22 +128,26 @@ def _get_profile(spec: Any, **options: Any) -> Profile:
             return spec
         name, given = spec.name, spec.options()
     elif isinstance(spec, str):
-        m = _SPEC.match(spec)
-        if not m:
-            raise UnknownProfileError(f"not a profile: {spec!r} (e.g. 'cutthroat(min_bid=300)')")
-        key = m.group(1).lower()
+        parts = _split_spec(spec)
+        if parts is None:
+            raise UnknownProfileError(
+                f"not a profile: {excerpt(spec)} (e.g. 'cutthroat(min_bid=300)')"
+            )
+        word, inside = parts
         table = _aliases()
-        if key not in table:
+        if word.lower() not in table:
             known = ", ".join(profile_names())
-            raise UnknownProfileError(f"unknown profile {m.group(1)!r} (known: {known})")
-        name = table[key]
+            raise UnknownProfileError(f"unknown profile {excerpt(word)} (known: {known})")
+        name = table[word.lower()]
         given = {}
-        if m.group(2) and m.group(2).strip():
-            for part in m.group(2).split(","):
+        if inside and inside.strip():
+            for part in inside.split(","):
                 if "=" not in part:
-                    raise UnknownProfileError(f"profile option {part.strip()!r} needs name=value")
+                    raise UnknownProfileError(
+                        f"profile option {excerpt(part.strip())} needs name=value"
+                    )
                 k, _, v = part.partition("=")
-                given[k.strip()] = _value(v)
+                given[k.strip()] = _value(k.strip(), v)
     else:
         raise UnknownProfileError(
             f"a profile is a name such as 'cutthroat' or a profile object, not {type(spec).__name__}"
@@ -131,10 +158,12 @@ def _get_profile(spec: Any, **options: Any) -> Profile:
     unknown = sorted(set(given) - fields)
     if unknown:
         raise UnknownProfileError(
-            f"unknown option {unknown[0]!r} for profile {name!r}"
+            f"unknown option {excerpt(unknown[0])} for profile {name!r}"
             f" (options: {', '.join(sorted(fields))})"
         )
     try:
         return cls(**given)
     except (ValueError, TypeError) as exc:
-        raise UnknownProfileError(f"invalid option for profile {name!r}: {exc}") from None
+        raise UnknownProfileError(
+            f"invalid option for profile {name!r}: {shorten(str(exc), 200)}"
+        ) from None

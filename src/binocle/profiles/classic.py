@@ -389,7 +389,7 @@ class Classic(Profile):
             # The table cards may be written in any order; announcement_action sorts them.
             words = " ".join(sorted(action.source.split()))
             if words != action.source:
-                return Action(Kind.MELD, cards=action.cards, name=action.name, source=words)
+                return A.new_action(Kind.MELD, cards=action.cards, name=action.name, source=words)
         if action.kind is Kind.MELD and action.name is None and s.phase is Phase.ANNOUNCE:
             anns = self._announcements(s, p)
             if anns:
@@ -463,6 +463,12 @@ class Classic(Profile):
             except ValueError:
                 return f"not a table card: {word!r}"
         everything = tuple(sorted((*fresh, *table_cards)))
+        for c in set(everything):
+            if everything.count(c) > 2:
+                return (
+                    f"{name} names {c} {everything.count(c)} times: the pack holds two,"
+                    " and a combination uses each card once"
+                )
         known = [
             m
             for m in combinations_in(everything, s.trump, grand_binocle=True)
@@ -609,7 +615,9 @@ def _table_plays(table: MeldTable) -> list[Action]:
         if len(slots) == 1:
             out.append(A.PLAY_TABLE[c])
         else:
-            out.extend(Action(Kind.PLAY, card=c, number=slot, source="table") for slot in slots)
+            out.extend(
+                A.new_action(Kind.PLAY, card=c, number=slot, source="table") for slot in slots
+            )
     return out
 
 
@@ -628,7 +636,7 @@ def announcement_action(ann: Announcement, table: MeldTable) -> Action:
     for slot in ann.table_slots:
         c = table.card_at(slot)
         words.append(f"{c}#{slot}" if len(groups.get(c, ())) > 1 else str(c))
-    return Action(
+    return A.new_action(
         Kind.MELD,
         cards=tuple(ann.fresh),
         name=ann.combination.kind,

@@ -30,7 +30,7 @@ from binocle.core import (
     replace_at,
     state_builder,
 )
-from binocle.errors import InvalidStateError
+from binocle.errors import InvalidStateError, excerpt
 from binocle.rules.cutthroat_melds import ENTRIES, codes_of_counts, meld_codes, meld_total
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, obligation_broken
@@ -41,14 +41,24 @@ _NINE = 5
 
 
 def _bid_option(instance: Any, attribute: Any, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0 or value % 10:
-        raise ValueError(f"{attribute.name} must be a positive multiple of 10, not {value!r}")
+    # At most 10,000 (A.INTERNED_BIDS): a thousand bids, every one interned.
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not 0 < value <= A.INTERNED_BIDS
+        or value % 10
+    ):
+        raise ValueError(
+            f"{attribute.name} must be a multiple of 10 from 10 to {A.INTERNED_BIDS},"
+            f" not {excerpt(value)}"
+        )
 
 
 def _widow_round(instance: Any, attribute: Any, value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 4:
         raise ValueError(
-            f"widow_after_round must be 0..4 (the widow is never the last card), not {value!r}"
+            f"widow_after_round must be 0..4 (the widow is never the last card),"
+            f" not {excerpt(value)}"
         )
 
 
@@ -640,12 +650,16 @@ def _follow(
 
 _BID_RANGES: dict[tuple[int, int], tuple[Action, ...]] = {}
 _PASS_OR_BID: dict[tuple[int, int], tuple[Action, ...]] = {}
+# Profile options come from outside: past this many ranges the caches start again.
+_RANGES_KEPT: Final = 1024
 
 
 def _bid_range(start: int, stop: int) -> tuple[Action, ...]:
     key = (start, stop)
     r = _BID_RANGES.get(key)
     if r is None:
+        if len(_BID_RANGES) >= _RANGES_KEPT:
+            _BID_RANGES.clear()
         r = _BID_RANGES[key] = tuple(A.bid(b) for b in range(start, stop + 1, 10))
     return r
 
@@ -655,6 +669,8 @@ def _pass_or_bid(start: int, stop: int) -> tuple[Action, ...]:
     key = (start, stop)
     r = _PASS_OR_BID.get(key)
     if r is None:
+        if len(_PASS_OR_BID) >= _RANGES_KEPT:
+            _PASS_OR_BID.clear()
         r = _PASS_OR_BID[key] = (A.PASS, *_bid_range(start, stop))
     return r
 

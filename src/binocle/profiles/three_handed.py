@@ -809,7 +809,7 @@ _Z3 = (0, 0, 0)
 _F3 = (False, False, False)
 _T3 = (MeldTable(), MeldTable(), MeldTable())
 _S3: tuple[tuple[Combination, ...], ...] = ((), (), ())
-_DIX2 = Action(Kind.DIX, number=2)
+_DIX2 = A.DIX2
 _OFFER_ACTIONS = (A.CLAIM_OVERLOOKED, A.PASS)
 
 

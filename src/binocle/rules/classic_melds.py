@@ -21,7 +21,7 @@ from typing import ClassVar, Final
 import attrs
 
 from binocle.cards import CARDS, Card, format_cards
-from binocle.errors import IllegalActionError, InvalidArgumentError
+from binocle.errors import IllegalActionError, InvalidArgumentError, excerpt
 
 __all__ = [
     "Announcement",
@@ -241,9 +241,9 @@ def _counts(cards: Iterable[int]) -> list[int]:
         for x in cards:
             c[x] += 1
     except (TypeError, IndexError):
-        raise InvalidArgumentError(f"not a sequence of cards: {cards!r}") from None
+        raise InvalidArgumentError(f"not a sequence of cards: {excerpt(cards)}") from None
     if any(c[32:]) or max(c) > 2:
-        raise InvalidArgumentError(f"not cards of a double pack: {cards!r}")
+        raise InvalidArgumentError(f"not cards of a double pack: {excerpt(cards)}")
     return c
 
 
