@@ -143,7 +143,9 @@ def test_refused_knocks_change_nothing() -> None:
     is not a knock, is refused with IllegalActionError and leaves the state unchanged."""
     s = classic_game()
     unchanged_by(s, "claim 2", "seat 0..1")
-    unchanged_by(s, Action(Kind.CLAIM, number=-1), "seat 0..1")
+    with pytest.raises(binocle.InvalidNotationError):  # refused where it is made
+        Action(Kind.CLAIM, number=-1)
+    unchanged_by(s, Action(Kind.CLAIM, number=5), "seat 0..1")
     game_over = binocle.apply(binocle.new_game("classic", seed=2), "claim")
     unchanged_by(game_over, "claim 0", "game is over")
     for spec in ("cutthroat", "cutthroat(max_hands=1)"):
