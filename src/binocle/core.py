@@ -131,6 +131,14 @@ class GameState:
     history: tuple[Any, Action, int | None] | None = attrs.field(eq=False, repr=False)
     _legal: tuple[Action, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
+    def __str__(self) -> str:
+        """The state as a person reads it: every seat's hand, the trick, trump, the
+        widow or turn-up and stock, melds, scores, the phase and who acts
+        (:func:`binocle.display.state_text`); ``repr`` gives every field."""
+        from binocle.display import state_text
+
+        return state_text(self)
+
     def __copy__(self: T) -> T:
         return self
 
@@ -196,6 +204,14 @@ class View:
     log: tuple[str, ...]
     public: tuple[tuple[str, Any], ...]
     claimants: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        """The view as its seat reads it: its own hand, the others' card counts, the
+        public facts, scores, the phase and its legal actions
+        (:func:`binocle.display.view_text`)."""
+        from binocle.display import view_text
+
+        return view_text(self)
 
     def get(self, name: str, default: Any = None) -> Any:
         """A profile-specific public fact by name, e.g. ``view.get("widow")``."""

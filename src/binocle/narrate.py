@@ -8,13 +8,14 @@ Every function takes ``suits``, the one style its output prints cards in:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from binocle.actions import Action, Kind
-from binocle.cards import Card, Suit, parse_card
+from binocle.cards import Card, parse_card
 from binocle.core import GameState, HandResult, MeldResult, Phase
-from binocle.errors import BinocleError, InvalidArgumentError
+from binocle.display import SUIT_STYLES, card_text, cards_text, hand_by_suit
+from binocle.display import check_style as _check_style
+from binocle.errors import BinocleError
 from binocle.game import end_reason, observe
 from binocle.rules.tricks import trick_winner
 
@@ -30,31 +31,12 @@ __all__ = [
     "plural",
 ]
 
-SUIT_STYLES = ("symbols", "letters")
-
 _CARD_TOKEN = re.compile(r"\b([AKQJT987])([SHDC])\b")
-
-
-def _check_style(suits: str) -> None:
-    if suits not in SUIT_STYLES:
-        raise InvalidArgumentError(f"suits is 'symbols' or 'letters', not {str(suits)[:40]!r}")
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``"1 game"``, ``"2 games"``; ``many`` for an irregular plural."""
     return f"{n} {word if n == 1 else many or word + 's'}"
-
-
-def card_text(c: Card, suits: str = "symbols") -> str:
-    """One card in the style: ``"T♠"`` or ``"TS"``."""
-    _check_style(suits)
-    return c.symbol if suits == "symbols" else str(c)
-
-
-def cards_text(cards: Iterable[Card], suits: str = "symbols") -> str:
-    """Cards separated by spaces, in the style; ``"–"`` (``"-"``) for none."""
-    text = " ".join(card_text(c, suits) for c in cards)
-    return text or ("–" if suits == "symbols" else "-")
 
 
 def action_text(action: Action, suits: str = "symbols") -> str:
@@ -71,18 +53,6 @@ def action_text(action: Action, suits: str = "symbols") -> str:
     if action.kind is Kind.DEAL:
         return text
     return _CARD_TOKEN.sub(lambda m: m.group(1) + "♠♥♦♣"["SHDC".index(m.group(2))], text)
-
-
-def hand_by_suit(cards: tuple[Card, ...], suits: str = "symbols") -> str:
-    """A hand grouped by suit: ``"♠ A T K  ♥ Q 9  ♦ –  ♣ A"`` (``"S A T K  H Q 9  D -  C A"``)."""
-    _check_style(suits)
-    parts = []
-    for s in Suit:
-        ranks = [c.rank.letter for c in cards if c.suit is s]
-        mark = s.symbol if suits == "symbols" else s.letter
-        empty = "–" if suits == "symbols" else "-"
-        parts.append(f"{mark} {' '.join(ranks) if ranks else empty}")
-    return "  ".join(parts)
 
 
 def _arrow(suits: str) -> str:
