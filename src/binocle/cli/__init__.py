@@ -8,6 +8,7 @@ Commands::
                      [--seed S] [--json] [--max-hands H]
     binocle validate FILE [--json]
     binocle demo [--profile P] [--seed S] [--bot B] [--max-hands H] [--suits STYLE]
+    binocle serve [--host H] [--port P]
     binocle --version
 
 Exit status: 0 on success; 1 when ``validate`` finds a game that breaks a rule, or
@@ -32,14 +33,14 @@ import sys
 from collections.abc import Sequence
 
 from binocle import __version__
-from binocle.cli import demo, meld, play, simulate, validate
+from binocle.cli import demo, meld, play, serve, simulate, validate
 from binocle.cli._common import HelpFormatter
 from binocle.errors import BinocleError
 
 __all__ = ["build_parser", "main"]
 
 # The commands in the order ``binocle --help`` lists them: modules of this package.
-_COMMANDS = (play, meld, simulate, validate, demo)
+_COMMANDS = (play, meld, simulate, validate, demo, serve)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
 

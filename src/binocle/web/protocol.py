@@ -1,0 +1,436 @@
+"""The web front end's messages, with no web framework: tables, views as JSON, replies.
+
+A :class:`Table` is one game: the immutable state, the seat the person plays,
+and the bots at the other seats.  :func:`handle` reads one client message
+(already decoded from JSON) and changes the table or answers; :func:`state_message`
+is what the client of that seat is sent, built from ``observe(state, seat)``
+alone, so no card hidden from the seat can reach it.  The transport
+(:mod:`binocle.web.app`) only carries these dictionaries.
+
+Client messages (``type`` and fields):
+
+==========  ==========================================================================
+``new``     ``profile`` (name), ``options`` (object), ``seat``, ``opponents`` (bot
+            names for the other seats, in seat order), optional ``seed``,
+            ``bot_delay`` (seconds between bot moves), ``autoplay`` (a bot name that
+            plays the person's seat too: bot-only games)
+``join``    ``game`` and ``token`` from an earlier ``joined``: back to that game
+``action``  ``action``: the text of one of the legal actions sent in ``controls``
+``knock``   claim to have reached the target now, in turn or out of turn
+``deal``    deal the next hand once the score sheet has been seen
+``record``  the game record (JSON record format), once the game is over
+``replay``  ``record`` (object or JSON text): every step of a recorded game
+``ping``    answered by ``pong``
+==========  ==========================================================================
+
+Server messages: ``joined``, ``state``, ``record``, ``replay``, ``pong`` and
+``error`` (``message``: what was wrong; nothing changed).
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import binocle
+from binocle.actions import Action, Kind
+from binocle.bots import Bot, make_bot
+from binocle.cards import Suit
+from binocle.core import GameState, Phase, View
+from binocle.errors import BinocleError
+from binocle.narrate import describe
+from binocle.record import meld_value
+from binocle.serial import encode
+
+__all__ = [
+    "BOT_NAMES",
+    "MessageError",
+    "Table",
+    "handle_action",
+    "handle_deal",
+    "handle_knock",
+    "new_table",
+    "profiles_catalogue",
+    "record_message",
+    "replay_message",
+    "state_message",
+]
+
+#: Opponents a person may choose, strongest last.
+BOT_NAMES: Final = ("random", "baseline", "ismcts")
+#: Longest record the replay viewer reads (actions).
+MAX_REPLAY_ACTIONS: Final = 20_000
+#: Longest time a bot may wait between moves, in seconds.
+MAX_BOT_DELAY: Final = 5.0
+
+
+class MessageError(ValueError):
+    """A client message that cannot be read: its ``str`` is sent back as the error."""
+
+
+@dataclass
+class Table:
+    """One game in progress: the state and who plays which seat."""
+
+    id: str
+    token: str
+    seat: int
+    state: GameState
+    bots: dict[int, Bot]
+    names: tuple[str, ...]
+    bot_delay: float = 0.0
+    touched: float = field(default_factory=time.monotonic)
+    #: How many actions have been applied at this table (public: no card in it).
+    steps: int = 0
+
+    def apply(self, action: Action | str) -> None:
+        """Apply a legal action (raises, changing nothing, on an illegal one)."""
+        self.state = binocle.apply(self.state, action)
+        self.steps += 1
+
+    @property
+    def autoplay(self) -> bool:
+        """Whether a bot plays the person's seat too (a bot-only game)."""
+        return self.seat in self.bots
+
+    def bot_to_act(self) -> tuple[int | None, Bot | None] | None:
+        """Who moves next without the person: ``(seat, bot)``, ``(None, None)`` for a
+        deal the bots may make, or None when the table waits for the person (or is over)."""
+        s = self.state
+        if s.phase is Phase.OVER:
+            return None
+        p = s.current_player
+        if p is None:
+            return (None, None) if self.autoplay else None
+        bot = self.bots.get(p)
+        return None if bot is None else (p, bot)
+
+
+# -- reading fields ----------------------------------------------------------
+
+
+def _field(msg: Mapping[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    value = msg.get(name, default)
+    if value is default:
+        return value
+    if isinstance(value, bool) and kind is not bool:
+        raise MessageError(f"{name!r} must be {_kind_name(kind)}, not a boolean")
+    if not isinstance(value, kind):
+        raise MessageError(f"{name!r} must be {_kind_name(kind)}, not {type(value).__name__}")
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    words = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
+             dict: "an object", list: "a list"}  # fmt: skip
+    return " or ".join(words.get(k, k.__name__) for k in kinds)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+# -- tables --------------------------------------------------------------------
+
+
+def profiles_catalogue() -> list[dict[str, Any]]:
+    """Every profile with its seats and options (name, default, kind), for the set-up form."""
+    import attrs
+
+    out = []
+    for name in binocle.profile_names():
+        p = binocle.profile(name)
+        options = []
+        for f in attrs.fields(type(p)):
+            default = f.default
+            kind = (
+                "bool"
+                if isinstance(default, bool)
+                else "int"
+                if isinstance(default, int)
+                else "text"
+            )
+            options.append({"name": f.name, "default": default, "kind": kind})
+        options.sort(key=lambda o: (o["kind"] != "bool", o["name"]))
+        out.append({"name": name, "players": p.players, "description": p.description,
+                    "options": options})  # fmt: skip
+    return out
+
+
+def new_table(msg: Mapping[str, Any], *, available_bots: tuple[str, ...] = BOT_NAMES) -> Table:
+    """A new game from a ``new`` message; raises MessageError or a BinocleError."""
+    name = _field(msg, "profile", str, "cutthroat")
+    options = _field(msg, "options", dict, {})
+    for key, value in options.items():
+        if not isinstance(value, (bool, int, str)) or (isinstance(value, str) and len(value) > 40):
+            raise MessageError(
+                f"option {_short(str(key))!r}: a value is true/false, a number or short text"
+            )
+    p = binocle.profile(name, **options)
+    n = p.players
+    seat = _field(msg, "seat", int, 0)
+    if not 0 <= seat < n:
+        raise MessageError(f"'seat' is 0..{n - 1} in {p.name}")
+    opponents = _field(msg, "opponents", list, ["baseline"] * (n - 1))
+    if len(opponents) != n - 1:
+        raise MessageError(f"{p.name} needs {n - 1} opponents, not {len(opponents)}")
+    seed = _field(msg, "seed", int, None)
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    elif not 0 <= seed < 2**63:
+        raise MessageError("'seed' is a whole number from 0 to 2**63 - 1")
+    delay = _field(msg, "bot_delay", (int, float), 0.0)
+    if not math.isfinite(delay) or not 0 <= delay <= MAX_BOT_DELAY:
+        raise MessageError(f"'bot_delay' is a number of seconds from 0 to {MAX_BOT_DELAY:g}")
+    autoplay = _field(msg, "autoplay", str, None)
+    bots: dict[int, Bot] = {}
+    names: list[str] = []
+    others = iter(opponents)
+    for s in range(n):
+        if s == seat and autoplay is None:
+            names.append("you")
+            continue
+        bot_name = autoplay if s == seat else next(others)
+        if not isinstance(bot_name, str) or bot_name not in available_bots:
+            raise MessageError(
+                f"unknown bot {_short(str(bot_name))!r} (known: {', '.join(available_bots)})"
+            )
+        bots[s] = make_bot(bot_name, seed=(seed * 31 + s) % 2**63)
+        names.append(f"{bot_name} {s}" if s != seat else f"you ({bot_name})")
+    state = binocle.new_game(p, seed=seed)
+    return Table(
+        id=secrets.token_urlsafe(9), token=secrets.token_urlsafe(18), seat=seat, state=state,
+        bots=bots, names=tuple(names), bot_delay=float(delay),
+    )  # fmt: skip
+
+
+# -- what the client sees -------------------------------------------------------------
+
+
+def view_json(view: View) -> dict[str, Any]:
+    """A seat's view as JSON-ready data (cards as text such as ``"TS"``)."""
+    return {
+        "profile": view.profile.spec(),
+        "profile_name": view.profile.name,
+        "seat": view.seat,
+        "phase": view.phase.value,
+        "dealer": view.dealer,
+        "current_player": view.current_player,
+        "trump": None if view.trump is None else str(view.trump),
+        "hand": [str(c) for c in view.hand],
+        "hand_sizes": list(view.hand_sizes),
+        "trick": [[seat, str(card)] for seat, card in view.trick],
+        "scores": list(view.scores),
+        "results": encode(view.results),
+        "log": list(view.log[-40:]),
+        "public": {name: encode(value) for name, value in view.public},
+    }
+
+
+def _label(state: GameState, action: Action) -> str:
+    kind = action.kind
+    if kind is Kind.MELD and action.cards:
+        try:
+            value = meld_value(state, action)
+        except BinocleError:
+            return str(action)
+        return f"{str(action).removeprefix('meld ')} (+{value})"
+    if kind is Kind.MELD:
+        return "meld (the best)"
+    if kind is Kind.TRUMP and action.suit is not None:
+        return f"trump {_SUIT_NAMES[action.suit]}"
+    return str(action)
+
+
+_SUIT_NAMES: Final = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
+                      Suit.CLUBS: "clubs"}  # fmt: skip
+
+
+def _action_json(state: GameState, action: Action) -> dict[str, Any]:
+    return {
+        "text": str(action),
+        "kind": action.kind.value,
+        "card": None if action.card is None else str(action.card),
+        "source": action.source,
+        "label": _label(state, action),
+    }
+
+
+def _claimants(state: GameState) -> tuple[int, ...]:
+    f = getattr(binocle, "claimants", None)  # TODO(web): direct call once knocks land
+    if f is None:
+        return (
+            (state.current_player,)
+            if any(a.kind is Kind.CLAIM for a in binocle.legal_actions(state))
+            and state.current_player is not None
+            else ()
+        )
+    return f(state)  # type: ignore[no-any-return]
+
+
+def controls(table: Table) -> dict[str, Any]:
+    """What the person may do now: the legal actions, why other cards are not playable,
+    whether a knock is open, and whether a deal waits for them."""
+    s = table.state
+    seat = table.seat
+    out: dict[str, Any] = {"actions": [], "unplayable": {}, "knock": False, "deal": False}
+    if s.phase is Phase.OVER or table.autoplay:
+        return out
+    if s.current_player is None:
+        out["deal"] = True
+        return out
+    out["knock"] = seat in _claimants(s)
+    if s.current_player != seat:
+        return out
+    legal = binocle.legal_actions(s)
+    out["actions"] = [_action_json(s, a) for a in legal if a.kind is not Kind.DEAL]
+    playing = {a.kind for a in legal} & {Kind.PLAY, Kind.DISCARD}
+    if playing:
+        kind = Kind.PLAY if Kind.PLAY in playing else Kind.DISCARD
+        ok = {str(a.card) for a in legal if a.kind is kind}
+        for card in {str(c) for c in s.hands[seat]} - ok:
+            try:
+                binocle.apply(s, f"{kind.value} {card}")
+            except BinocleError as exc:
+                out["unplayable"][card] = str(exc)
+    return out
+
+
+def state_message(table: Table) -> dict[str, Any]:
+    """The ``state`` message for the person's seat: view, names, controls, outcome."""
+    s = table.state
+    view = binocle.observe(s, table.seat)
+    msg: dict[str, Any] = {
+        "type": "state",
+        "game": table.id,
+        "step": table.steps,
+        "names": list(table.names),
+        "view": view_json(view),
+        "controls": controls(table),
+        "over": None,
+    }
+    if s.phase is Phase.OVER:
+        msg["over"] = {"winner": binocle.winner(s), "scores": list(s.scores),
+                       "reason": _end_reason(s)}  # fmt: skip
+    return msg
+
+
+def _end_reason(state: GameState) -> str | None:
+    f = getattr(binocle, "end_reason", None)  # TODO(web): direct call once it lands
+    return None if f is None else f(state)
+
+
+# -- the person's moves ------------------------------------------------------------------
+
+
+def handle_action(table: Table, msg: Mapping[str, Any]) -> None:
+    """Apply the person's ``action`` (its text) to the table, or raise without changing it."""
+    text = _field(msg, "action", str, None)
+    if text is None:
+        raise MessageError("an 'action' message needs 'action', the action's text")
+    if len(text) > 400:
+        raise MessageError("'action' is too long to be an action")
+    s = table.state
+    if s.current_player is None or table.autoplay:
+        raise MessageError("it is not your turn")
+    if s.current_player != table.seat:
+        raise MessageError(f"it is not your turn: seat {s.current_player} is to act")
+    action = binocle.parse_action(s, text)
+    if action.kind is Kind.DEAL:
+        raise MessageError("deals come from the server: send a 'deal' message")
+    if action.kind is Kind.CLAIM and action.number is not None and action.number != table.seat:
+        raise MessageError("you may only claim for your own seat")
+    table.apply(action)
+
+
+def handle_knock(table: Table) -> None:
+    """The person knocks: claims to have reached the target, now."""
+    s = table.state
+    if table.autoplay:
+        raise MessageError("a bot plays this seat")
+    if table.seat not in _claimants(s):
+        raise MessageError("no claim is possible now")
+    table.apply(Action(Kind.CLAIM, number=table.seat))
+
+
+def handle_deal(table: Table) -> None:
+    """Deal the next hand (from the game's seed) once the person has seen the score sheet."""
+    s = table.state
+    if s.current_player is not None or s.phase is Phase.OVER:
+        raise MessageError("no deal is due: the hand is in progress" if s.phase is not Phase.OVER
+                           else "the game is over")  # fmt: skip
+    table.apply(binocle.legal_actions(s)[0])
+
+
+def bot_action(state: GameState, seat: int | None, bot: Bot | None) -> Action:
+    """The next action of a bot seat in ``state`` (or the deal when ``seat`` is None)."""
+    s = state
+    if seat is None or bot is None:
+        return binocle.legal_actions(s)[0]
+    return bot.choose(binocle.observe(s, seat))
+
+
+def bot_knocks(table: Table) -> Action | None:
+    """A knock by a bot seat that is not to act, when its bot wants to make one."""
+    s = table.state
+    for seat in _claimants(s):
+        if seat == s.current_player:
+            continue
+        bot = table.bots.get(seat)
+        knock = getattr(bot, "knock", None)
+        if knock is not None and knock(binocle.observe(s, seat)):
+            return Action(Kind.CLAIM, number=seat)
+    return None
+
+
+def record_message(table: Table) -> dict[str, Any]:
+    """The game record, once the game is over (before then it would show hidden cards)."""
+    if table.state.phase is not Phase.OVER:
+        raise MessageError("the record is available when the game is over")
+    seats = list(table.names)
+    return {"type": "record", "record": binocle.record(table.state, seats=seats)}
+
+
+def replay_message(msg: Mapping[str, Any]) -> dict[str, Any]:
+    """Every step of a recorded game, everything shown: for the replay viewer."""
+    rec = msg.get("record")
+    if not isinstance(rec, (str, dict)):
+        raise MessageError("a 'replay' message needs 'record': the record (object or JSON text)")
+    doc = binocle.load_record(rec) if isinstance(rec, str) else rec
+    moves = doc.get("actions")
+    if isinstance(moves, list) and len(moves) > MAX_REPLAY_ACTIONS:
+        raise MessageError(
+            f"the replay viewer reads records of at most {MAX_REPLAY_ACTIONS} actions"
+        )
+    states = binocle.replay(doc, every=True)
+    frames = [_frame(states[0], None, None, [])]
+    steps = zip(states[:-1], states[1:], states[-1].moves(), strict=True)
+    for before, after, (action, seat) in steps:
+        frames.append(_frame(after, action, seat, describe(before, action, after)))
+    return {"type": "replay", "profile": states[0].profile.spec(), "frames": frames,
+            "seats": doc.get("seats")}  # fmt: skip
+
+
+def _frame(
+    state: GameState, action: Action | None, seat: int | None, lines: list[str]
+) -> dict[str, Any]:
+    text = None
+    if action is not None:
+        text = "deal" if action.kind is Kind.DEAL else str(action)
+    return {
+        "action": text,
+        "seat": seat,
+        "lines": lines,
+        "phase": state.phase.value,
+        "hand": state.hand_number,
+        "dealer": state.dealer,
+        "trump": None if state.trump is None else str(state.trump),
+        "hands": [[str(c) for c in h] for h in state.hands],
+        "trick": [[p, str(c)] for p, c in state.trick],
+        "scores": list(state.scores),
+    }
