@@ -30,7 +30,7 @@ extensions = [
 root_doc = "index"
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 templates_path: list[str] = []
-html_static_path: list[str] = []
+html_static_path: list[str] = ["_static"]
 
 html_theme = "furo"
 # The project's home, as in pyproject.toml's [project.urls].

@@ -290,28 +290,6 @@ def test_the_record_is_refused_before_the_end_and_the_replay_viewer_reads_one(
         assert until(ws, "replay")["type"] == "error"
 
 
-def test_the_person_may_knock_when_a_claim_is_open(client: Any, app: Any) -> None:
-    """Classic rules, Claiming (knocking): a knock is a claim; a wrong one loses the game."""
-    with client.websocket_connect("/ws") as ws:
-        joined, msg = start(ws, profile="classic", seat=0, seed=8)
-        table = hub(app).tables[joined["game"]]
-        for _ in range(2000):
-            msg = settle(ws, app, joined["game"], msg)
-            if msg["controls"]["knock"]:
-                break
-            move = choose(msg["controls"])
-            assert move is not None
-            ws.send_json(move)
-            msg = until(ws, "state")
-        assert 0 in binocle.claimants(table.state)
-        ws.send_json({"type": "knock"})
-        msg = until(ws, "state")
-        assert msg["type"] == "state" and binocle.is_over(table.state)
-        assert msg["over"]["winner"] == binocle.winner(table.state)
-        ws.send_json({"type": "knock"})
-        assert "no claim is possible" in until(ws, "state")["message"]
-
-
 def test_unplayable_cards_carry_the_engines_reason() -> None:
     """Three-handed rules, Play: a player must follow suit; the page shows why a card is not."""
     table = protocol.new_table({"profile": "three-handed", "seat": 0, "seed": 21})

@@ -74,6 +74,9 @@ def test_one_whole_hand_by_clicking(browser: Any, profile: str) -> None:
             time.sleep(0.02)
         (table,) = hub.tables.values()
         checked = 0
+        shot = SHOTS / f"{profile}-play.png"
+        shot.unlink(missing_ok=True)
+        SHOTS.mkdir(parents=True, exist_ok=True)
         while time.monotonic() < deadline:
             if not _settled(page, table):
                 time.sleep(0.02)
@@ -88,6 +91,8 @@ def test_one_whole_hand_by_clicking(browser: Any, profile: str) -> None:
             for e in page.query_selector_all(".card.disabled"):
                 assert e.get_attribute("title"), "an unplayable card says why"
             checked += bool(cards)
+            if len(s.trick) >= 1 and len(cards) >= 2 and not shot.exists():
+                page.screenshot(path=str(shot))
             steps = table.steps
             if enabled:
                 page.click(".card.legal >> nth=0")
@@ -115,7 +120,7 @@ def test_one_whole_hand_by_clicking(browser: Any, profile: str) -> None:
             assert int(cell["tricks"]) == result.tricks[seat]
             assert int(cell["delta"]) == result.delta[seat]
             assert int(cell["total"]) == table.state.scores[seat]
-        SHOTS.mkdir(parents=True, exist_ok=True)
+        assert shot.exists()
         page.screenshot(path=str(SHOTS / f"{profile}-score-sheet.png"))
         page.click("#sheet-close")
         page.screenshot(path=str(SHOTS / f"{profile}.png"))

@@ -254,7 +254,7 @@ function renderSeats(msg) {
 
 // The melds a seat has shown, as each profile's view carries them.
 function seatMelds(v, seat) {
-  const pub = v.public;
+  const pub = v.public.two_handed ?? v.public;
   if (Array.isArray(pub.melds) && pub.melds[seat]) return el("span", {}, "meld ", meldEl(pub.melds[seat]));
   if (Array.isArray(pub.table_melds) && pub.table_melds[seat] && pub.table_melds[seat].length) {
     const span = el("span", { text: `melds scored ${pub.meld_points ? pub.meld_points[seat] : ""}: ` });
@@ -330,7 +330,7 @@ function cardRow(box, cards, c, source, label) {
 function renderHand(msg) {
   const v = msg.view;
   const c = msg.controls;
-  const pub = v.public;
+  const pub = v.public.two_handed ?? v.public; // three-handed: the classic game after a retirement
   const tables = Array.isArray(pub.tables) ? pub.tables[v.seat] || [] : [];
   if (tables.length && Array.isArray(pub.concealed)) {
     cardRow($("my-table"), tables, c, "table", "your cards on the table");
