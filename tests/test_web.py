@@ -407,3 +407,51 @@ def test_the_leak_check_catches_a_leak() -> None:
         check_no_leak(mid, 0, other)
     with pytest.raises(AssertionError):
         check_no_leak(mid, 0, dict(msg, extra=[str(c) for c in mid.hands[1]]))
+
+
+def test_binocle_serve_prints_its_address_and_serves_the_page() -> None:
+    """``binocle serve --host --port``: the address is printed and the page is served there."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    from web_support import free_port
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "binocle", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                    assert b"<title>binocle" in r.read()
+                break
+            except OSError:
+                import time
+
+                time.sleep(0.05)
+        else:
+            raise AssertionError("binocle serve did not answer")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_binocle_serve_refuses_a_bad_port_and_states_its_defaults(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from binocle.cli import main
+
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "a port is 0..65535" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = capsys.readouterr().out
+    assert "127.0.0.1" in out and "8000" in out
