@@ -290,6 +290,28 @@ def test_the_record_is_refused_before_the_end_and_the_replay_viewer_reads_one(
         assert until(ws, "replay")["type"] == "error"
 
 
+def test_the_person_may_knock_when_a_claim_is_open(client: Any, app: Any) -> None:
+    """Classic rules, Claiming (knocking): a knock is a claim; a wrong one loses the game."""
+    with client.websocket_connect("/ws") as ws:
+        joined, msg = start(ws, profile="classic", seat=0, seed=8)
+        table = hub(app).tables[joined["game"]]
+        for _ in range(2000):
+            msg = settle(ws, app, joined["game"], msg)
+            if msg["controls"]["knock"]:
+                break
+            move = choose(msg["controls"])
+            assert move is not None
+            ws.send_json(move)
+            msg = until(ws, "state")
+        assert 0 in binocle.claimants(table.state)
+        ws.send_json({"type": "knock"})
+        msg = until(ws, "state")
+        assert msg["type"] == "state" and binocle.is_over(table.state)
+        assert msg["over"]["winner"] == binocle.winner(table.state)
+        ws.send_json({"type": "knock"})
+        assert "no claim is possible" in until(ws, "state")["message"]
+
+
 def test_unplayable_cards_carry_the_engines_reason() -> None:
     """Three-handed rules, Play: a player must follow suit; the page shows why a card is not."""
     table = protocol.new_table({"profile": "three-handed", "seat": 0, "seed": 21})
@@ -389,7 +411,10 @@ def test_no_card_hidden_from_the_seat_ever_crosses_the_wire(
 
 def test_the_leak_check_catches_a_leak() -> None:
     """The check above is not empty: a message that also carried the next deal fails it."""
-    state = binocle.bots.play_game("classic", seed=3, max_hands=1)
+    state = binocle.new_game("classic", seed=3)
+    while state.current_player is not None:  # to the end of the first hand
+        calm = [a for a in binocle.legal_actions(state) if a.kind is not binocle.Kind.CLAIM]
+        state = binocle.apply(state, calm[0])
     table = protocol.new_table({"profile": "classic", "seed": 3})
     table.state = state
     msg = protocol.state_message(table)

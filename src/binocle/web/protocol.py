@@ -261,18 +261,6 @@ def _action_json(state: GameState, action: Action) -> dict[str, Any]:
     }
 
 
-def _claimants(state: GameState) -> tuple[int, ...]:
-    f = getattr(binocle, "claimants", None)  # TODO(web): direct call once knocks land
-    if f is None:
-        return (
-            (state.current_player,)
-            if any(a.kind is Kind.CLAIM for a in binocle.legal_actions(state))
-            and state.current_player is not None
-            else ()
-        )
-    return f(state)  # type: ignore[no-any-return]
-
-
 def controls(table: Table) -> dict[str, Any]:
     """What the person may do now: the legal actions, why other cards are not playable,
     whether a knock is open, and whether a deal waits for them."""
@@ -284,7 +272,7 @@ def controls(table: Table) -> dict[str, Any]:
     if s.current_player is None:
         out["deal"] = True
         return out
-    out["knock"] = seat in _claimants(s)
+    out["knock"] = seat in binocle.claimants(s)
     if s.current_player != seat:
         return out
     legal = binocle.legal_actions(s)
@@ -316,13 +304,8 @@ def state_message(table: Table) -> dict[str, Any]:
     }
     if s.phase is Phase.OVER:
         msg["over"] = {"winner": binocle.winner(s), "scores": list(s.scores),
-                       "reason": _end_reason(s)}  # fmt: skip
+                       "reason": binocle.end_reason(s)}  # fmt: skip
     return msg
-
-
-def _end_reason(state: GameState) -> str | None:
-    f = getattr(binocle, "end_reason", None)  # TODO(web): direct call once it lands
-    return None if f is None else f(state)
 
 
 # -- the person's moves ------------------------------------------------------------------
@@ -353,7 +336,7 @@ def handle_knock(table: Table) -> None:
     s = table.state
     if table.autoplay:
         raise MessageError("a bot plays this seat")
-    if table.seat not in _claimants(s):
+    if table.seat not in binocle.claimants(s):
         raise MessageError("no claim is possible now")
     table.apply(Action(Kind.CLAIM, number=table.seat))
 
@@ -378,7 +361,7 @@ def bot_action(state: GameState, seat: int | None, bot: Bot | None) -> Action:
 def bot_knocks(table: Table) -> Action | None:
     """A knock by a bot seat that is not to act, when its bot wants to make one."""
     s = table.state
-    for seat in _claimants(s):
+    for seat in binocle.claimants(s):
         if seat == s.current_player:
             continue
         bot = table.bots.get(seat)
