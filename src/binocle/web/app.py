@@ -214,7 +214,8 @@ def create_app(*, max_tables: int = 1000) -> Starlette:
 
     async def profiles(request: Request) -> JSONResponse:
         return JSONResponse({"profiles": protocol.profiles_catalogue(),
-                             "bots": list(protocol.BOT_NAMES)})  # fmt: skip
+                             "bots": list(protocol.available_bots()),
+                             "meld_values": protocol.MELD_VALUES})  # fmt: skip
 
     async def games(ws: WebSocket) -> None:
         await ws.accept()

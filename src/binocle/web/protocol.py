@@ -44,6 +44,7 @@ from binocle.core import GameState, Phase, View
 from binocle.errors import BinocleError
 from binocle.narrate import describe
 from binocle.record import meld_value
+from binocle.rules import classic_melds
 from binocle.serial import encode
 
 __all__ = [
@@ -60,8 +61,10 @@ __all__ = [
     "state_message",
 ]
 
-#: Opponents a person may choose, strongest last.
+#: Opponents a person may choose, strongest last (those this installation has).
 BOT_NAMES: Final = ("random", "baseline", "ismcts")
+#: What each classic announcement scores, by the name views give it.
+MELD_VALUES: Final = {name: value for name, _, value in classic_melds.KINDS}
 #: Longest record the replay viewer reads (actions).
 MAX_REPLAY_ACTIONS: Final = 20_000
 #: Longest time a bot may wait between moves, in seconds.
@@ -108,6 +111,18 @@ class Table:
             return (None, None) if self.autoplay else None
         bot = self.bots.get(p)
         return None if bot is None else (p, bot)
+
+
+def available_bots() -> tuple[str, ...]:
+    """The names in :data:`BOT_NAMES` that :func:`binocle.bots.make_bot` knows here."""
+    out = []
+    for name in BOT_NAMES:
+        try:
+            make_bot(name, seed=0)
+        except BinocleError:
+            continue
+        out.append(name)
+    return tuple(out)
 
 
 # -- reading fields ----------------------------------------------------------
@@ -162,8 +177,9 @@ def profiles_catalogue() -> list[dict[str, Any]]:
     return out
 
 
-def new_table(msg: Mapping[str, Any], *, available_bots: tuple[str, ...] = BOT_NAMES) -> Table:
+def new_table(msg: Mapping[str, Any]) -> Table:
     """A new game from a ``new`` message; raises MessageError or a BinocleError."""
+    known = available_bots()
     name = _field(msg, "profile", str, "cutthroat")
     options = _field(msg, "options", dict, {})
     for key, value in options.items():
@@ -196,10 +212,8 @@ def new_table(msg: Mapping[str, Any], *, available_bots: tuple[str, ...] = BOT_N
             names.append("you")
             continue
         bot_name = autoplay if s == seat else next(others)
-        if not isinstance(bot_name, str) or bot_name not in available_bots:
-            raise MessageError(
-                f"unknown bot {_short(str(bot_name))!r} (known: {', '.join(available_bots)})"
-            )
+        if not isinstance(bot_name, str) or bot_name not in known:
+            raise MessageError(f"unknown bot {_short(str(bot_name))!r} (known: {', '.join(known)})")
         bots[s] = make_bot(bot_name, seed=(seed * 31 + s) % 2**63)
         names.append(f"{bot_name} {s}" if s != seat else f"you ({bot_name})")
     state = binocle.new_game(p, seed=seed)

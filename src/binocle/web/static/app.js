@@ -259,7 +259,8 @@ function seatMelds(v, seat) {
   if (Array.isArray(pub.table_melds) && pub.table_melds[seat] && pub.table_melds[seat].length) {
     const span = el("span", { text: `melds scored ${pub.meld_points ? pub.meld_points[seat] : ""}: ` });
     for (const [meldName, cards, intact] of pub.table_melds[seat]) {
-      span.append(el("div", {}, `${meldName} `, cardsInline(cards), intact ? "" : " (broken up)"));
+      const value = catalogue.meld_values[meldName];
+      span.append(el("div", {}, `${meldName} ${value ?? ""} `, cardsInline(cards), intact ? "" : " (broken up)"));
     }
     return span;
   }
