@@ -125,6 +125,8 @@ MAX_NUMBER: Final = 999_999_999
 #: The longest ``name`` (a meld's combination) and ``source`` an action may carry.
 MAX_NAME: Final = 64
 MAX_SOURCE: Final = 512
+#: The longest action text read (a deal of 64 cards takes about 200 characters).
+MAX_TEXT: Final = 4096
 #: The most cards an action may carry (a deal of the 64-card pack).
 MAX_CARDS: Final = 64
 _NEEDS: Final = {
@@ -348,6 +350,10 @@ def parse_action_text(text: str) -> Action:
     cached = _TEXT_CACHE.get(text)
     if cached is not None:
         return cached
+    if len(text) > MAX_TEXT:
+        raise InvalidNotationError(
+            f"not an action: {excerpt(text)} (an action's text has at most {MAX_TEXT} characters)"
+        )
     words = text.strip().split()
     if not words:
         raise InvalidNotationError("empty action text")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Any, Final
 
 from binocle.errors import InvalidNotationError, excerpt
 
@@ -31,7 +31,26 @@ __all__ = [
 ]
 
 
-class Suit(enum.IntEnum):
+class _Lookup(enum.EnumMeta):
+    """The enum machinery, refusing huge numbers before it tries to print them.
+
+    ``Suit(10**5000)`` or ``Suit([10**5000])`` would otherwise fail inside
+    :mod:`enum` with a bare ValueError while writing its own message; only
+    numbers and text are looked up (``Suit(True)`` is refused, not HEARTS).
+    """
+
+    def __call__(cls, value: Any, *args: Any, **kwargs: Any) -> Any:
+        if not args and not kwargs:
+            big = isinstance(value, int) and value.bit_length() > 64
+            if big or not isinstance(value, (int, str)) or isinstance(value, bool):
+                raise InvalidNotationError(
+                    f"not a {cls.__name__.lower()}: {excerpt(value)}"
+                    " (a number, or its letter such as 'S' or 'A')"
+                )
+        return super().__call__(value, *args, **kwargs)
+
+
+class Suit(enum.IntEnum, metaclass=_Lookup):
     """The four suits, in the order a sorted hand shows them."""
 
     SPADES = 0
@@ -60,7 +79,7 @@ class Suit(enum.IntEnum):
         raise InvalidNotationError(f"not a suit: {excerpt(value)} (0..3, or S H D C)")
 
 
-class Rank(enum.IntEnum):
+class Rank(enum.IntEnum, metaclass=_Lookup):
     """Ranks from the strongest; EIGHT and SEVEN exist only in the 64-card pack."""
 
     ACE = 0

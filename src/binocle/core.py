@@ -234,8 +234,12 @@ def _max_hands_value(value: Any) -> Any:
 
 def _max_hands_option(instance: Any, attribute: Any, value: int | None) -> None:
     """attrs validator of ``max_hands``: None (no limit) or a positive whole number."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
-        raise ValueError(f"max_hands must be a positive whole number (or none), not {value!r}")
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_OPTION
+    ):
+        raise ValueError(
+            f"max_hands must be a whole number 1..{MAX_OPTION} (or none), not {excerpt(value)}"
+        )
 
 
 @attrs.frozen(slots=True)

@@ -1,0 +1,658 @@
+"""Fuzzing the error contract: generators of hostile input and one checker per entry point.
+
+The contract (docs: front-end guide, "Errors"): every public function returns a
+correct result or raises a :class:`binocle.BinocleError`; a refused action
+leaves the state unchanged; ``loads`` never accepts a state that no real game
+reaches.  Each ``check_*`` function below takes a ``random.Random`` and a
+:class:`Tally`, builds one hostile input, runs it and counts what happened.
+``run.py`` drives them at scale; ``tests/test_fuzz.py`` drives them from
+hypothesis.  Everything is deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import signal
+import string
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+import binocle
+from binocle import Action, BinocleError, Card, GameState, Kind, Phase, Suit
+from binocle.serial import snapshot
+from binocle.testing import check_state
+
+#: An input that takes longer than this is a hang.
+HANG_SECONDS = 2.0
+#: A real hang is broken off after this long (and counted).
+ABORT_SECONDS = 10.0
+
+#: Profiles the states are drawn from: every profile with its defaults, and with options.
+PROFILE_SPECS = (
+    "cutthroat",
+    "cutthroat(single_set=true,easier_tricks=true,bunched_hands=true,widow_after_round=0)",
+    "cutthroat(min_bid=10,max_bid=400,target=300)",
+    "classic",
+    "classic(pack=64,grand_binocle=true,target=300)",
+    "three-handed",
+    "three-handed(claim_overlooked=true,lowest_pays=true,grand_binocle=true,target=300)",
+)
+
+
+class Hang(Exception):
+    """Raised by the alarm when one input runs past ``ABORT_SECONDS``."""
+
+
+@attrs.define
+class Tally:
+    """What one target saw: inputs tried and every way the contract broke."""
+
+    name: str
+    tried: int = 0
+    refused: int = 0
+    foreign: int = 0  # exceptions other than BinocleError: must be 0
+    hangs: int = 0  # inputs over HANG_SECONDS: must be 0
+    unreal: int = 0  # states loads accepted that no real game reaches: must be 0
+    changed: int = 0  # states changed by a refused action: must be 0
+    wrong: int = 0  # accepted what the rules forbid, or a wrong result: must be 0
+    slowest: float = 0.0
+    examples: list[str] = attrs.field(factory=list)
+
+    def failures(self) -> int:
+        return self.foreign + self.hangs + self.unreal + self.changed + self.wrong
+
+    def note(self, kind: str, what: str) -> None:
+        setattr(self, kind, getattr(self, kind) + 1)
+        if len(self.examples) < 5:
+            self.examples.append(f"{kind}: {what[:300]}")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.name,
+            "tried": self.tried,
+            "refused": self.refused,
+            "non_binocle_exceptions": self.foreign,
+            "hangs_over_2s": self.hangs,
+            "unreal_states_accepted": self.unreal,
+            "state_changed_on_refusal": self.changed,
+            "wrong_results": self.wrong,
+            "slowest_seconds": round(self.slowest, 3),
+            "examples": self.examples,
+        }
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise Hang
+
+
+def timed(tally: Tally, what: Callable[[], str], body: Callable[[], Any]) -> tuple[bool, Any]:
+    """Run ``body`` once: (True, result), or (False, the BinocleError) when it refused.
+
+    Counts the input, its time, and anything that is not a BinocleError; ``what``
+    describes the input for the examples (called only when something went wrong).
+    """
+    tally.tried += 1
+    armed = hasattr(signal, "setitimer") and _main_thread()
+    if armed:
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, ABORT_SECONDS)
+    start = time.perf_counter()
+    ok, result = False, None
+    try:
+        result = body()
+        ok = True
+    except BinocleError as exc:
+        tally.refused += 1
+        result = exc
+    except Hang:
+        tally.note("hangs", f"broken off after {ABORT_SECONDS}s: {_say(what)}")
+        return False, None
+    except Exception as exc:  # the contract says this never happens
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        tally.note(
+            "foreign",
+            f"{type(exc).__name__} at {Path(where.filename).name}:{where.lineno}:"
+            f" {_say(lambda e=exc: str(e))} <- {_say(what)}",
+        )
+        return False, None
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    spent = time.perf_counter() - start
+    tally.slowest = max(tally.slowest, spent)
+    if spent > HANG_SECONDS:
+        tally.note("hangs", f"{spent:.1f}s: {_say(what)}")
+    return ok, result
+
+
+def _say(what: Callable[[], str]) -> str:
+    """A description of an input, whatever it holds (a huge int has no repr)."""
+    try:
+        return what()[:300]
+    except Exception as exc:
+        return f"<input that cannot be shown: {type(exc).__name__}>"
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+# -- states ----------------------------------------------------------------------------------------
+
+
+def random_state(rng: random.Random, spec: str | None = None, max_actions: int = 200) -> GameState:
+    """A state reached by uniform random play (claims rarely) from a random seed."""
+    s = binocle.new_game(spec or rng.choice(PROFILE_SPECS), seed=rng.randrange(2**32))
+    for _ in range(rng.randrange(max_actions)):
+        if binocle.is_over(s):
+            break
+        legal = binocle.legal_actions(s)
+        calm = [a for a in legal if a.kind not in (Kind.CLAIM, Kind.CONCEDE)]
+        s = binocle.apply(s, rng.choice(calm if calm and rng.random() > 0.02 else legal))
+    return s
+
+
+class Pool:
+    """Random reachable states of every profile, built once and reused."""
+
+    def __init__(self, rng: random.Random, per_spec: int = 6, max_actions: int = 200) -> None:
+        self.states = [
+            random_state(rng, spec, max_actions) for spec in PROFILE_SPECS for _ in range(per_spec)
+        ]
+        self.snapshots = [json.dumps(snapshot(s), sort_keys=True) for s in self.states]
+
+    def pick(self, rng: random.Random) -> tuple[int, GameState]:
+        i = rng.randrange(len(self.states))
+        return i, self.states[i]
+
+
+# -- hostile values ----------------------------------------------------------------------------------
+
+_WORDS = [
+    "pass",
+    "bid",
+    "play",
+    "discard",
+    "trump",
+    "dix",
+    "meld",
+    "claim",
+    "knock",
+    "concede",
+    "deal",
+    "bunch",
+    "table",
+    "hand",
+    "give",
+    "up",
+    "overlooked",
+    "marriage",
+    "run",
+    "pinochle",
+    "flush",
+    "sequence",
+    "four",
+    "kings",
+    "queens",
+    "aces",
+    "jacks",
+    "+",
+    "#",
+    "royal",
+    "double",
+    "binocle",
+    "grand",
+]
+_NUMBERS = (
+    "0", "1", "2", "3", "10", "250", "255", "300", "-5", "+5", "1e99", "1_000", "²", "٣٠٠",
+    "0x10", "999999999", "1000000000", "9" * 5000, " ", "", "00000000000000000000250", "NaN",
+)  # fmt: skip
+
+
+def junk_value(rng: random.Random, depth: int = 0) -> Any:
+    """A value of any type, often the wrong one for where it goes."""
+    r = rng.randrange(16)
+    if r == 0:
+        return None
+    if r == 1:
+        return rng.choice((True, False))
+    if r == 2:
+        return rng.choice((0, 1, -1, 31, 32, 99, 2**31, 2**64, -(2**70), 10**5000))
+    if r == 3:
+        return rng.choice((0.5, 1.0, float("inf"), float("nan"), -0.0, 1e308))
+    if r == 4:
+        return random_text(rng, 20)
+    if r == 5:
+        return rng.choice(binocle.CARDS)
+    if r == 6:
+        return rng.choice(list(Suit))
+    if r == 7:
+        return rng.choice(list(Kind))
+    if r == 8 and depth < 3:
+        return [junk_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    if r == 9 and depth < 3:
+        return tuple(junk_value(rng, depth + 1) for _ in range(rng.randrange(4)))
+    if r == 10 and depth < 3:
+        return {f"k{rng.randrange(100)}": junk_value(rng, depth + 1)}
+    if r == 11:
+        return rng.choice((b"AS", bytearray(b"x"), object(), 1j, range(3), frozenset({1})))
+    if r == 12:
+        return "x" * rng.choice((100, 10_000, 1_000_000))
+    if r == 13:
+        return rng.choice(_NUMBERS)
+    if r == 14:
+        return str(rng.choice(binocle.CARDS))
+    return rng.choice(_WORDS)
+
+
+def random_text(rng: random.Random, words: int = 6) -> str:
+    """Text made of action words, cards, numbers, suit letters and odd characters."""
+    out = []
+    for _ in range(rng.randrange(words + 1)):
+        r = rng.randrange(8)
+        if r < 3:
+            out.append(rng.choice(_WORDS))
+        elif r < 5:
+            c = str(rng.choice(binocle.CARDS))
+            out.append(rng.choice((c, c.lower(), "10" + c[1], c[0] + "♠♥♦♣"[rng.randrange(4)])))
+        elif r == 5:
+            out.append(rng.choice(_NUMBERS))
+        elif r == 6:
+            out.append(rng.choice("SHDC♠♥♦♣") + rng.choice(("", "#3", "#²", "#" + "9" * 50)))
+        else:
+            alphabet = string.printable + "²³¹٣०\u00a0\u2003\u200b\ufeff\x00é♠"
+            out.append("".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 8))))
+    return rng.choice((" ", "  ", "\t", " \u3000 ")).join(out)
+
+
+def random_action(rng: random.Random, junk: bool) -> dict[str, Any]:
+    """Keyword arguments of ``Action``: well typed (``junk`` False) or of any type."""
+    if junk:
+        fields = ("card", "number", "suit", "cards", "name", "source")
+        kw = {f: junk_value(rng) for f in fields if rng.random() < 0.4}
+        kw["kind"] = junk_value(rng) if rng.random() < 0.3 else rng.choice(list(Kind))
+        return kw
+    kind = rng.choice(list(Kind))
+    kw: dict[str, Any] = {"kind": kind}
+    if rng.random() < 0.8 or kind in (Kind.PLAY, Kind.DISCARD):
+        kw["card"] = rng.choice(binocle.CARDS)
+    if rng.random() < 0.5 or kind is Kind.BID:
+        kw["number"] = rng.choice((0, 1, 2, 3, 7, 250, 255, 300, 3000, 999_999_999))
+    if rng.random() < 0.3 or kind is Kind.TRUMP:
+        kw["suit"] = rng.choice(list(Suit))
+    if rng.random() < 0.5 or kind is Kind.DEAL:
+        n = rng.choice((0, 1, 2, 4, 5, 12, 48, 64))
+        kw["cards"] = tuple(rng.choice(binocle.CARDS) for _ in range(n)) or (binocle.CARDS[0],)
+    if rng.random() < 0.4:
+        kw["name"] = rng.choice(("marriage", "run", "four kings", "pinochle", "x", "", "dix"))
+    if rng.random() < 0.4:
+        kw["source"] = rng.choice(("table", "hand", "KS", "KS#3 QS", "garbage", "", "QS#99"))
+    return kw
+
+
+# -- mutations of JSON text -------------------------------------------------------------------------
+
+
+def mutate_text(rng: random.Random, text: str) -> str:
+    """One character replaced, inserted or deleted."""
+    if not text:
+        return rng.choice(string.printable)
+    i = rng.randrange(len(text))
+    r = rng.randrange(3)
+    c = rng.choice(string.printable + '²é♠\x00\\"{}[]:,0123456789')
+    if r == 0:
+        return text[:i] + c + text[i + 1 :]
+    if r == 1:
+        return text[:i] + c + text[i:]
+    return text[:i] + text[i + 1 :]
+
+
+def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield prefix
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            if len(doc) < 80 or i % 7 == 0:
+                yield from _paths(v, (*prefix, i))
+
+
+def _set(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    node = doc
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return doc
+
+
+def _get(doc: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+def json_junk(rng: random.Random) -> Any:
+    """A JSON value of any type."""
+    r = rng.randrange(10)
+    if r == 0:
+        return None
+    if r == 1:
+        return rng.choice((True, False))
+    if r == 2:
+        return rng.choice((0, 1, -1, 2, 3, 7, 250, 2**63, 10**300, 1.0, 0.5))
+    if r == 3:
+        return random_text(rng, 4)
+    if r == 4:
+        return str(rng.choice(binocle.CARDS))
+    if r == 5:
+        return []
+    if r == 6:
+        return {}
+    if r == 7:
+        return [json_junk(rng)]
+    if r == 8:
+        return rng.choice(("pass", "meld", "claim", "bid 250", "play AS", "meld 290", "meld ²"))
+    return {"seat": rng.choice((None, 0, 1, 2, 5, "0")), "action": random_text(rng, 3)}
+
+
+def mutate_doc(rng: random.Random, doc: dict[str, Any]) -> tuple[str, str]:
+    """A mutated copy of a state's or record's JSON, as text, and what was done."""
+    text = json.dumps(doc)
+    r = rng.randrange(100)
+    if r < 25:
+        for _ in range(rng.choice((1, 1, 1, 2, 3))):
+            text = mutate_text(rng, text)
+        return text, "character"
+    d = json.loads(text)
+    if r < 55:  # an edited field, anywhere
+        paths = list(_paths(d))[1:]
+        path = rng.choice(paths)
+        old = _get(d, path)
+        choice = rng.randrange(4)
+        if choice == 0 and isinstance(old, int) and not isinstance(old, bool):
+            new: Any = old + rng.choice((-10, -1, 1, 10, 2**64))
+        elif choice == 1 and isinstance(old, str):
+            new = old[: rng.randrange(len(old) + 1)] + random_text(rng, 1)
+        elif choice == 2:
+            new = _get(d, rng.choice(paths))  # another field's value
+            new = json.loads(json.dumps(new))
+        else:
+            new = json_junk(rng)
+        return json.dumps(_set(d, path, new)), f"field {path}"
+    if r < 70:  # two cards swapped (in the snapshot, a deal, an action)
+        cards = [str(c) for c in binocle.pack(64)[::2]]
+        a, b = rng.sample(cards, 2)
+        places = [i for i in range(len(text) - 1) if text[i : i + 2] == a]
+        if places:
+            i = rng.choice(places)
+            text = text[:i] + b + text[i + 2 :]
+            if rng.random() < 0.5:
+                js = [j for j in range(len(text) - 1) if text[j : j + 2] == b and j != i]
+                if js:
+                    j = rng.choice(js)
+                    text = text[:j] + a + text[j + 2 :]
+        return text, f"swap {a} {b}"
+    if r < 82 and isinstance(d.get("actions"), list) and d["actions"]:  # truncated history
+        keep = rng.randrange(len(d["actions"]))
+        d["actions"] = d["actions"][:keep]
+        return json.dumps(d), f"truncated to {keep}"
+    if r < 88:  # deep nesting somewhere
+        depth = rng.choice((50, 1000, 100_000))
+        path = rng.choice(list(_paths(d))[1:])
+        return json.dumps(_set(d, path, None)).replace(
+            "null", "[" * depth + "]" * depth, 1
+        ), f"nested {depth}"
+    if r < 92:  # a big input
+        size = rng.choice((64_000, 1_000_000, 10_000_000))
+        path = rng.choice(list(_paths(d))[1:])
+        filler = rng.choice((" " * size, "9" * size, "KS " * (size // 3), "[" * size))
+        if filler.startswith("["):
+            return text[: len(text) // 2] + filler, f"big {size} unclosed"
+        return json.dumps(_set(d, path, filler)), f"big {size} at {path}"
+    if r < 96:  # an action entry duplicated or removed
+        acts = d.get("actions")
+        if isinstance(acts, list) and acts:
+            i = rng.randrange(len(acts))
+            if rng.random() < 0.5:
+                acts.insert(i, acts[i])
+            else:
+                del acts[i]
+        return json.dumps(d), "entry duplicated or removed"
+    return random_text(rng, 30), "random text"
+
+
+# -- the targets ---------------------------------------------------------------------------------------
+
+
+def check_loads(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``loads`` on a mutated saved state: refuses, or gives a real game's state."""
+    _, s = pool.pick(rng)
+    original = json.loads(binocle.dumps(s))
+    text, how = mutate_doc(rng, original)
+    as_bytes = rng.random() < 0.1
+    given: Any = text.encode() if as_bytes else text
+    ok, got = timed(tally, lambda: f"{how}: {text[:200]}", lambda: binocle.loads(given))
+    if not ok or got is None:
+        return
+    if not real_game(text, got, s):
+        tally.note("unreal", f"{how}: {text[:200]}")
+
+
+def real_game(text: str, got: GameState, saved: GameState) -> bool:
+    """Whether a state ``loads`` accepted from ``text`` is one a real game reaches: the
+    state that was saved, or the game its (edited) record plays, whose snapshot is the
+    one the text holds and whose invariants hold."""
+    if got == saved and got.actions() == saved.actions():
+        return True
+    try:
+        doc = json.loads(text)
+        record = {k: v for k, v in doc.items() if k != "state"}
+        record["format"] = "binocle-record"
+        real = binocle.replay(record)
+        check_state(got)
+    except Exception:
+        return False
+    return (
+        json.dumps(snapshot(real), sort_keys=True) == json.dumps(doc["state"], sort_keys=True)
+        and real == got
+        and got.actions() == real.actions()
+    )
+
+
+def _refusal_changed(pool: Pool, i: int, s: GameState) -> bool:
+    return json.dumps(snapshot(s), sort_keys=True) != pool.snapshots[i]
+
+
+def check_apply_text(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``parse_action`` and ``apply`` on random text in a random reachable state."""
+    i, s = pool.pick(rng)
+    legal = binocle.legal_actions(s)
+    if legal and rng.random() < 0.3:  # a legal action's text, bent a little
+        text = mutate_text(rng, str(rng.choice(legal)))
+    else:
+        text = random_text(rng, rng.choice((1, 2, 3, 6, 20)))
+    ok, action = timed(tally, lambda: repr(text), lambda: binocle.parse_action(s, text))
+    ok2, after = timed(tally, lambda: repr(text), lambda: binocle.apply(s, text))
+    _after_apply(pool, i, s, ok2, after, action if ok else None, text, tally)
+
+
+def check_apply_action(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``Action(...)`` with well-typed or junk fields, then ``apply`` in a random state."""
+    i, s = pool.pick(rng)
+    kw = random_action(rng, junk=rng.random() < 0.5)
+    ok, action = timed(tally, lambda: repr(kw)[:200], lambda: Action(**kw))
+    if not ok or action is None:
+        return
+    ok2, after = timed(tally, lambda: repr(action)[:200], lambda: binocle.apply(s, action))
+    _after_apply(pool, i, s, ok2, after, action, repr(action), tally)
+
+
+def _after_apply(
+    pool: Pool, i: int, s: GameState, ok: bool, after: Any, action: Action | None, what: str,
+    tally: Tally,
+) -> None:  # fmt: skip
+    if _refusal_changed(pool, i, s):
+        tally.note("changed", what)
+        pool.snapshots[i] = json.dumps(snapshot(s), sort_keys=True)
+    if not ok or not isinstance(after, GameState) or action is None:
+        return
+    legal = binocle.legal_actions(s)
+    allowed = (
+        action in legal
+        or (action.kind is Kind.DEAL and s.phase is Phase.DEAL)
+        or (action.kind is Kind.CLAIM and action.number in binocle.claimants(s))
+    )
+    if not allowed:
+        tally.note("wrong", f"accepted an action not offered: {what}")
+
+
+def check_cards(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``parse_card``, ``parse_cards``, ``Card``, ``Suit``, ``parse_suit`` on anything."""
+    value = junk_value(rng) if rng.random() < 0.4 else random_text(rng, rng.choice((1, 3, 30)))
+    for fn in (binocle.parse_card, binocle.parse_cards, Card, Suit, binocle.parse_suit):
+        ok, got = timed(
+            tally, lambda fn=fn: f"{fn.__name__}({value!r:.200})", lambda fn=fn: fn(value)
+        )
+        if ok and fn is binocle.parse_card and Card(str(got)) is not got:
+            tally.note("wrong", f"parse_card({value!r:.100}) does not read back")
+
+
+def check_meld(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``meld`` on random or junk cards, trump and profile."""
+    r = rng.random()
+    if r < 0.5:
+        pack = binocle.pack(rng.choice((48, 64)))
+        cards: Any = rng.sample(pack, rng.randrange(0, 25))
+        if rng.random() < 0.3:
+            cards = " ".join(map(str, cards))
+    elif r < 0.8:
+        cards = random_text(rng, 16)
+    else:
+        cards = junk_value(rng)
+    trump = rng.choice(list(Suit)) if rng.random() < 0.6 else junk_value(rng)
+    prof = rng.choice(PROFILE_SPECS) if rng.random() < 0.8 else junk_value(rng)
+    ok, got = timed(
+        tally,
+        lambda: f"meld({cards!r:.200}, {trump!r}, {prof!r:.60})",
+        lambda: binocle.meld(cards, trump, prof),
+    )
+    if ok and (got.total < 0 or (got.total != sum(m.value for m in got.melds) and got.melds)):
+        tally.note("wrong", f"meld total {got.total} of {got.melds}")
+
+
+_OPTION_NAMES = ("min_bid", "max_bid", "single_set", "target", "pack", "grand_binocle",
+                 "claim_overlooked", "lowest_pays", "widow_after_round", "bunched_hands",
+                 "easier_tricks", "max_hands", "nope", "", "min bid", "(min_bid")  # fmt: skip
+_OPTION_VALUES = (*_NUMBERS, "true", "false", "yes", "off", "abc", "(300)", "((300))", "'300'",
+                  '"x"', "3.5", "64", "48", "10", "-0", "True", "1e3")  # fmt: skip
+
+
+def random_spec(rng: random.Random) -> str:
+    """A profile text: a name or alias (or junk), then options of any shape."""
+    name = rng.choice(
+        ("cutthroat", "classic", "three-handed", "three_handed", "auction", "Cut-Throat", "nope",
+         "", "1abc", "cutthroat cutthroat", "a" + " " * rng.choice((1, 1000, 64000)) + "x")
+    )  # fmt: skip
+    if rng.random() < 0.3:
+        return name
+    parts = []
+    for _ in range(rng.randrange(5)):
+        k = rng.choice(_OPTION_NAMES)
+        v = rng.choice(_OPTION_VALUES)
+        parts.append(rng.choice((f"{k}={v}", f" {k} = {v} ", k, f"{k}=({v})", f"{k}={v}=1")))
+    inside = ",".join(parts)
+    if rng.random() < 0.2:
+        inside = "(" * rng.randrange(1, 50) + inside + ")" * rng.randrange(0, 50)
+    return f"{name}({inside})" + rng.choice(("", "", ")", " ", "(", "x"))
+
+
+def check_profile(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``profile`` on option texts, and keyword options of any type; a profile given
+    is usable: its text reads back and a game starts."""
+    if rng.random() < 0.7:
+        spec = random_spec(rng) if rng.random() < 0.9 else mutate_text(rng, random_spec(rng))
+        ok, p = timed(tally, lambda: repr(spec)[:200], lambda: binocle.profile(spec))
+    else:
+        kw = {rng.choice(_OPTION_NAMES): junk_value(rng) for _ in range(rng.randrange(1, 3))}
+        name = rng.choice(("cutthroat", "classic", "three-handed"))
+        ok, p = timed(tally, lambda: f"{name} {kw!r:.200}", lambda: binocle.profile(name, **kw))
+    if ok and p is not None:
+        ok2, again = timed(tally, lambda: f"spec of {p!r}", lambda: binocle.profile(p.spec()))
+        if ok2 and again != p:
+            tally.note("wrong", f"{p.spec()} reads back as another profile")
+        s = None
+        ok3, s = timed(tally, lambda: f"new_game({p.spec()})", lambda: binocle.new_game(p, seed=1))
+        if ok3 and s is not None:
+            timed(tally, lambda: f"play {p.spec()}", lambda: random_state(rng, p.spec(), 60))
+
+
+def check_records(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``load_record``, ``replay`` and ``validate`` on a mutated record (text or dict)."""
+    _, s = pool.pick(rng)
+    text, how = mutate_doc(rng, binocle.record(s))
+    forms: list[Any] = [text]
+    with contextlib.suppress(ValueError, RecursionError):
+        forms.append(json.loads(text))
+    for given in forms:
+        for fn in (binocle.load_record, binocle.replay, binocle.validate):
+            ok, got = timed(
+                tally,
+                lambda fn=fn: f"{fn.__name__} {how}: {text[:200]}",
+                lambda fn=fn, given=given: fn(given),
+            )
+            if ok and fn is binocle.validate:
+                timed(tally, lambda: f"str(report) {how}", lambda got=got: str(got))
+
+
+def check_cli_validate(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``binocle validate FILE`` on a mutated record: exit 0, 1 or 2 and no traceback."""
+    from binocle.cli import main
+
+    _, s = pool.pick(rng)
+    text, how = mutate_doc(rng, binocle.record(s))
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as f:
+        f.write(text)
+        name = f.name
+    out, err = io.StringIO(), io.StringIO()
+    os.environ["BINOCLE_TRACEBACK"] = "1"  # a bug raises instead of printing one line
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            ok, code = timed(
+                tally,
+                lambda: f"binocle validate ({how}): {text[:200]}",
+                lambda: main(["validate", name] + (["--json"] if rng.random() < 0.3 else [])),
+            )
+    finally:
+        os.unlink(name)
+    if ok and code not in (0, 1, 2):
+        tally.note("wrong", f"exit status {code} ({how})")
+    if "Traceback" in err.getvalue() or "internal error" in err.getvalue():
+        tally.note("foreign", f"{err.getvalue()[:200]} ({how})")
+
+
+#: Every target, by name: (checker, relative cost weight for a time budget).
+TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] = {
+    "loads": (check_loads, 3.0),
+    "apply_text": (check_apply_text, 2.0),
+    "apply_action": (check_apply_action, 2.0),
+    "cards": (check_cards, 0.5),
+    "meld": (check_meld, 0.5),
+    "profile": (check_profile, 1.0),
+    "records": (check_records, 2.0),
+    "cli_validate": (check_cli_validate, 1.0),
+}
