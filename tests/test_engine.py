@@ -668,3 +668,28 @@ def test_random_games_keep_every_invariant(seed: int, dealer: int, min_bid: int)
             assert after.scores == total == binocle.score(after)
         s = after
     check_state(s)
+
+
+def test_state_builder_gives_the_constructors_frozen_state() -> None:
+    """DESIGN.md "Speed": transitions build states with a positional builder; what it
+    builds is the very value the class's constructor builds, frozen and hashable."""
+    from binocle.core import state_builder
+
+    s = binocle.new_game("cutthroat", seed=3)
+    cls = type(s)
+    args = [getattr(s, f.name) for f in attrs.fields(cls) if f.init]
+    built = state_builder(cls)(*args)
+    assert type(built) is cls and built == cls(*args) == s
+    assert hash(built) == hash(s) and built._legal is None
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.phase = binocle.Phase.OVER  # type: ignore[misc]
+
+    # A state class whose base is frozen too: the builder fills the slots one by one.
+    @attrs.frozen(slots=True, weakref_slot=False)
+    class Marked(cls):  # type: ignore[valid-type,misc]
+        mark: int
+
+    marked = state_builder(Marked)(*args, 7)
+    assert type(marked) is Marked and marked == Marked(*args, 7) and marked.mark == 7
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        marked.mark = 8

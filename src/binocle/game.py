@@ -7,7 +7,7 @@ documented errors (:mod:`binocle.errors`); the profiles behind it trust them.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from binocle.actions import CLAIM, Action, Kind, claim, deal, parse_action_text
@@ -139,7 +139,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     legal = state._legal
     if legal is None:
         legal = state.profile.legal_actions(state)
-        object.__setattr__(state, "_legal", legal)
+        _set_legal(state, legal)
     return legal
 
 
@@ -154,7 +154,7 @@ def apply(state: GameState, action: Action | str) -> GameState:
     legal = s._legal
     if legal is None:
         legal = s.profile.legal_actions(s)
-        object.__setattr__(s, "_legal", legal)
+        _set_legal(s, legal)
     if type(action) is Action:
         # Legal actions are mostly interned: look for the very object first,
         # which costs far less than comparing actions field by field.
@@ -237,6 +237,12 @@ def end_reason(state: GameState) -> str | None:
     if s.phase is not Phase.OVER or not s.results:
         return None
     return s.results[-1].game_end
+
+
+#: Memoises a state's legal actions (the slot's own setter: the state is frozen to users).
+_set_legal: Final[Callable[[GameState, tuple[Action, ...]], None]] = vars(GameState)[
+    "_legal"
+].__set__
 
 
 def parse_action(state: GameState, text: str) -> Action:

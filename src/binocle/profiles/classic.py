@@ -10,7 +10,7 @@ ANNOUNCE, whoever is to act: the player to act with ``claim``, the other with
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import attrs
 
@@ -30,6 +30,7 @@ from binocle.core import (
     public_log,
     remove_card,
     replace_at,
+    state_builder,
     state_updater,
     top_scorer,
 )
@@ -88,7 +89,7 @@ class Classic(Profile):
     # -- states ----------------------------------------------------------------
 
     def initial(self, seed: int, dealer: int) -> ClassicState:
-        return ClassicState(
+        return _new_state(
             self, seed, dealer, 0, Phase.DEAL, dealer, None, None, ((), ()), (), (0, 0), (),
             None, ((), ()), (_EMPTY_TABLE, _EMPTY_TABLE), (), None, 0, (0, 0), (0, 0),
             ((), ()), (), (self.target, self.target), None,
@@ -188,7 +189,7 @@ class Classic(Profile):
             meld_points[d] += DIX_POINTS
             dixes = 1
         concealed = tuple(tuple(sorted(h)) for h in hands)
-        return ClassicState(
+        return _new_state(
             self, s.seed, s.first_dealer, s.hand_number + 1, Phase.PLAY, d, pone, trump,
             concealed, (), s.scores, s.results, (s.history, action, None),
             concealed, (_EMPTY_TABLE, _EMPTY_TABLE), stock, turn_up, dixes,
@@ -209,7 +210,7 @@ class Classic(Profile):
         trick = (*s.trick, (p, c))
         history = (s.history, action, p)
         if len(trick) < 2:
-            return ClassicState(
+            return _new_state(
                 self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, 1 - p,
                 s.trump, hands, trick, s.scores, s.results, history,
                 concealed, tables, s.stock, s.turn_up, s.dixes, s.meld_points, s.taken,
@@ -220,7 +221,7 @@ class Classic(Profile):
         taken = replace_at(s.taken, w, s.taken[w] + points)
         piles = replace_at(s.piles, w, (*s.piles[w], trick[0][1], c))
         stock_phase = self.stock_phase(s)
-        nxt = ClassicState(
+        nxt = _new_state(
             self, s.seed, s.first_dealer, s.hand_number,
             Phase.ANNOUNCE if stock_phase else Phase.PLAY, s.dealer, w,
             s.trump, hands, (), s.scores, s.results, history,
@@ -292,7 +293,7 @@ class Classic(Profile):
             )
             hands = new_concealed
             phase_tables = (_EMPTY_TABLE, _EMPTY_TABLE)
-        return ClassicState(
+        return _new_state(
             self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, w, s.trump,
             hands, (), s.scores, s.results, (s.history, action, w),
             new_concealed, phase_tables, stock, turn_up, dixes, meld_points, s.taken,
@@ -357,7 +358,7 @@ class Classic(Profile):
         )
         phase = Phase.OVER if end is not None else Phase.DEAL
         dealer = s.dealer if end is not None else 1 - s.dealer
-        return ClassicState(
+        return _new_state(
             self, s.seed, s.first_dealer, s.hand_number, phase, dealer, None, None,
             ((), ()), (), scores, (*s.results, result), s.history,
             ((), ()), (_EMPTY_TABLE, _EMPTY_TABLE), (), None, 0, (0, 0), (0, 0),
@@ -594,6 +595,8 @@ _EMPTY_TABLE = MeldTable()
 
 #: A copy of a state with some fields changed.
 _replace = state_updater(ClassicState)
+#: ClassicState(...) for the transitions (see binocle.core.state_builder).
+_new_state: Final = state_builder(ClassicState)
 
 
 def _table_groups(table: MeldTable) -> dict[Card, list[int]]:

@@ -634,7 +634,7 @@ def _follow(
             top = bisect_left(hand, best, lo, hi)
             if top > lo:
                 hi = top
-        return tuple(map(_PLAY_OF, dict.fromkeys(hand[lo:hi])))
+        return plays_of_suit(hand[lo:hi])
     if trump is not None:
         lo = bisect_left(hand, trump << 3)
         hi = bisect_left(hand, (trump + 1) << 3, lo)
@@ -644,8 +644,20 @@ def _follow(
                 top = bisect_left(hand, best, lo, hi)
                 if top > lo:
                     hi = top
-            return tuple(map(_PLAY_OF, dict.fromkeys(hand[lo:hi])))
+            return plays_of_suit(hand[lo:hi])
     return tuple(map(_PLAY_OF, dict.fromkeys(hand)))
+
+
+#: The plays of cards of one suit, by the (sorted) cards: at most 3**8 keys a suit.
+_SUIT_PLAYS: dict[tuple[Card, ...], tuple[Action, ...]] = {}
+
+
+def plays_of_suit(cards: tuple[Card, ...]) -> tuple[Action, ...]:
+    """The ``play`` actions of sorted cards of one suit, one per kind (shared tuples)."""
+    plays = _SUIT_PLAYS.get(cards)
+    if plays is None:
+        plays = _SUIT_PLAYS[cards] = tuple(map(_PLAY_OF, dict.fromkeys(cards)))
+    return plays
 
 
 _BID_RANGES: dict[tuple[int, int], tuple[Action, ...]] = {}
