@@ -10,6 +10,7 @@ ANNOUNCE, whoever is to act: the player to act with ``claim``, the other with
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -37,14 +38,16 @@ from binocle.core import (
 from binocle.errors import InvalidStateError
 from binocle.rules.classic_melds import (
     Announcement,
+    Combination,
     MeldTable,
     announce,
+    announcements_of,
     best_meld,
-    legal_announcements,
+    fresh_announcement,
     play_from_table,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
-from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
+from binocle.rules.tricks import Obligation, obligation_broken
 
 __all__ = ["Classic", "ClassicState", "announcement_action", "classic_revoke_penalty"]
 
@@ -123,23 +126,36 @@ class Classic(Profile):
         p = s.current_player
         assert p is not None
         concealed = s.concealed[p]
-        if self.stock_phase(s):
-            out = [A.PLAY[c] for c in dict.fromkeys(concealed)]
-            out.extend(_table_plays(s.tables[p]))
-        else:
-            played = [c for _, c in s.trick]
-            out = [
-                A.PLAY[c]
-                for c in allowed_cards(concealed, played, s.trump, Obligation.FOLLOW_WIN_TRUMP)
-            ]
-        out.append(A.CLAIM)
-        return tuple(out)
+        if s.stock or s.turn_up is not None:
+            # Free play while the stock lasts: any card, from the hand or the table.
+            table = s.tables[p]
+            if table.slots:
+                return (*map(_PLAY_OF, dict.fromkeys(concealed)), *_table_plays(table), A.CLAIM)
+            return (*map(_PLAY_OF, dict.fromkeys(concealed)), A.CLAIM)
+        trick = s.trick
+        if not trick:
+            return (*map(_PLAY_OF, dict.fromkeys(concealed)), A.CLAIM)
+        # After the stock (classic rules, Play after the stock): follow suit and win if
+        # able; void, trump (any trump wins a plain card); else any card.  The sorted
+        # hand holds each suit together, the stronger cards first.
+        led = trick[0][1]
+        suit = led >> 3
+        lo = bisect_left(concealed, suit << 3)
+        hi = bisect_left(concealed, (suit + 1) << 3, lo)
+        if lo < hi:
+            top = bisect_left(concealed, led, lo, hi)
+            return _plays_and_claim(concealed[lo : top if top > lo else hi])
+        trump = s.trump
+        if trump is not None:
+            lo = bisect_left(concealed, trump << 3)
+            hi = bisect_left(concealed, (trump + 1) << 3, lo)
+            if lo < hi:
+                return _plays_and_claim(concealed[lo:hi])
+        return (*map(_PLAY_OF, dict.fromkeys(concealed)), A.CLAIM)
 
     def _announcements(self, s: ClassicState, p: int) -> tuple[Announcement, ...]:
         assert s.trump is not None
-        return legal_announcements(
-            s.concealed[p], s.tables[p], s.trump, grand_binocle=self.grand_binocle
-        )
+        return announcements_of(s.concealed[p], s.tables[p], s.trump, self.grand_binocle)
 
     def _may_dix(self, s: ClassicState, p: int) -> bool:
         """Dix (classic rules, Dix): a Nine of trumps held, a turn-up to take, two dix at most."""
@@ -197,36 +213,57 @@ class Classic(Profile):
         )  # fmt: skip
 
     def _play(self, s: ClassicState, action: Action) -> GameState:
+        # The hot path of playouts: two seats, so pairs are built in place.
         p = s.current_player
         assert p is not None and action.card is not None
         c = action.card
-        concealed, tables = s.concealed, s.tables
+        concealed, tables, hands = s.concealed, s.tables, s.hands
         if action.source == "table":
             slot = action.number if action.number is not None else _table_slot(tables[p], c)
-            tables = replace_at(tables, p, play_from_table(tables[p], slot))
+            table = play_from_table(tables[p], slot)
+            tables = (table, tables[1]) if p == 0 else (tables[0], table)
         else:
-            concealed = replace_at(concealed, p, remove_card(concealed[p], c))
-        hands = replace_at(s.hands, p, remove_card(s.hands[p], c))
-        trick = (*s.trick, (p, c))
+            shared = hands is concealed  # after the stock: no table, one tuple
+            h = concealed[p]
+            i = h.index(c)
+            h = h[:i] + h[i + 1 :]
+            concealed = (h, concealed[1]) if p == 0 else (concealed[0], h)
+            if shared:
+                hands = concealed
+        if hands is not concealed:
+            h = hands[p]
+            i = h.index(c)
+            h = h[:i] + h[i + 1 :]
+            hands = (h, hands[1]) if p == 0 else (hands[0], h)
         history = (s.history, action, p)
-        if len(trick) < 2:
+        trick = s.trick
+        if not trick:
             return _new_state(
                 self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, 1 - p,
-                s.trump, hands, trick, s.scores, s.results, history,
+                s.trump, hands, ((p, c),), s.scores, s.results, history,
                 concealed, tables, s.stock, s.turn_up, s.dixes, s.meld_points, s.taken,
                 s.piles, s.last_trick, s.targets, None,
             )  # fmt: skip
-        w = trick[trick_winner([trick[0][1], c], s.trump)][0]
-        points = BINOCLE_POINTS[trick[0][1]] + BINOCLE_POINTS[c]
-        taken = replace_at(s.taken, w, s.taken[w] + points)
-        piles = replace_at(s.piles, w, (*s.piles[w], trick[0][1], c))
-        stock_phase = self.stock_phase(s)
+        # The trick is complete: its winner (classic rules, Tricks) and points.
+        lead = trick[0]
+        c0 = lead[1]
+        beats = c < c0 if c >> 3 == c0 >> 3 else c >> 3 == s.trump
+        w = p if beats else lead[0]
+        points = BINOCLE_POINTS[c0] + BINOCLE_POINTS[c]
+        taken, piles = s.taken, s.piles
+        if w == 0:
+            taken = (taken[0] + points, taken[1])
+            piles = ((*piles[0], c0, c), piles[1])
+        else:
+            taken = (taken[0], taken[1] + points)
+            piles = (piles[0], (*piles[1], c0, c))
+        stock_phase = bool(s.stock) or s.turn_up is not None
         nxt = _new_state(
             self, s.seed, s.first_dealer, s.hand_number,
             Phase.ANNOUNCE if stock_phase else Phase.PLAY, s.dealer, w,
             s.trump, hands, (), s.scores, s.results, history,
             concealed, tables, s.stock, s.turn_up, s.dixes, s.meld_points, taken,
-            piles, trick, s.targets, None,
+            piles, (lead, (p, c)), s.targets, None,
         )  # fmt: skip
         if stock_phase or hands[0] or hands[1]:
             return nxt
@@ -237,8 +274,12 @@ class Classic(Profile):
     def _meld(self, s: ClassicState, action: Action) -> GameState:
         p = s.current_player
         assert p is not None
-        for ann in self._announcements(s, p):
-            if announcement_action(ann, s.tables[p]) == action:
+        # A legal announcement of fresh cards alone is read off the action itself.
+        fresh = None
+        if action.source is None and action.name is not None:
+            fresh = fresh_announcement(action.name, action.cards)
+        for ann in (fresh,) if fresh is not None else self._announcements(s, p):
+            if fresh is not None or announcement_action(ann, s.tables[p]) == action:
                 concealed, table = announce(s.concealed[p], s.tables[p], ann)
                 points = replace_at(s.meld_points, p, s.meld_points[p] + ann.combination.value)
                 return self._draw(
@@ -279,12 +320,22 @@ class Classic(Profile):
         else:
             assert turn_up is not None
             second, stock, turn_up = turn_up, (), None
-        c = [list(concealed[0]), list(concealed[1])]
-        c[w].append(first)
-        c[1 - w].append(second)
-        new_concealed = (tuple(sorted(c[0])), tuple(sorted(c[1])))
+        a = concealed[w]
+        i = bisect_left(a, first)
+        a = (*a[:i], first, *a[i:])
+        b = concealed[1 - w]
+        i = bisect_left(b, second)
+        b = (*b[:i], second, *b[i:])
+        new_concealed = (a, b) if w == 0 else (b, a)
         if stock or turn_up is not None:
-            hands = tuple(tuple(sorted((*new_concealed[i], *tables[i].cards))) for i in (0, 1))
+            t0, t1 = tables
+            if t0.slots or t1.slots:
+                hands = (
+                    tuple(sorted((*new_concealed[0], *t0.cards))) if t0.slots else new_concealed[0],
+                    tuple(sorted((*new_concealed[1], *t1.cards))) if t1.slots else new_concealed[1],
+                )
+            else:
+                hands = new_concealed  # nothing on the table: one tuple serves both
             phase_tables = tables
         else:
             # The stock is exhausted: the table cards go back to the hands.
@@ -599,6 +650,18 @@ _replace = state_updater(ClassicState)
 _new_state: Final = state_builder(ClassicState)
 
 
+_PLAY_OF: Final = A.PLAY.__getitem__
+#: ``play`` actions then ``claim``, by the sorted cards of one suit (shared tuples).
+_PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
+
+
+def _plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
+    out = _PLAYS_AND_CLAIM.get(cards)
+    if out is None:
+        out = _PLAYS_AND_CLAIM[cards] = (*map(_PLAY_OF, dict.fromkeys(cards)), A.CLAIM)
+    return out
+
+
 def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
     """Table slots by card, keeping one slot per distinct combination history."""
     hist: dict[int, tuple[int, ...]] = {}
@@ -628,12 +691,23 @@ def _table_slot(table: MeldTable, c: Card) -> int:
     return _table_groups(table)[c][0]
 
 
+_FRESH_ACTIONS: dict[Combination, Action] = {}
+
+
 def announcement_action(ann: Announcement, table: MeldTable) -> Action:
     """The action (and text) of an announcement: ``meld <kind> <fresh> [+ <table cards>]``.
 
     A table card is written with its slot (``KS#3``) only where two table copies
     of it have served in different combinations.
     """
+    if not ann.table_slots:
+        # Fresh cards alone: one action per combination, built once.
+        act = _FRESH_ACTIONS.get(ann.combination)
+        if act is None:
+            act = _FRESH_ACTIONS[ann.combination] = Action(
+                Kind.MELD, cards=tuple(ann.fresh), name=ann.combination.kind
+            )
+        return act
     groups = _table_groups(table)
     words = []
     for slot in ann.table_slots:

@@ -46,8 +46,8 @@ from binocle.rules.classic_melds import (
     Combination,
     MeldTable,
     announce,
+    announcements_of,
     best_meld,
-    legal_announcements,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
@@ -145,9 +145,7 @@ class ThreeHanded(Profile):
         table = s.tables[p]
         singles = tuple(
             announcement_action(a, table)
-            for a in legal_announcements(
-                _concealed(s, p), table, s.trump, grand_binocle=self.grand_binocle
-            )
+            for a in announcements_of(_concealed(s, p), table, s.trump, self.grand_binocle)
         )
         return singles if shown else (A.MELD, *singles)
 
@@ -271,9 +269,7 @@ class ThreeHanded(Profile):
             )
             return self._next_melder(done, p, history) if s.phase is Phase.MELD else done
         table = s.tables[p]
-        for ann in legal_announcements(
-            _concealed(s, p), table, s.trump, grand_binocle=self.grand_binocle
-        ):
+        for ann in announcements_of(_concealed(s, p), table, s.trump, self.grand_binocle):
             if announcement_action(ann, table) == action:
                 _, new_table = announce(_concealed(s, p), table, ann)
                 combo = ann.combination

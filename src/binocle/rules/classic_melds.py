@@ -29,8 +29,10 @@ __all__ = [
     "MeldTable",
     "TableMeld",
     "announce",
+    "announcements_of",
     "best_meld",
     "combinations_in",
+    "fresh_announcement",
     "legal_announcements",
     "play_from_table",
 ]
@@ -64,7 +66,7 @@ KINDS: Final = (
 _FOUR_OF: Final = {ACE: FOUR_A, KING: FOUR_K, QUEEN: FOUR_Q, JACK: FOUR_J}
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Combination:
     """One combination of the classic meld table (classic rules, Announcements): its kind, class, value and cards.
 
@@ -275,7 +277,7 @@ def _same_class_violation(
 def legal_announcements(
     hand: Iterable[Card], table: MeldTable, trump: int, *, grand_binocle: bool = False
 ) -> tuple[Announcement, ...]:
-    """Every distinct legal announcement (classic rules, Announcements), in display order.
+    """Every distinct legal announcement (RULES.md §2 items 1-4), in display order.
 
     Copies that can't be told apart (both in the hand, or both on the table
     with the same combinations behind them) count once; a table copy and a
@@ -283,8 +285,60 @@ def legal_announcements(
     """
     t = _trump_arg(trump)
     h = _counts(hand)
+    fresh = twice = 0
+    for k in range(32):
+        if h[k]:
+            fresh |= 1 << k
+            if h[k] == 2:
+                twice |= 1 << k
+    return _announcements(h, fresh, twice, table, _MASKED[t * 2 + bool(grand_binocle)])
+
+
+def announcements_of(
+    hand: tuple[Card, ...], table: MeldTable, trump: int, grand_binocle: bool
+) -> tuple[Announcement, ...]:
+    """:func:`legal_announcements` of a state's own cards (the engine's hot path: the
+    cards were checked when they were dealt)."""
+    h = [0] * 64
+    fresh = twice = 0
+    for x in hand:
+        h[x] += 1
+        bit = 1 << x
+        if fresh & bit:
+            twice |= bit
+        fresh |= bit
+    return _announcements(h, fresh, twice, table, _MASKED[trump * 2 + grand_binocle])
+
+
+def _announcements(
+    h: list[int],
+    fresh: int,
+    twice: int,
+    table: MeldTable,
+    candidates: tuple[tuple[Combination, tuple[tuple[int, int], ...], int, int], ...],
+) -> tuple[Announcement, ...]:
+    """The announcements of a hand given as counts ``h``, among ``candidates``.
+
+    ``fresh`` and ``twice`` are the bit masks of the kinds in the hand, and held
+    twice.  A candidate needs all its kinds (in the hand or on the table), one
+    of them from the hand.
+    """
+    once = fresh
+    slots = table.slots
+    for _, c in slots:
+        bit = 1 << c
+        if once & bit:
+            twice |= bit
+        once |= bit
+    out: list[Announcement] = []
+    if not slots:
+        # Nothing on the table: every announcement is of fresh cards alone.
+        for combo, _need, needs, doubles in candidates:
+            if needs & fresh and not (needs & ~fresh or doubles & ~twice):
+                out.append(_all_fresh(combo))
+        return tuple(out)
     have = h[:32]
-    for _, c in table.slots:
+    for _, c in slots:
         have[c] += 1
     # Table copies of a card with the same history are interchangeable: keep the lowest slot.
     hist: dict[int, list[int]] = {}
@@ -292,34 +346,60 @@ def legal_announcements(
         for s in m.slots:
             hist.setdefault(s, []).append(i)
     kinds: dict[int, dict[tuple[int, ...], list[int]]] = {}
-    for s, c in table.slots:
+    for s, c in slots:
         kinds.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
-    out: list[Announcement] = []
-    for combo, need in _CANDIDATES[t * 2 + bool(grand_binocle)]:
+    for combo, need, needs, doubles in candidates:
         # Cheap tests first: a fresh card, and enough copies in hand and on the table.
-        fresh_card = False
-        for k, n in need:
-            if have[k] < n:
-                break
-            if h[k]:
-                fresh_card = True
-        else:
-            if not fresh_card:
+        if not needs & fresh or needs & ~once or doubles & ~twice:
+            continue
+        choices = _choices(need, h, kinds)
+        if choices is None:
+            continue
+        for pick in itertools.product(*choices):
+            if not any(f for f, _ in pick):
                 continue
-            choices = _choices(need, h, kinds)
-            if choices is None:
+            used = tuple(sorted(s for _, ss in pick for s in ss))
+            if used and _same_class_violation(combo, used, table) is not None:
                 continue
-            for pick in itertools.product(*choices):
-                if not any(f for f, _ in pick):
-                    continue
-                used = tuple(sorted(s for _, ss in pick for s in ss))
-                if used and _same_class_violation(combo, used, table) is not None:
-                    continue
-                fresh = tuple(
-                    CARDS[k] for (k, _), (f, _) in zip(need, pick, strict=True) for _ in range(f)
-                )
-                out.append(Announcement(combo, used, fresh))
+            fresh_cards = tuple(
+                CARDS[k] for (k, _), (f, _) in zip(need, pick, strict=True) for _ in range(f)
+            )
+            out.append(Announcement(combo, used, fresh_cards))
     return tuple(out)
+
+
+def _masked(
+    candidates: tuple[tuple[Combination, tuple[tuple[int, int], ...]], ...],
+) -> tuple[tuple[Combination, tuple[tuple[int, int], ...], int, int], ...]:
+    """Each candidate with the bit masks of the kinds it needs, and needs twice."""
+    out = []
+    for combo, need in candidates:
+        needs = doubles = 0
+        for k, n in need:
+            needs |= 1 << k
+            if n == 2:
+                doubles |= 1 << k
+        out.append((combo, need, needs, doubles))
+    return tuple(out)
+
+
+_MASKED: Final = tuple(_masked(c) for c in _CANDIDATES)
+_ALL_FRESH: dict[Combination, Announcement] = {}
+
+
+def fresh_announcement(kind: str, cards: tuple[Card, ...]) -> Announcement | None:
+    """The announcement of the combination ``kind`` of ``cards`` (sorted), every card
+    from the hand; None if they make no combination of the meld table."""
+    combo = _BY_KEY.get((kind, cards))
+    return None if combo is None else _all_fresh(combo)
+
+
+def _all_fresh(combo: Combination) -> Announcement:
+    """The announcement of ``combo`` with every card from the hand (built once)."""
+    ann = _ALL_FRESH.get(combo)
+    if ann is None:
+        ann = _ALL_FRESH[combo] = Announcement(combo, (), combo.cards)
+    return ann
 
 
 def _choices(
