@@ -473,3 +473,24 @@ def test_engine_legal_plays_match_the_rule_text(easier: bool, seed: int) -> None
             if tricks < 15:
                 assert after.current_player == w and after.trick == ()
         s = after
+
+
+def test_allowed_slice_is_allowed_cards_on_sorted_hands() -> None:
+    """Every profile's rules, Tricks: the engine's bisection of a sorted hand allows
+    exactly the cards the rule text allows, under every obligation."""
+    import random
+
+    from binocle.rules.tricks import Obligation, allowed_cards, allowed_slice
+
+    rng = random.Random(5)
+    deck = list(binocle.pack(48))
+    for _ in range(3000):
+        rng.shuffle(deck)
+        hand = tuple(sorted(deck[: rng.randrange(1, 17)]))
+        played = deck[20 : 20 + rng.randrange(0, 3)]
+        trick = tuple(enumerate(played))
+        trump = rng.choice((None, 0, 1, 2, 3))
+        for rule in Obligation:
+            got = allowed_slice(hand, trick, trump, rule)
+            assert tuple(dict.fromkeys(got)) == allowed_cards(hand, played, trump, rule)
+            assert list(got) == sorted(got) and all(c in hand for c in got)

@@ -28,6 +28,7 @@ __all__ = [
     "Profile",
     "View",
     "state_builder",
+    "state_changer",
     "state_updater",
 ]
 
@@ -596,7 +597,39 @@ def state_builder(cls: type[T]) -> Callable[..., T]:
     validators or converters, and fields left out of ``__init__`` take their
     plain default.
     """
-    params: list[str] = []
+    params = [f"a{i}" for i, f in enumerate(attrs.fields(cls)) if f.init]
+    values = {f.name: f"a{i}" for i, f in enumerate(attrs.fields(cls)) if f.init}
+    build = _generate(cls, "build", params, values)
+    build.__doc__ = f"Build a {cls.__name__} positionally (see binocle.core.state_builder)."
+    return build
+
+
+def state_changer(cls: type[T], *names: str) -> Callable[..., T]:
+    """``change(state, *values)``: a copy of a ``cls`` state with the fields ``names``
+    set to ``values``, in that order, and every other field shared.
+
+    The fastest way to make the next state where a transition changes a few
+    fields of many (generated like :func:`state_builder`, one plain read per
+    field kept).
+    """
+    init = [f.name for f in attrs.fields(cls) if f.init]
+    unknown = [n for n in names if n not in init]
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+    values = {n: f"s.{n}" for n in init}
+    values.update({n: f"v{i}" for i, n in enumerate(names)})
+    params = ["s", *(f"v{i}" for i in range(len(names)))]
+    change = _generate(cls, "change", params, values)
+    change.__doc__ = f"A copy of a {cls.__name__} with {', '.join(names)} changed."
+    return change
+
+
+def _generate(
+    cls: type[T], name: str, params: list[str], values: dict[str, str]
+) -> Callable[..., T]:
+    """Compile ``name(*params)``, which builds a ``cls`` from the expressions
+    ``values`` (by init field name); fields left out of ``__init__`` take their
+    plain default."""
     stores: list[tuple[str, str]] = []  # (field name, value expression)
     env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     for i, f in enumerate(attrs.fields(cls)):
@@ -605,14 +638,12 @@ def state_builder(cls: type[T]) -> Callable[..., T]:
         if f.init:
             if f.default is not attrs.NOTHING:
                 raise TypeError(f"{cls.__name__}.{f.name}: only required init fields")
-            params.append(f"a{i}")
-            stores.append((f.name, f"a{i}"))
+            stores.append((f.name, values[f.name]))
         else:
             if isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
                 raise TypeError(f"{cls.__name__}.{f.name} has a factory default")
             env[f"_default{i}"] = f.default
             stores.append((f.name, f"_default{i}"))
-    head = f"def build({', '.join(params)}):"
     twin = _twin(cls)
     if twin is not None:
         env["_twin"] = twin
@@ -623,11 +654,10 @@ def state_builder(cls: type[T]) -> Callable[..., T]:
         for i, (n, v) in enumerate(stores):
             env[f"_set{i}"] = getattr(cls, n).__set__
             body.append(f"    _set{i}(o, {v})")
-    source = "\n".join([head, *body, "    return o", ""])
-    exec(compile(source, f"<state_builder {cls.__qualname__}>", "exec"), env)
-    build: Callable[..., T] = env["build"]
-    build.__doc__ = f"Build a {cls.__name__} positionally (see binocle.core.state_builder)."
-    return build
+    source = "\n".join([f"def {name}({', '.join(params)}):", *body, "    return o", ""])
+    exec(compile(source, f"<state_{name} {cls.__qualname__}>", "exec"), env)
+    made: Callable[..., T] = env[name]
+    return made
 
 
 def _twin(cls: type) -> type | None:

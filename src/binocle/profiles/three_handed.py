@@ -12,7 +12,7 @@ seats mapped by ``pair``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import attrs
 
@@ -32,6 +32,7 @@ from binocle.core import (
     public_log,
     remove_card,
     replace_at,
+    state_changer,
     state_updater,
     top_scorer,
 )
@@ -50,7 +51,7 @@ from binocle.rules.classic_melds import (
     best_meld,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
-from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
+from binocle.rules.tricks import Obligation, allowed_slice, obligation_broken
 
 __all__ = ["Overlooked", "ThreeHanded", "ThreeHandedState"]
 
@@ -114,12 +115,16 @@ class ThreeHanded(Profile):
             assert p is not None
             if s.offer is not None:
                 return _OFFER_ACTIONS
-            played = [c for _, c in s.trick]
-            cards = allowed_cards(s.hands[p], played, s.trump, _RULE)
+            hand = s.hands[p]
+            cards = allowed_slice(hand, s.trick, s.trump, _RULE)
+            if cards is hand:
+                plays = (*map(_PLAY_OF, dict.fromkeys(hand)), A.CLAIM)
+            else:  # cards of one suit: shared tuples
+                plays = _PLAYS_AND_CLAIM.get(cards) or _plays_and_claim(cards)
             if self.meld_until_first_card and _before_first_card(s, p):
                 # Three-handed rules, Melds: more announcements until his first card.
-                return (*[A.PLAY[c] for c in cards], *self._announcements(s, p), A.CLAIM)
-            return (*[A.PLAY[c] for c in cards], A.CLAIM)
+                return (*plays[:-1], *self._announcements(s, p), A.CLAIM)
+            return plays
         if phase is Phase.DIX:
             assert p is not None
             n = self._nines_to_show(s, p)
@@ -334,41 +339,66 @@ class ThreeHanded(Profile):
         return (nxt + 1) % 3 if nxt == s.retired else nxt
 
     def _play(self, s: ThreeHandedState, action: Action) -> GameState:
+        # The hot path of playouts: tuples built in place, positional copies.
         p = s.current_player
         assert p is not None and action.card is not None
         c = action.card
-        hands = replace_at(s.hands, p, remove_card(s.hands[p], c))
+        hands = s.hands
+        h = hands[p]
+        i = h.index(c)
+        h = h[:i] + h[i + 1 :]
+        if p == 0:
+            hands = (h, hands[1], hands[2])
+        elif p == 1:
+            hands = (hands[0], h, hands[2])
+        else:
+            hands = (hands[0], hands[1], h)
         trick = (*s.trick, (p, c))
         history = (s.history, action, p)
-        if len(trick) < self._active(s):
-            nxt: GameState = _rebuild(
-                s, current=self._next_seat(s, p), hands=hands, trick=trick, history=history
-            )
+        if len(trick) < (3 if s.retired is None else 2):
+            nxt: GameState = _change_play(s, self._next_seat(s, p), hands, trick, history)
         else:
-            nxt = self._finish_trick(_rebuild(s, hands=hands, trick=trick, history=history))
+            nxt = self._finish_trick(s, hands, trick, history)
         if self.claim_overlooked and _before_first_card(s, p):
             # The first trick never ends the hand: ``nxt`` is a three-handed state.
             assert isinstance(nxt, ThreeHandedState)
             return self._offer_overlooked(nxt, p)
         return nxt
 
-    def _finish_trick(self, s: ThreeHandedState) -> GameState:
-        """The trick's winner takes it and scores his announcements with his first trick."""
-        trick = s.trick
-        w = trick[trick_winner([c for _, c in trick], s.trump)][0]
-        taken = replace_at(s.taken, w, s.taken[w] + sum(BINOCLE_POINTS[c] for _, c in trick))
+    def _finish_trick(
+        self,
+        s: ThreeHandedState,
+        hands: tuple[tuple[Card, ...], ...] | None = None,
+        trick: tuple[tuple[int, Card], ...] | None = None,
+        history: Any = None,
+    ) -> GameState:
+        """The trick's winner takes it and scores his announcements with his first trick.
+
+        ``hands``, ``trick`` and ``history`` are those after the trick's last card,
+        when ``s`` is the state before it."""
+        if hands is None or trick is None:
+            hands, trick, history = s.hands, s.trick, s.history
+        trump = s.trump
+        w, b = trick[0]
+        points = BINOCLE_POINTS[b]
+        for seat, c in trick[1:]:
+            points += BINOCLE_POINTS[c]
+            if c >> 3 == b >> 3:
+                if c < b:
+                    w, b = seat, c
+            elif c >> 3 == trump:
+                w, b = seat, c
+        taken = replace_at(s.taken, w, s.taken[w] + points)
         piles = replace_at(s.piles, w, (*s.piles[w], *(c for _, c in trick)))
         meld_scored, recorded, scored = s.meld_scored, s.recorded, s.scored
         if not scored[w]:
             meld_scored = replace_at(meld_scored, w, s.announced[w])
             recorded = replace_at(recorded, w, recorded[w] + s.announced[w])
             scored = replace_at(scored, w, True)
-        tricks = s.tricks + 1
-        nxt = _rebuild(
-            s, current=w, trick=(), taken=taken, piles=piles, meld_scored=meld_scored,
-            recorded=recorded, scored=scored, tricks=tricks,
-        )  # fmt: skip
-        if any(nxt.hands):
+        nxt = _change_trick(
+            s, w, hands, (), history, taken, piles, meld_scored, recorded, scored, s.tricks + 1
+        )
+        if hands[0] or hands[1] or hands[2]:
             return nxt
         # The last trick scores 10 at once (RULES.md §3 "Scoring").
         nxt = _rebuild(
@@ -811,6 +841,22 @@ _OFFER_ACTIONS = (A.CLAIM_OVERLOOKED, A.PASS)
 
 #: A copy of a state with some fields changed (``current`` for ``current_player``).
 _rebuild = state_updater(ThreeHandedState)
+#: The copies the play makes: a card played, and a trick taken.
+_change_play: Final = state_changer(ThreeHandedState, "current_player", "hands", "trick", "history")
+_change_trick: Final = state_changer(
+    ThreeHandedState, "current_player", "hands", "trick", "history", "taken", "piles",
+    "meld_scored", "recorded", "scored", "tricks",
+)  # fmt: skip
+_PLAY_OF: Final = A.PLAY.__getitem__
+#: ``play`` actions then ``claim``, by the sorted cards of one suit (shared tuples).
+_PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
+
+
+def _plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
+    out = _PLAYS_AND_CLAIM[cards] = (*map(_PLAY_OF, dict.fromkeys(cards)), A.CLAIM)
+    return out
+
+
 _rebuild_classic = state_updater(ClassicState)
 
 

@@ -7,6 +7,7 @@ the lower number wins, and ``card >> 3`` is the suit (see :mod:`binocle.cards`).
 from __future__ import annotations
 
 import enum
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -15,6 +16,7 @@ from binocle.cards import format_cards
 __all__ = [
     "Obligation",
     "allowed_cards",
+    "allowed_slice",
     "beats",
     "distinct",
     "obligation_broken",
@@ -103,6 +105,53 @@ def allowed_cards(
                     return tuple(dict.fromkeys(hand))
             return tuple(dict.fromkeys(trumps))
     return tuple(dict.fromkeys(hand))
+
+
+def allowed_slice(
+    hand: tuple[C, ...], trick: tuple[tuple[int, int], ...], trump: int | None, rule: Obligation
+) -> tuple[C, ...]:
+    """The cards of the sorted ``hand`` that may be played to ``trick`` (its ``(seat,
+    card)`` pairs so far), copies included: :func:`allowed_cards` for the engine's
+    hot path.
+
+    Cards of one suit lie together in a sorted hand, the stronger first, so the
+    answer is a slice found by bisection: ``hand`` itself where any card may be
+    played, else the cards of one suit (those beating the best card so far,
+    where the rule asks for them and the hand holds them).
+    """
+    if not trick or rule is Obligation.FREE:
+        return hand
+    best = trick[0][1]
+    led = best >> 3
+    for _, c in trick[1:]:
+        if c >> 3 == best >> 3:
+            if c < best:
+                best = c
+        elif c >> 3 == trump:
+            best = c
+    lo = bisect_left(hand, led << 3)
+    hi = bisect_left(hand, (led + 1) << 3, lo)
+    if lo < hi:
+        # Follow suit, beating the best card if able (EASIER: only when trump was led).
+        if best >> 3 == led and (rule is not Obligation.EASIER or led == trump):
+            top = bisect_left(hand, best, lo, hi)
+            if top > lo:
+                hi = top
+        return hand[lo:hi]
+    if trump is not None:
+        lo = bisect_left(hand, trump << 3)
+        hi = bisect_left(hand, (trump + 1) << 3, lo)
+        if lo < hi:
+            # Void: trump, overtrumping if able; else under-trump, or (FOLLOW_WIN_TRUMP)
+            # any card; EASIER: any trump.
+            if best >> 3 == trump and rule is not Obligation.EASIER:
+                top = bisect_left(hand, best, lo, hi)
+                if top > lo:
+                    return hand[lo:top]
+                if rule is Obligation.FOLLOW_WIN_TRUMP:
+                    return hand
+            return hand[lo:hi]
+    return hand
 
 
 def obligation_broken(
