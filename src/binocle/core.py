@@ -100,6 +100,7 @@ class HandResult:
 
 
 T = TypeVar("T", bound="GameState")
+V = TypeVar("V", bound=attrs.AttrsInstance)
 _PACKS: dict[int, tuple[Card, ...]] = {}
 
 
@@ -583,8 +584,9 @@ def positive_option(instance: Any, attribute: Any, value: int) -> None:
         )
 
 
-def state_builder(cls: type[T]) -> Callable[..., T]:
-    """A positional constructor for the state class ``cls``, for hot paths.
+def state_builder(cls: type[V]) -> Callable[..., V]:
+    """A positional constructor for the state class ``cls`` (or another frozen
+    attrs class of plain fields), for hot paths.
 
     It takes the same arguments as ``cls(...)`` and gives an equal state at a
     fraction of the cost of attrs' frozen ``__init__``, which stores each field
@@ -625,8 +627,8 @@ def state_changer(cls: type[T], *names: str) -> Callable[..., T]:
 
 
 def _generate(
-    cls: type[T], name: str, params: list[str], values: dict[str, str]
-) -> Callable[..., T]:
+    cls: type[V], name: str, params: list[str], values: dict[str, str]
+) -> Callable[..., V]:
     """Compile ``name(*params)``, which builds a ``cls`` from the expressions
     ``values`` (by init field name); fields left out of ``__init__`` take their
     plain default."""
@@ -656,7 +658,7 @@ def _generate(
             body.append(f"    _set{i}(o, {v})")
     source = "\n".join([f"def {name}({', '.join(params)}):", *body, "    return o", ""])
     exec(compile(source, f"<state_{name} {cls.__qualname__}>", "exec"), env)
-    made: Callable[..., T] = env[name]
+    made: Callable[..., V] = env[name]
     return made
 
 

@@ -279,7 +279,11 @@ class Classic(Profile):
         if action.source is None and action.name is not None:
             fresh = fresh_announcement(action.name, action.cards)
         for ann in (fresh,) if fresh is not None else self._announcements(s, p):
-            if fresh is not None or announcement_action(ann, s.tables[p]) == action:
+            if fresh is not None or (
+                ann.fresh == action.cards
+                and ann.combination.kind == action.name
+                and announcement_action(ann, s.tables[p]) == action
+            ):
                 concealed, table = announce(s.concealed[p], s.tables[p], ann)
                 points = replace_at(s.meld_points, p, s.meld_points[p] + ann.combination.value)
                 return self._draw(

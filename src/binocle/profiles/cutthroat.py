@@ -194,7 +194,8 @@ class Cutthroat(Profile):
             self, s.seed, s.first_dealer, s.hand_number + 1, Phase.BIDDING, d, (d + 1) % 3,
             None, tuple(tuple(sorted(h)) for h in hands), (), s.scores, s.results,
             (s.history, action, None),
-            Auction(widow, (), None, None, _NOBODY3, (), _NONE3), (0, 0, 0), (0, 0, 0), (), None,
+            _new_auction(widow, (), None, None, _NOBODY3, (), _NONE3), (0, 0, 0), (0, 0, 0), (),
+            None,
         )  # fmt: skip
 
     def _call(self, s: CutthroatState, action: Action) -> GameState:
@@ -586,6 +587,7 @@ _NOBODY3 = (False, False, False)
 _NONE3: tuple[MeldResult | None, ...] = (None, None, None)
 _NO_AUCTION = Auction((), (), None, None, _NOBODY3, (), _NONE3)
 _new_state: Final = state_builder(CutthroatState)
+_new_auction: Final = state_builder(Auction)
 _PLAY_OF: Final = A.PLAY.__getitem__
 #: The Meld object of every meld code, built once.
 _MELDS: Final = tuple(Meld(*entry) for entry in ENTRIES)
@@ -760,7 +762,7 @@ def _rebuild(
     if not (
         calls is k and bidder is k and bid is k and passed is k and discards is k and melds is k
     ):
-        a = Auction(
+        a = _new_auction(
             a.widow,
             a.calls if calls is k else calls,
             a.bidder if bidder is k else bidder,

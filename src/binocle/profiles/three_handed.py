@@ -49,6 +49,7 @@ from binocle.rules.classic_melds import (
     announce,
     announcements_of,
     best_meld,
+    fresh_announcement,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, allowed_slice, obligation_broken
@@ -246,7 +247,10 @@ class ThreeHanded(Profile):
             hands = replace_at(hands, d, tuple(sorted((*remove_card(hands[d], s.turn_up), nine))))
             exchanged = True
             # The exchange changes two hands: their best melds (``meld``, claim_overlooked).
-            best = tuple(best_meld(h, s.trump, grand_binocle=self.grand_binocle)[0] for h in hands)
+            best = tuple(
+                best_meld(h, s.trump, grand_binocle=self.grand_binocle)[0] if i in (p, d) else b
+                for i, (h, b) in enumerate(zip(hands, best, strict=True))
+            )
         base = _rebuild(
             s, hands=hands, history=history, exchanged=exchanged, best=best,
             nines_shown=replace_at(s.nines_shown, p, s.nines_shown[p] + n),
@@ -274,8 +278,20 @@ class ThreeHanded(Profile):
             )
             return self._next_melder(done, p, history) if s.phase is Phase.MELD else done
         table = s.tables[p]
-        for ann in announcements_of(_concealed(s, p), table, s.trump, self.grand_binocle):
-            if announcement_action(ann, table) == action:
+        fresh = None
+        if action.source is None:  # fresh cards alone: read off the (legal) action
+            fresh = fresh_announcement(action.name, action.cards)
+        found = (
+            (fresh,)
+            if fresh is not None
+            else announcements_of(_concealed(s, p), table, s.trump, self.grand_binocle)
+        )
+        for ann in found:
+            if fresh is not None or (
+                ann.fresh == action.cards
+                and ann.combination.kind == action.name
+                and announcement_action(ann, table) == action
+            ):
                 _, new_table = announce(_concealed(s, p), table, ann)
                 combo = ann.combination
                 return _rebuild(

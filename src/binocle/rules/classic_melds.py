@@ -337,21 +337,21 @@ def _announcements(
             if needs & fresh and not (needs & ~fresh or doubles & ~twice):
                 out.append(_all_fresh(combo))
         return tuple(out)
-    have = h[:32]
-    for _, c in slots:
-        have[c] += 1
-    # Table copies of a card with the same history are interchangeable: keep the lowest slot.
-    hist: dict[int, list[int]] = {}
-    for i, m in enumerate(table.melds):
-        for s in m.slots:
-            hist.setdefault(s, []).append(i)
-    kinds: dict[int, dict[tuple[int, ...], list[int]]] = {}
-    for s, c in slots:
-        kinds.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
+    kinds: dict[int, dict[tuple[int, ...], list[int]]] | None = None
     for combo, need, needs, doubles in candidates:
         # Cheap tests first: a fresh card, and enough copies in hand and on the table.
         if not needs & fresh or needs & ~once or doubles & ~twice:
             continue
+        if kinds is None:
+            # Table copies of a card with the same history are interchangeable: keep
+            # the lowest slot.
+            hist: dict[int, list[int]] = {}
+            for i, m in enumerate(table.melds):
+                for s in m.slots:
+                    hist.setdefault(s, []).append(i)
+            kinds = {}
+            for s, c in slots:
+                kinds.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
         choices = _choices(need, h, kinds)
         if choices is None:
             continue
