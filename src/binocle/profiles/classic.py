@@ -244,7 +244,7 @@ class Classic(Profile):
                 concealed, tables, s.stock, s.turn_up, s.dixes, s.meld_points, s.taken,
                 s.piles, s.last_trick, s.targets, None,
             )  # fmt: skip
-        # The trick is complete: its winner (classic rules, Tricks) and points.
+        # The trick is complete: its winner (classic rules, Play while the stock lasts) and points.
         lead = trick[0]
         c0 = lead[1]
         beats = c < c0 if c >> 3 == c0 >> 3 else c >> 3 == s.trump

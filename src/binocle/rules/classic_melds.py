@@ -277,7 +277,7 @@ def _same_class_violation(
 def legal_announcements(
     hand: Iterable[Card], table: MeldTable, trump: int, *, grand_binocle: bool = False
 ) -> tuple[Announcement, ...]:
-    """Every distinct legal announcement (RULES.md §2 items 1-4), in display order.
+    """Every distinct legal announcement (classic rules, Announcements), in display order.
 
     Copies that can't be told apart (both in the hand, or both on the table
     with the same combinations behind them) count once; a table copy and a
