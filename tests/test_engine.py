@@ -693,3 +693,14 @@ def test_state_builder_gives_the_constructors_frozen_state() -> None:
     assert type(marked) is Marked and marked == Marked(*args, 7) and marked.mark == 7
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         marked.mark = 8
+
+
+def test_deals_from_the_seed_are_pythons_shuffle() -> None:
+    """Quickstart, dealing: the deal drawn for hand n of a game seeded s is the sorted
+    pack shuffled by ``random.Random("binocle:s:n")``, so deals stay the same."""
+    for name in ("cutthroat", "classic(pack=64)", "three-handed"):
+        for seed in (0, 1, 7, 2**40):
+            s = binocle.start(name, seed=seed)
+            deck = list(binocle.pack(s.profile.pack_size))
+            random.Random(f"binocle:{seed}:0").shuffle(deck)
+            assert binocle.legal_actions(s)[0].cards == tuple(deck)

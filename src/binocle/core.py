@@ -9,6 +9,7 @@ states positionally and share every part that did not change.
 from __future__ import annotations
 
 import enum
+import operator
 import random
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
@@ -102,6 +103,7 @@ class HandResult:
 T = TypeVar("T", bound="GameState")
 V = TypeVar("V", bound=attrs.AttrsInstance)
 _PACKS: dict[int, tuple[Card, ...]] = {}
+_BIT_LENGTH: tuple[int, ...] = tuple(n.bit_length() for n in range(65))
 
 
 # The base is not frozen itself, only every profile's state class is: so the engine's
@@ -430,7 +432,15 @@ class Profile:
         if sorted_pack is None:
             sorted_pack = _PACKS[size] = pack(size)
         deck = list(sorted_pack)
-        random.Random(f"binocle:{state.seed}:{state.hand_number}").shuffle(deck)
+        # random.Random(...).shuffle(deck), written out (the same draws, the same
+        # order): shuffling is most of the cost of a deal.
+        getrandbits = random.Random(f"binocle:{state.seed}:{state.hand_number}").getrandbits
+        for i in range(len(deck) - 1, 0, -1):
+            k = _BIT_LENGTH[i + 1]
+            j = getrandbits(k)
+            while j > i:
+                j = getrandbits(k)
+            deck[i], deck[j] = deck[j], deck[i]
         return deal(tuple(deck))
 
     def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
@@ -444,17 +454,15 @@ class Profile:
         self, deck: tuple[Card, ...], dealer: int
     ) -> tuple[list[list[Card]], dict[str, list[Card]]]:
         """The hands (in deal order) and the piles that ``deck`` deals."""
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        piles: dict[str, list[Card]] = {}
-        pos = 0
-        for target, n in self.deal_schedule(dealer):
-            part = deck[pos : pos + n]
-            pos += n
-            if isinstance(target, int):
-                hands[target].extend(part)
-            else:
-                piles.setdefault(target, []).extend(part)
-        return hands, piles
+        key = (id(self), dealer, len(deck))
+        found = _SPLITS.get(key)
+        if found is None or found[0] is not self:
+            found = (self, *_splitter(self.deal_schedule(dealer), self.players, len(deck)))
+            if len(_SPLITS) >= 64:
+                _SPLITS.clear()
+            _SPLITS[key] = found  # the profile itself is kept: its id stays its own
+        _, seats, heaps = found
+        return [list(take(deck)) for take in seats], {n: list(take(deck)) for n, take in heaps}
 
     def stack_deck(self, hands: Any, dealer: int = 0, **piles: Any) -> tuple[Card, ...]:
         """The deck order that deals exactly these ``hands`` and ``piles``.
@@ -523,6 +531,38 @@ class Profile:
                 f" (got {got} cards)"
             )
         return None
+
+
+_Take = Callable[[tuple[Card, ...]], tuple[Card, ...]]
+#: How each profile deals (by dealer and deck size): the deck positions of every
+#: hand and pile, as item getters (see Profile.split_deck).
+_SPLITS: dict[
+    tuple[int, int, int], tuple[Profile, tuple[_Take, ...], tuple[tuple[str, _Take], ...]]
+] = {}
+
+
+def _splitter(
+    schedule: tuple[tuple[int | str, int], ...], players: int, size: int
+) -> tuple[tuple[_Take, ...], tuple[tuple[str, _Take], ...]]:
+    """Item getters of the deck positions each seat and each pile receives, in order."""
+    where: dict[int | str, list[int]] = {i: [] for i in range(players)}
+    pos = 0
+    for target, n in schedule:
+        where.setdefault(target, []).extend(range(pos, min(pos + n, size)))
+        pos += n
+
+    def take(positions: list[int]) -> _Take:
+        if not positions:
+            return lambda deck: ()
+        if len(positions) == 1:
+            i = positions[0]
+            return lambda deck: (deck[i],)
+        getter: _Take = operator.itemgetter(*positions)
+        return getter
+
+    seats = tuple(take(where[i]) for i in range(players))
+    heaps = tuple((n, take(p)) for n, p in where.items() if isinstance(n, str))
+    return seats, heaps
 
 
 def public_log(
@@ -627,11 +667,12 @@ def state_changer(cls: type[T], *names: str) -> Callable[..., T]:
 
 
 def _generate(
-    cls: type[V], name: str, params: list[str], values: dict[str, str]
+    cls: type[V], name: str, params: list[str], values: dict[str, str], *, finish: bool = True
 ) -> Callable[..., V]:
     """Compile ``name(*params)``, which builds a ``cls`` from the expressions
     ``values`` (by init field name); fields left out of ``__init__`` take their
-    plain default."""
+    plain default.  ``finish=False`` (with a twin class only): leave the new
+    object a twin, for more stores before it becomes a ``cls``."""
     stores: list[tuple[str, str]] = []  # (field name, value expression)
     env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     for i, f in enumerate(attrs.fields(cls)):
@@ -650,7 +691,8 @@ def _generate(
     if twin is not None:
         env["_twin"] = twin
         body = ["    o = _new(_twin)", *(f"    o.{n} = {v}" for n, v in stores)]
-        body.append("    o.__class__ = _cls")
+        if finish:
+            body.append("    o.__class__ = _cls")
     else:
         body = ["    o = _new(_cls)"]
         for i, (n, v) in enumerate(stores):
@@ -669,6 +711,9 @@ def _twin(cls: type) -> type | None:
     become a ``cls`` by assigning ``__class__``; that base must store
     attributes as ``object`` does (GameState is not frozen, its subclasses are).
     """
+    if cls in _TWINS:
+        return _TWINS[cls]
+    _TWINS[cls] = None
     base = cls.__base__
     own = cls.__dict__.get("__slots__")
     plain: Any = getattr(base, "__setattr__", None)
@@ -680,7 +725,11 @@ def _twin(cls: type) -> type | None:
         probe.__class__ = cls
     except TypeError:  # pragma: no cover - layouts differ (another Python)
         return None
+    _TWINS[cls] = twin
     return twin
+
+
+_TWINS: dict[type, type | None] = {}
 
 
 def state_updater(cls: type[T]) -> Callable[..., T]:
@@ -691,6 +740,26 @@ def state_updater(cls: type[T]) -> Callable[..., T]:
     ``current_player``.
     """
     names = [f.name for f in attrs.fields(cls) if f.init]
+    twin = _twin(cls)
+    if twin is not None:
+        # Every field copied by a plain store, then the few changes stored over them.
+        values = {n: f"s.{n}" for n in names}
+        copy = _generate(cls, "copy", ["s"], values, finish=False)
+        setters = {n: getattr(twin, n).__set__ for n in names}
+        setters["current"] = setters["current_player"]
+        env0: dict[str, Any] = {"_copy": copy, "_setters": setters, "_cls": cls}
+        source0 = (
+            "def update(s, **c):\n"
+            "    o = _copy(s)\n"
+            "    for k, v in c.items():\n"
+            "        _setters[k](o, v)\n"
+            "    o.__class__ = _cls\n"
+            "    return o\n"
+        )
+        exec(compile(source0, f"<state_updater {cls.__qualname__}>", "exec"), env0)
+        fast: Callable[..., T] = env0["update"]
+        fast.__doc__ = f"A copy of a {cls.__name__} with some fields changed (state_updater)."
+        return fast
     # Generated, like state_builder: one plain attribute read per unchanged field.
     args = ", ".join(f"c[{n!r}] if {n!r} in c else s.{n}" for n in names)
     source = (

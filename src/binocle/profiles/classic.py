@@ -334,10 +334,17 @@ class Classic(Profile):
         if stock or turn_up is not None:
             t0, t1 = tables
             if t0.slots or t1.slots:
-                hands = (
-                    tuple(sorted((*new_concealed[0], *t0.cards))) if t0.slots else new_concealed[0],
-                    tuple(sorted((*new_concealed[1], *t1.cards))) if t1.slots else new_concealed[1],
-                )
+                # A hand is its concealed and table cards: the drawn card joins it.
+                hands = s.hands
+                if concealed[w] is not s.concealed[w]:  # dix: the Nine went for the turn-up
+                    hands = _hands_of(concealed, tables)
+                a = hands[w]
+                i = bisect_left(a, first)
+                a = (*a[:i], first, *a[i:])
+                b = hands[1 - w]
+                i = bisect_left(b, second)
+                b = (*b[:i], second, *b[i:])
+                hands = (a, b) if w == 0 else (b, a)
             else:
                 hands = new_concealed  # nothing on the table: one tuple serves both
             phase_tables = tables
@@ -666,6 +673,13 @@ def _plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
     return out
 
 
+def _hands_of(
+    concealed: tuple[tuple[Card, ...], ...], tables: tuple[MeldTable, ...]
+) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's hand: its concealed and table cards, sorted."""
+    return tuple(tuple(sorted((*c, *t.cards))) for c, t in zip(concealed, tables, strict=True))
+
+
 def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
     """Table slots by card, keeping one slot per distinct combination history."""
     hist: dict[int, tuple[int, ...]] = {}
@@ -678,8 +692,15 @@ def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
     return {c: sorted(g.values()) for c, g in groups.items()}
 
 
-def _table_plays(table: MeldTable) -> list[Action]:
-    """The distinct plays from the table: one per card, or per copy where histories differ."""
+def _table_plays(table: MeldTable) -> tuple[Action, ...]:
+    """The distinct plays from the table: one per card, or per copy where histories differ.
+
+    A table lasts over several tricks (it changes only when a card is laid down
+    or played from it): its plays are kept for the last tables seen.
+    """
+    kept = _TABLE_PLAYS.get(id(table))
+    if kept is not None and kept[0] is table:
+        return kept[1]
     out: list[Action] = []
     for c, slots in sorted(_table_groups(table).items()):
         if len(slots) == 1:
@@ -688,7 +709,14 @@ def _table_plays(table: MeldTable) -> list[Action]:
             out.extend(
                 A.new_action(Kind.PLAY, card=c, number=slot, source="table") for slot in slots
             )
-    return out
+    plays = tuple(out)
+    if len(_TABLE_PLAYS) >= 256:
+        _TABLE_PLAYS.clear()
+    _TABLE_PLAYS[id(table)] = (table, plays)  # the table itself is kept: its id stays its own
+    return plays
+
+
+_TABLE_PLAYS: dict[int, tuple[MeldTable, tuple[Action, ...]]] = {}
 
 
 def _table_slot(table: MeldTable, c: Card) -> int:
@@ -708,7 +736,7 @@ def announcement_action(ann: Announcement, table: MeldTable) -> Action:
         # Fresh cards alone: one action per combination, built once.
         act = _FRESH_ACTIONS.get(ann.combination)
         if act is None:
-            act = _FRESH_ACTIONS[ann.combination] = Action(
+            act = _FRESH_ACTIONS[ann.combination] = A.new_action(
                 Kind.MELD, cards=tuple(ann.fresh), name=ann.combination.kind
             )
         return act
