@@ -158,9 +158,12 @@ def apply(state: GameState, action: Action | str) -> GameState:
     if type(action) is Action:
         # Legal actions are mostly interned: look for the very object first,
         # which costs far less than comparing actions field by field.
-        for x in legal:
-            if x is action:
-                return s.profile.apply(s, action)
+        if len(legal) < 40:
+            for x in legal:
+                if x is action:
+                    return s.profile.apply(s, action)
+        elif id(action) in _ids(legal):
+            return s.profile.apply(s, action)
         if action in legal:
             # The engine's own equal action: one built by hand may hold plain ints.
             return s.profile.apply(s, legal[legal.index(action)])
@@ -180,6 +183,20 @@ def apply(state: GameState, action: Action | str) -> GameState:
             return s.profile.apply(s, action)
         raise IllegalActionError(problem)
     raise IllegalActionError(s.profile.explain(s, action))
+
+
+def _ids(legal: tuple[Action, ...]) -> frozenset[int]:
+    """The ids of the actions of a long legal tuple (the bids), kept for the shared
+    tuples: a bid is found among hundreds at once."""
+    kept = _IDS.get(id(legal))
+    if kept is None or kept[0] is not legal:
+        if len(_IDS) >= 256:
+            _IDS.clear()
+        kept = _IDS[id(legal)] = (legal, frozenset(map(id, legal)))  # the tuple kept too
+    return kept[1]
+
+
+_IDS: dict[int, tuple[tuple[Action, ...], frozenset[int]]] = {}
 
 
 def _knock(s: GameState, action: Action) -> GameState:

@@ -298,26 +298,59 @@ def announcements_of(
     hand: tuple[Card, ...], table: MeldTable, trump: int, grand_binocle: bool
 ) -> tuple[Announcement, ...]:
     """:func:`legal_announcements` of a state's own cards (the engine's hot path: the
-    cards were checked when they were dealt)."""
-    h = [0] * 64
+    cards were checked when they were dealt).
+
+    The last answer is kept: applying an announcement asks again what the legal
+    actions just asked, for the same cards and table.
+    """
+    global _LAST
+    last = _LAST
+    if last[0] is table and last[1] == hand and last[2] == trump and last[3] is grand_binocle:
+        return last[4]
+    found = _fresh_announcements(hand, table, trump, grand_binocle)
+    _LAST = (table, hand, trump, grand_binocle, found)
+    return found
+
+
+_LAST: tuple[MeldTable | None, tuple[Card, ...], int, bool, tuple[Announcement, ...]] = (
+    None,
+    (),
+    -1,
+    False,
+    (),
+)
+
+
+def _fresh_announcements(
+    hand: tuple[Card, ...], table: MeldTable, trump: int, grand_binocle: bool
+) -> tuple[Announcement, ...]:
+    # The kinds held, and held twice, as bit masks.
     fresh = twice = 0
     for x in hand:
-        h[x] += 1
-        bit = 1 << x
+        bit = _BIT[x]
         if fresh & bit:
             twice |= bit
         fresh |= bit
+    h: list[int] | None = None
+    if table.slots:
+        h = [0] * 64
+        for x in hand:
+            h[x] += 1
     return _announcements(h, fresh, twice, table, _MASKED[trump * 2 + grand_binocle])
 
 
+_BIT: Final = tuple(1 << k for k in range(64))
+
+
 def _announcements(
-    h: list[int],
+    h: list[int] | None,
     fresh: int,
     twice: int,
     table: MeldTable,
     candidates: tuple[tuple[Combination, tuple[tuple[int, int], ...], int, int], ...],
 ) -> tuple[Announcement, ...]:
-    """The announcements of a hand given as counts ``h``, among ``candidates``.
+    """The announcements of a hand given as counts ``h`` (None: nothing lies on the
+    table, and the masks suffice), among ``candidates``.
 
     ``fresh`` and ``twice`` are the bit masks of the kinds in the hand, and held
     twice.  A candidate needs all its kinds (in the hand or on the table), one
@@ -352,6 +385,7 @@ def _announcements(
             kinds = {}
             for s, c in slots:
                 kinds.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
+        assert h is not None
         choices = _choices(need, h, kinds)
         if choices is None:
             continue
