@@ -180,15 +180,23 @@ def random_hands(size: int, count: int, seed: int) -> list[tuple[tuple[Card, ...
     return out
 
 
-def over_hands(hands: list[tuple[tuple[Card, ...], Any]], fn: Callable[..., object]) -> Work:
-    """Call ``fn(hand, trump)`` over the hands, again and again, for the time given."""
+def over_hands(
+    hands: list[tuple[tuple[Card, ...], Any]], fn: Callable[..., object], *more: object
+) -> Work:
+    """Call ``fn(hand, trump, *more)`` over the hands, again and again, for the time given."""
 
     def one_pass() -> tuple[int, int]:
         for hand, trump in hands:
             fn(hand, trump)
         return len(hands), len(hands)
 
-    return timed(one_pass)
+    def one_pass_more() -> tuple[int, int]:
+        (extra,) = more
+        for hand, trump in hands:
+            fn(hand, trump, extra)
+        return len(hands), len(hands)
+
+    return timed(one_pass_more if more else one_pass)
 
 
 def cold_rate(
@@ -351,9 +359,7 @@ def run(seconds: float) -> dict[str, Any]:
     hands15_int = [(h, int(t)) for h, t in hands15]
     count_rate = best_rate(over_hands(hands15_int, meld_total), seconds)[0]
     row("d. cutthroat meld_total (internal counter)", count_rate, "hands/s", "15-card hands")
-    public_rate = best_rate(
-        over_hands(hands15, lambda h, t: binocle.meld(h, t, "cutthroat")), seconds
-    )[0]
+    public_rate = best_rate(over_hands(hands15, binocle.meld, "cutthroat"), seconds)[0]
     row(
         "d. binocle.meld(cards, trump, 'cutthroat')",
         public_rate,

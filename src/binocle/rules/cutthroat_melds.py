@@ -119,44 +119,55 @@ def meld_codes(cards: Sequence[int], trump: int) -> list[int]:
 def codes_of_counts(c: list[int], trump: int) -> list[int]:
     """:func:`meld_codes` of a hand given as its 32 card counts (``c[card]``)."""
     out: list[int] = []
-    t = trump * 8
+    a, ten, k, q, j, nine, run, double_run, royal, pairs = _BY_TRUMP[trump]
     # Group 1: runs, marriages, dix.  (Cheap tests first: most hands hold no run.)
     runs = 0
-    if c[t] and c[t + TEN] and c[t + JACK] and c[t + KING] and c[t + QUEEN]:
-        runs = min(c[t], c[t + TEN], c[t + KING], c[t + QUEEN], c[t + JACK])
+    if c[a] and c[ten] and c[j] and c[k] and c[q]:
+        runs = min(c[a], c[ten], c[k], c[q], c[j])
         if runs == 2:
-            out.append(_RUN_CODES[trump][1])
+            out.append(double_run)
         else:
-            out.append(_RUN_CODES[trump][0])
-            if c[t + KING] == 2 or c[t + QUEEN] == 2:
-                out.append(_PAIR_CODES[trump][1])
-    for b, codes in _SUIT_PAIRS:
-        k = c[b + KING]
-        if k:
-            q = c[b + QUEEN]
-            if q and not (b == t and runs):
-                code = codes[1 if b == t else 0]
+            out.append(run)
+            if c[k] == 2 or c[q] == 2:
+                out.append(royal)
+    for ki, qi, code, in_trump in pairs:
+        n = c[ki]
+        if n and c[qi] and not (in_trump and runs):
+            out.append(code)
+            if n == 2 and c[qi] == 2:
                 out.append(code)
-                if k == 2 and q == 2:
-                    out.append(code)
-    nines = c[t + NINE]
-    if nines:
+    n = c[nine]
+    if n:
         out.append(_DIX_CODES[trump])
-        if nines == 2:
+        if n == 2:
             out.append(_DIX_CODES[trump])
     # Group 2: pinochle.
-    m = c[QS]
-    if m and c[JD]:
-        out.append(_PINOCHLE_CODES[0 if m == 1 or c[JD] == 1 else 1])
+    n = c[QS]
+    if n and c[JD]:
+        out.append(_PINOCHLE_CODES[0 if n == 1 or c[JD] == 1 else 1])
     # Group 3: arounds.
-    for r, one, two in _AROUND_CODES:
-        if c[r] and c[8 + r] and c[16 + r] and c[24 + r]:
-            m = min(c[r], c[8 + r], c[16 + r], c[24 + r])
-            out.append(one if m == 1 else two)
+    for s, h, d, cl, one, two in _AROUND_AT:
+        if c[s] and c[h] and c[d] and c[cl]:
+            out.append(two if c[s] == c[h] == c[d] == c[cl] == 2 else one)
     return out
 
 
-_SUIT_PAIRS: Final = tuple((s * 8, _PAIR_CODES[s]) for s in range(4))
+#: By trump suit: the card numbers of its Ace, Ten, King, Queen, Jack and Nine, the
+#: codes of its run, double run and royal marriage, and each suit's (King, Queen,
+#: marriage code, is trump).
+_BY_TRUMP: Final = tuple(
+    (
+        t * 8 + ACE, t * 8 + TEN, t * 8 + KING, t * 8 + QUEEN, t * 8 + JACK, t * 8 + NINE,
+        _RUN_CODES[t][0], _RUN_CODES[t][1], _PAIR_CODES[t][1],
+        tuple(
+            (s * 8 + KING, s * 8 + QUEEN, _PAIR_CODES[s][1 if s == t else 0], s == t)
+            for s in range(4)
+        ),
+    )
+    for t in range(4)
+)  # fmt: skip
+#: The arounds: the four card numbers of the rank, the single and double codes.
+_AROUND_AT: Final = tuple((r, 8 + r, 16 + r, 24 + r, one, two) for r, one, two in _AROUND_CODES)
 
 
 def meld_breakdown(cards: Sequence[int], trump: int) -> list[tuple[str, tuple[Card, ...], int]]:
