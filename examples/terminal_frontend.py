@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 
 import binocle
-from binocle.bots import BaselineBot
+from binocle.actions import claim
+from binocle.bots import BaselineBot, knocker
 
 
 def show(view: binocle.View) -> None:
@@ -61,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     players = state.profile.players
     bots = [BaselineBot(args.seed * 10 + i) for i in range(players)]
     me = 0
+    # The seats the bots play may knock out of turn (classic, three-handed): ask them.
+    others = [None if i == me and not args.auto else bots[i] for i in range(players)]
     while not binocle.is_over(state):
         seat = state.current_player
         if seat is None:  # between hands: the next deal, drawn from the game's seed
@@ -68,9 +71,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n--- hand {state.hand_number}, dealer seat {state.dealer} ---")
             continue
         view = binocle.observe(state, seat)  # never more than that seat may know
-        if seat == me:
+        out_of_turn = knocker(state, others)  # a bot not to act that knocks now, if any
+        if out_of_turn is not None:
+            action: binocle.Action | None = claim(out_of_turn)
+            print(f"seat {out_of_turn} knocks out of turn")
+        elif seat == me:
             if args.auto:
-                action: binocle.Action | None = bots[me].choose(view)
+                action = bots[me].choose(view)
                 print(f"seat {me} (auto): {action}")
             else:
                 show(view)
@@ -81,11 +88,15 @@ def main(argv: list[str] | None = None) -> int:
         else:
             action = bots[seat].choose(view)
         finished = len(state.results)
+        assert action is not None
         state = binocle.apply(state, action)
         if len(state.results) > finished:  # the action ended a hand
             delta = list(state.results[-1].delta)
             print(f"hand over: {delta} -> scores {list(state.scores)}")
-    print(f"\ngame over: seat {binocle.winner(state)} wins; scores {list(binocle.score(state))}")
+    won = binocle.winner(state)
+    how = binocle.end_reason(state)  # "target", "claim" or "limit" (the max_hands option)
+    who = f"seat {won} wins" if won is not None else "nobody wins"
+    print(f"\ngame over: {who} ({how}); scores {list(binocle.score(state))}")
     return 0
 
 
