@@ -14,3 +14,5 @@ if importlib.util.find_spec("pyspiel") is None:
     collect_ignore.append("src/binocle/openspiel.py")
 if importlib.util.find_spec("pettingzoo") is None:
     collect_ignore.append("src/binocle/pettingzoo.py")
+if importlib.util.find_spec("starlette") is None:
+    collect_ignore.append("src/binocle/web")
