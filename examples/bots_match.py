@@ -39,12 +39,17 @@ def match(profile: str, games: int) -> tuple[int, int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument(
+        "--games", type=int, default=6, help="games per profile, at least 1 (default: 6)"
+    )
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, not {args.games}")
     for name in binocle.profile_names():
         base, rand, none = match(name, args.games)
         print(
-            f"{name:>13}: baseline bot won {base} of {args.games} games against random bots"
+            f"{name:>13}: baseline bot won {base} of {args.games}"
+            f" game{'s' if args.games != 1 else ''} against random bots"
             f" (random bots {rand}, undecided {none})"
         )
     return 0

@@ -145,10 +145,18 @@ def test_a_closed_pipe_ends_quietly() -> None:
     assert done.stderr == ""
 
 
-def test_the_terminal_example_refuses_an_unknown_profile() -> None:
-    """``examples/terminal_frontend.py --profile nope``: a usage error, no traceback."""
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["examples/terminal_frontend.py", "--profile", "nope"], "unknown profile 'nope'"),
+        (["examples/terminal_frontend.py", "--seed", "x"], "invalid int value: 'x'"),
+        (["examples/bots_match.py", "--games", "0"], "--games must be at least 1, not 0"),
+    ],
+)
+def test_the_examples_refuse_bad_options(argv: list[str], message: str) -> None:
+    """The examples end bad options with a usage error (status 2), no traceback."""
     done = subprocess.run(
-        [sys.executable, "examples/terminal_frontend.py", "--profile", "nope"],
+        [sys.executable, *argv],
         capture_output=True,
         text=True,
         timeout=60,
@@ -156,7 +164,7 @@ def test_the_terminal_example_refuses_an_unknown_profile() -> None:
         check=False,
     )
     assert done.returncode == 2
-    assert "unknown profile 'nope'" in done.stderr
+    assert message in done.stderr
     _clean(done)
 
 
