@@ -12,6 +12,7 @@ from __future__ import annotations
 from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card, Rank, Suit, pack, parse_card, parse_cards, parse_suit
 from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
+from binocle.determinize import determinize
 from binocle.errors import (
     BinocleError,
     IllegalActionError,
@@ -67,6 +68,7 @@ __all__ = [
     "__version__",
     "apply",
     "claimants",
+    "determinize",
     "dumps",
     "end_reason",
     "is_over",

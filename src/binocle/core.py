@@ -194,6 +194,15 @@ class View:
     ``public`` as sorted ``(name, value)`` pairs; :meth:`get` reads them.
     ``claimants`` holds the seats that may knock now (:func:`binocle.claimants`):
     a front end offers this seat a Knock button when ``seat`` is among them.
+
+    ``history`` is the whole game as this seat saw it: every action with the
+    seat that took it (None for a deal), oldest first, where the part hidden
+    from the seat is left out: a deal shows no cards (``Action(Kind.DEAL)``),
+    another seat's face-down discard shows no card.  ``deck`` is the current
+    hand's deal in dealing order as far as this seat has seen it: its own
+    cards, the cards turned up or shown, the stock cards it drew; None where
+    a card is hidden from it (empty between hands).  These two are what
+    :func:`binocle.determinize` reads.
     """
 
     profile: Profile
@@ -211,6 +220,8 @@ class View:
     log: tuple[str, ...]
     public: tuple[tuple[str, Any], ...]
     claimants: tuple[int, ...] = ()
+    history: tuple[tuple[Action, int | None], ...] = ()
+    deck: tuple[Card | None, ...] = ()
 
     def __str__(self) -> str:
         """The view as its seat reads it: its own hand, the others' card counts, the
@@ -409,9 +420,11 @@ class Profile:
         public: dict[str, Any],
         log: tuple[str, ...],
         legal: tuple[Action, ...] | None = None,
+        deck: tuple[Card | None, ...] = (),
     ) -> View:
         """The :class:`View` of ``seat``: its own hand, the common public fields,
-        the profile's ``public`` facts and ``log``."""
+        the profile's ``public`` facts, ``log``, the game's history as the seat
+        saw it (:meth:`mask`) and what it knows of the deal (``deck``)."""
         s = state
         if legal is None:
             legal = self.legal_actions(s) if seat == s.current_player else ()
@@ -419,7 +432,31 @@ class Profile:
             self, seat, s.phase, s.dealer, s.current_player, s.trump, s.hands[seat],
             tuple(len(h) for h in s.hands), s.trick, s.scores, s.results, legal, log,
             tuple(sorted(public.items())), self.claimants(s),
+            public_history(s, seat, self.mask), deck,
         )  # fmt: skip
+
+    def mask(self, action: Action, actor: int | None, seat: int) -> Action:
+        """``action`` as ``seat`` saw it: a deal without its cards; the profile
+        hides more where its rules put cards face down."""
+        return HIDDEN_DEAL if action.kind is Kind.DEAL else action
+
+    def seen_deck(
+        self, state: GameState, seat: int, public: tuple[int, ...] = ()
+    ) -> tuple[Card | None, ...]:
+        """The current hand's deck as ``seat`` knows it: its own dealt cards and the
+        deck positions in ``public``; None elsewhere (empty between hands)."""
+        if state.phase is Phase.DEAL or state.phase is Phase.OVER:
+            return ()
+        deck = current_deal(state)
+        if deck is None:
+            return ()
+        known = set(public)
+        pos = 0
+        for target, n in self.deal_schedule(state.dealer):
+            if target == seat:
+                known.update(range(pos, pos + n))
+            pos += n
+        return tuple(c if i in known else None for i, c in enumerate(deck))
 
     def resolve(self, state: GameState, action: Action) -> Action:
         """Interpret a parsed action in the state (e.g. which copy of a card)."""
@@ -593,6 +630,35 @@ def top_scorer(scores: tuple[int, ...], seats: Any = None) -> int | None:
     best = max(scores[i] for i in among)
     top = [i for i in among if scores[i] == best]
     return top[0] if len(top) == 1 else None
+
+
+#: A deal as the players see it: no cards.
+HIDDEN_DEAL: Any = Action(Kind.DEAL)
+
+
+def public_history(
+    state: GameState, seat: int, mask: Callable[[Action, int | None, int], Action]
+) -> tuple[tuple[Action, int | None], ...]:
+    """The game's actions as ``seat`` saw them (``mask``), oldest first."""
+    out: list[tuple[Action, int | None]] = []
+    node = state.history
+    while node is not None:
+        prev, action, actor = node
+        out.append((mask(action, actor, seat), actor))
+        node = prev
+    out.reverse()
+    return tuple(out)
+
+
+def current_deal(state: GameState) -> tuple[Card, ...] | None:
+    """The deck of the current hand's deal, or None before the first deal."""
+    node = state.history
+    while node is not None:
+        if node[1].kind is Kind.DEAL:
+            cards: tuple[Card, ...] = node[1].cards
+            return cards
+        node = node[0]
+    return None
 
 
 def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

@@ -246,7 +246,7 @@ def resampler(state: BinocleState, player: int, rng: random.Random | None = None
 
     rng = rng or random.Random()
     ep = state.episode
-    sampled = binocle.determinize(ep.view(player), rng)  # type: ignore[attr-defined]
+    sampled = binocle.determinize(ep.view(player), rng)
     new = state.clone()
     new.episode = attrs.evolve(ep, state=sampled, ready=True)
     return new  # type: ignore[no-any-return]

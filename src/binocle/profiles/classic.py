@@ -603,7 +603,21 @@ class Classic(Profile):
             "taken": s.taken,
             "claim_totals": tuple(self.claim_total(s, i) for i in (0, 1)),
         }
-        return self.view(s, seat, public, public_log(s, seat))
+        return self.view(s, seat, public, public_log(s, seat), deck=self._seen_deck(s, seat))
+
+    def _seen_deck(self, s: ClassicState, seat: int) -> tuple[Card | None, ...]:
+        """Own cards, the turn-up (the 25th card) and the stock cards ``seat`` drew."""
+        known = [24]
+        if s.phase is not Phase.DEAL and s.phase is not Phase.OVER:
+            node = s.history
+            draws: list[int | None] = []
+            while node is not None and node[1].kind is not Kind.DEAL:
+                if node[1].kind in _DRAWING:
+                    draws.append(node[2])
+                node = node[0]
+            for k, winner in enumerate(reversed(draws)):
+                known.append(25 + 2 * k + (0 if winner == seat else 1))
+        return self.seen_deck(s, seat, tuple(i for i in known if i < self.pack))
 
     def check(self, state: GameState) -> None:
         s: ClassicState = state  # type: ignore[assignment]
@@ -653,6 +667,8 @@ class ClassicState(GameState):
 
 
 _EMPTY_TABLE = MeldTable()
+#: The announcements after a trick (RULES.md §2): each is followed by the draw.
+_DRAWING = frozenset({Kind.PASS, Kind.MELD, Kind.DIX})
 
 
 #: A copy of a state with some fields changed.

@@ -488,7 +488,19 @@ class Cutthroat(Profile):
             "melds": s.melds,
             "played": s.played,
         }
-        return self.view(s, seat, public, public_log(s, seat, _hide_discards(seat)))
+        widow_at: tuple[int, ...] = ()
+        if widow_shown:
+            widow_at = _pile_positions(self.deal_schedule(s.dealer), "widow")
+        return self.view(
+            s, seat, public, public_log(s, seat, _hide_discards(seat)),
+            deck=self.seen_deck(s, seat, widow_at),
+        )  # fmt: skip
+
+    def mask(self, action: Action, actor: int | None, seat: int) -> Action:
+        """The bidder's discards are face down: others see that he discarded, not what."""
+        if action.kind is Kind.DISCARD and actor != seat:
+            return _HIDDEN_DISCARD
+        return Profile.mask(self, action, actor, seat)
 
     def check(self, state: GameState) -> None:
         s: CutthroatState = state  # type: ignore[assignment]
@@ -737,6 +749,18 @@ def _limit_winner(scores: tuple[int, ...], bidder: int | None) -> int | None:
 
 
 _KEEP: Any = object()
+_HIDDEN_DISCARD: Final = Action(Kind.DISCARD)
+
+
+def _pile_positions(schedule: tuple[tuple[int | str, int], ...], name: str) -> tuple[int, ...]:
+    """The deck positions a deal schedule gives to the pile ``name``."""
+    out: list[int] = []
+    pos = 0
+    for target, n in schedule:
+        if target == name:
+            out.extend(range(pos, pos + n))
+        pos += n
+    return tuple(out)
 
 
 def _rebuild(

@@ -752,7 +752,9 @@ class ThreeHanded(Profile):
                 extra.pop("concealed", None)
             public["two_handed"] = tuple(sorted(extra.items()))
             log = inner.log
-        return self.view(s, seat, public, log)
+            return self.view(s, seat, public, log)
+        # The turn-up is the dealer's last card, the 48th dealt (RULES.md §3 "Deal").
+        return self.view(s, seat, public, log, deck=self.seen_deck(s, seat, (47,)))
 
     def _by_seat(self, s: ThreeHandedState, name: str) -> tuple[int, ...]:
         """A per-seat field of this hand, from the two-handed game after a retirement."""

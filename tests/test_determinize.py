@@ -1,0 +1,148 @@
+"""determinize: full states sampled consistently with what one seat may know.
+
+Rules checked (docs: the bots page, "Determinization"; the rules pages of each
+profile for what play reveals): the sampled state shows the seat exactly its
+view; it is a real game (its record replays, dumps/loads accept it); a player
+who did not follow suit holds none of it; the hidden cards are placed uniformly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import binocle
+from binocle import InvalidArgumentError, Phase
+from binocle.bots import BaselineBot
+from binocle.determinize import Determinizer
+
+
+def positions_of_a_game(profile: str, seed: int, every: int) -> list[binocle.GameState]:
+    """States of one game between baseline bots, every ``every`` actions."""
+    s = binocle.new_game(profile, seed=seed)
+    bots = [BaselineBot(seed * 10 + i) for i in range(s.profile.players)]
+    out = []
+    k = 0
+    while not binocle.is_over(s) and len(s.results) < 3:
+        p = s.current_player
+        a = binocle.legal_actions(s)[0] if p is None else bots[p].choose(binocle.observe(s, p))
+        s = binocle.apply(s, a)
+        k += 1
+        if k % every == 0:
+            out.append(s)
+    out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])
+def test_a_sample_shows_the_seat_exactly_its_view_and_is_a_real_game(profile: str) -> None:
+    """The sampled state's view equals the view given, the seat's own cards are its
+    own, and the state's record replays under the rules (dumps/loads accept it)."""
+    seen = 0
+    for s in positions_of_a_game(profile, 3, 17):
+        for seat in range(s.profile.players):
+            v = binocle.observe(s, seat)
+            t = binocle.determinize(v, random.Random(seat))
+            assert binocle.observe(t, seat) == v
+            assert t.hands[seat] == s.hands[seat]
+            assert binocle.loads(binocle.dumps(t)) == t
+            seen += 1
+    assert seen > 20
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])
+def test_hidden_cards_vary_between_samples(profile: str) -> None:
+    """Over many samples of one position the others' hands differ, each consistent."""
+    s = binocle.new_game(profile, seed=11)
+    v = binocle.observe(s, 0)
+    det = Determinizer(v)
+    rng = random.Random(4)
+    others = {det.sample(rng).hands[1] for _ in range(20)}
+    assert len(others) > 15
+
+
+def test_same_seed_same_state() -> None:
+    """determinize is a function of the view and the seed."""
+    s = positions_of_a_game("cutthroat", 5, 25)[1]
+    v = binocle.observe(s, 2)
+    a, b = binocle.determinize(v, 99), binocle.determinize(v, random.Random(99))
+    assert a == b and a.moves() == b.moves()
+
+
+def test_a_player_who_did_not_follow_suit_holds_none_of_it() -> None:
+    """Cutthroat rules, Play: you must follow suit if you can; so a player who
+    played another suit to a trick holds none of the suit led, in every sample."""
+    checked = 0
+    for seed in range(6):
+        for s in positions_of_a_game("cutthroat", seed, 9):
+            if s.phase is not Phase.PLAY:
+                continue
+            v = binocle.observe(s, 0)
+            voids: dict[int, set[int]] = {1: set(), 2: set()}
+            for trick in (*v.get("played"), v.trick):
+                if not trick:
+                    continue
+                led = trick[0][1].suit
+                for seat, c in trick[1:]:
+                    if seat != 0 and c.suit != led:
+                        voids[seat].add(led)
+            if not any(voids.values()):
+                continue
+            rng = random.Random(seed)
+            for _ in range(5):
+                t = binocle.determinize(v, rng)
+                for seat, suits in voids.items():
+                    assert not [c for c in t.hands[seat] if c.suit in suits]
+                    checked += 1
+    assert checked > 20
+
+
+def test_discards_stay_with_the_bidder_and_are_hidden_from_the_others() -> None:
+    """Cutthroat rules, Widow and trump: the bidder's discards are face down; a
+    sample gives him three discards drawn from what he could hold."""
+    for seed in range(8):
+        for s in positions_of_a_game("cutthroat", seed, 7):
+            if s.phase is not Phase.PLAY or s.bidder is None:
+                continue
+            watcher = (s.bidder + 1) % 3
+            v = binocle.observe(s, watcher)
+            t = binocle.determinize(v, 3)
+            assert len(t.discards) == 3 and t.bidder == s.bidder
+            assert binocle.observe(t, watcher) == v
+            return
+    pytest.fail("no position in the play")
+
+
+def test_placement_of_hidden_cards_is_uniform() -> None:
+    """Before the bidding, a card the seat holds once has its other copy with either
+    opponent (15 cards each) or in the widow (3) with chances 15/33, 15/33, 3/33:
+    a chi-square test (2 degrees of freedom, 0.1% level) per card."""
+    s = binocle.new_game("cutthroat", seed=21)
+    v = binocle.observe(s, 0)
+    singles = [c for c, n in Counter(v.hand).items() if n == 1][:3]
+    assert singles
+    det = Determinizer(v)
+    rng = random.Random(2026)
+    n = 600
+    tallies = {c: Counter() for c in singles}
+    for _ in range(n):
+        t = det.sample(rng)
+        for c in singles:
+            where = 1 if c in t.hands[1] else 2 if c in t.hands[2] else 3
+            assert c in t.widow or where != 3
+            tallies[c][where] += 1
+    for c, tally in tallies.items():
+        expected = {1: n * 15 / 33, 2: n * 15 / 33, 3: n * 3 / 33}
+        chi2 = sum((tally[k] - e) ** 2 / e for k, e in expected.items())
+        assert chi2 < 13.82, (c, tally)
+
+
+def test_bad_arguments_raise_documented_errors() -> None:
+    """Anything but a view, or a generator that is neither Random nor an int, is refused."""
+    s = binocle.new_game("classic", seed=1)
+    with pytest.raises(InvalidArgumentError, match="not a view"):
+        binocle.determinize(s, 1)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="rng"):
+        binocle.determinize(binocle.observe(s, 0), "seed")  # type: ignore[arg-type]
