@@ -99,11 +99,13 @@ class Action:
         if k is Kind.BID:
             return f"bid {self.number}"
         if k is Kind.DISCARD:
-            return f"discard {self.card}"
+            # A face-down discard as the others see it (View.history) shows no card.
+            return "discard" if self.card is None else f"discard {self.card}"
         if k is Kind.TRUMP:
             return f"trump {self.suit}"
         if k is Kind.DEAL:
-            return "deal " + format_cards(self.cards)
+            # A deal as the players see it (View.history) shows no cards.
+            return "deal " + format_cards(self.cards) if self.cards else "deal"
         if k is Kind.MELD and self.name is not None:
             text = f"meld {self.name} {format_cards(self.cards)}"
             return f"{text} + {self.source}" if self.source else text

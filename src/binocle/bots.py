@@ -21,11 +21,22 @@ from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase, View
 from binocle.errors import InvalidArgumentError
 from binocle.game import apply, claimants, legal_actions, observe, start
+from binocle.ismcts import ISMCTSBot, PIMCBot
 from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS
 from binocle.rules.tricks import trick_winner
 
-__all__ = ["BaselineBot", "Bot", "RandomBot", "knocker", "make_bot", "play_game"]
+__all__ = [
+    "BaselineBot",
+    "Bot",
+    "ISMCTSBot",
+    "PIMCBot",
+    "RandomBot",
+    "bot_names",
+    "knocker",
+    "make_bot",
+    "play_game",
+]
 
 
 class Bot(Protocol):
@@ -195,11 +206,22 @@ class BaselineBot:
 
 _KIND_VALUES: dict[str, int] = {name: value for name, _, value in KINDS}
 
-_BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot, "baseline": BaselineBot}
+_BOTS: dict[str, Callable[[int | None], Bot]] = {
+    "random": RandomBot,
+    "baseline": BaselineBot,
+    "ismcts": ISMCTSBot,
+    "pimc": PIMCBot,
+}
+
+
+def bot_names() -> tuple[str, ...]:
+    """The names :func:`make_bot` knows."""
+    return tuple(_BOTS)
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name: ``"random"`` or ``"baseline"``."""
+    """A bot by name: ``"random"``, ``"baseline"``, ``"ismcts"`` (:class:`ISMCTSBot`
+    at its default settings) or ``"pimc"`` (:class:`PIMCBot`)."""
     if name not in _BOTS:
         raise InvalidArgumentError(f"unknown bot {name!r} (known: {', '.join(_BOTS)})")
     return _BOTS[name](seed)

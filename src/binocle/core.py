@@ -16,7 +16,7 @@ from typing import Any, ClassVar, TypeVar
 
 import attrs
 
-from binocle.actions import Action, Kind, deal
+from binocle.actions import Action, Kind, deal, new_action
 from binocle.cards import Card, Suit, format_cards, pack
 from binocle.errors import excerpt
 
@@ -633,7 +633,7 @@ def top_scorer(scores: tuple[int, ...], seats: Any = None) -> int | None:
 
 
 #: A deal as the players see it: no cards.
-HIDDEN_DEAL: Any = Action(Kind.DEAL)
+HIDDEN_DEAL: Any = new_action(Kind.DEAL)
 
 
 def public_history(

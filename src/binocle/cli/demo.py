@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from binocle.actions import Action
-from binocle.bots import make_bot, play_game
+from binocle.bots import bot_names, make_bot, play_game
 from binocle.cli._common import (
     Subparsers,
     add_command,
@@ -31,7 +31,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "--seed", type=whole_number, default=1, metavar="S", help="seed of the deals and the bots"
     )
     demo.add_argument(
-        "--bot", default="baseline", choices=["baseline", "random"], help="the bot at every seat"
+        "--bot", default="baseline", choices=list(bot_names()), help="the bot at every seat"
     )
     demo.add_argument(
         "--max-hands",

@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from binocle.bots import make_bot, play_game
+from binocle.bots import bot_names, make_bot, play_game
 from binocle.cli._common import (
     Subparsers,
     add_command,
@@ -39,7 +39,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "--bots",
         default="baseline",
         metavar="B",
-        help="a bot for every seat, or one per seat separated by commas: random, baseline",
+        help="a bot for every seat, or one per seat separated by commas: " + ", ".join(bot_names()),
     )
     sim.add_argument("--jobs", type=at_least_one, default=1, metavar="J", help="worker processes")
     sim.add_argument(

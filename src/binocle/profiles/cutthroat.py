@@ -749,7 +749,7 @@ def _limit_winner(scores: tuple[int, ...], bidder: int | None) -> int | None:
 
 
 _KEEP: Any = object()
-_HIDDEN_DISCARD: Final = Action(Kind.DISCARD)
+_HIDDEN_DISCARD: Final = A.new_action(Kind.DISCARD)
 
 
 def _pile_positions(schedule: tuple[tuple[int | str, int], ...], name: str) -> tuple[int, ...]:

@@ -1,0 +1,340 @@
+"""Search bots: information-set Monte Carlo tree search and determinized sampling.
+
+:class:`ISMCTSBot` is single-observer information-set MCTS (Cowling, Powley and
+Whitehouse, 2012).  One tree is grown over the bot's information set: each
+iteration draws a state consistent with the bot's view
+(:func:`binocle.determinize`), walks the tree choosing among the actions legal
+in that state (UCB1, each child's exploration term counted over the iterations
+in which it was available), adds one node, plays the hand out at random and
+credits every node with the result for the player who chose it.  The action
+played is the root child visited most.  The bot sees only its view, so it
+cannot peek; for a given seed its choices are reproducible.
+
+:class:`PIMCBot` (perfect-information Monte Carlo) is the simpler relative:
+for each of a few sampled states it scores every candidate action by random
+playouts and plays the best on average.
+
+Both evaluate a hand, not a game: a playout ends with the hand, and a player's
+result is his score for the hand less the mean of the others', scaled.  Some
+choices are made by rule rather than searched: a claim (knock) exactly when it
+is correct, which the public score decides; three-handed dix and melds always
+shown in full (they can only score); cutthroat bids only the next step up or
+a pass, so the auction is a sequence of "go on?" decisions.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from binocle.actions import Action, Kind, claim
+from binocle.cards import Suit
+from binocle.core import GameState, Phase, View
+from binocle.determinize import Determinizer
+from binocle.errors import BinocleError, InvalidArgumentError
+from binocle.game import apply, legal_actions, winner
+
+__all__ = ["ISMCTSBot", "PIMCBot"]
+
+#: Default iterations per move: about a fifth of a second on one core.
+DEFAULT_ITERATIONS = 150
+#: Default exploration constant of UCB1 (results are scaled to about [-1, 1]).
+DEFAULT_EXPLORATION = 0.7
+#: Determinizations drawn per move; the iterations cycle through them.
+DEFAULT_SAMPLES = 30
+
+
+def _check_settings(iterations: Any, time_limit: Any, exploration: Any, samples: Any) -> None:
+    if iterations is not None and (
+        isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+    ):
+        raise InvalidArgumentError(f"iterations is a whole number from 1, not {iterations!r}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not time_limit > 0
+    ):
+        raise InvalidArgumentError(
+            f"time_limit is a positive number of seconds, not {time_limit!r}"
+        )
+    if (
+        isinstance(exploration, bool)
+        or not isinstance(exploration, (int, float))
+        or exploration < 0
+    ):
+        raise InvalidArgumentError(f"exploration is a number from 0, not {exploration!r}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise InvalidArgumentError(f"samples is a whole number from 1, not {samples!r}")
+
+
+def _scale(view: View) -> float:
+    """Points that make a result of 1: about a good hand's worth in the profile."""
+    return 500.0 if view.profile.name == "cutthroat" else 250.0
+
+
+def candidates(legal: tuple[Action, ...], phase: Phase) -> tuple[Action, ...]:
+    """The actions the search considers among ``legal`` (see the module).
+
+    Claims are left to the rule; a bid is only the next step up; three-handed
+    dix and melds are shown in full.
+    """
+    out: list[Action] = []
+    bid_seen = False
+    for a in legal:
+        k = a.kind
+        if k is Kind.CLAIM or k is Kind.CLAIM_OVERLOOKED or k is Kind.BUNCH:
+            continue
+        if k is Kind.BID:
+            if bid_seen:
+                continue
+            bid_seen = True
+        out.append(a)
+    if phase is Phase.DIX and len(out) > 1:
+        out = [max(out, key=lambda a: 0 if a.kind is Kind.PASS else (a.number or 1))]
+    elif phase is Phase.MELD and any(a.kind is Kind.MELD and a.name is None for a in out):
+        out = [a for a in out if a.kind is Kind.MELD and a.name is None]
+    if not out:
+        out = [a for a in legal if a.kind is not Kind.CLAIM] or list(legal)
+    return tuple(out)
+
+
+def _claim_wins(state: GameState, seat: int) -> bool:
+    """Whether ``seat``'s knock now would be correct (decided by public scores alone)."""
+    try:
+        after = apply(state, claim(seat))
+    except BinocleError:
+        return False
+    return winner(after) == seat
+
+
+class _Node:
+    __slots__ = ("actor", "avail", "children", "total", "visits")
+
+    def __init__(self, actor: int | None) -> None:
+        self.actor = actor
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+class _SearchBase:
+    """What the search bots share: settings, determinizations, playouts, knocks."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        iterations: int | None = DEFAULT_ITERATIONS,
+        time_limit: float | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        samples: int = DEFAULT_SAMPLES,
+    ) -> None:
+        _check_settings(iterations, time_limit, exploration, samples)
+        if iterations is None and time_limit is None:
+            raise InvalidArgumentError("give iterations, a time_limit, or both")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = float(exploration)
+        self.samples = samples
+
+    def knock(self, view: View) -> bool:
+        """Knock (out of turn too) exactly when the claim is correct."""
+        totals = view.get("claim_totals")
+        targets = view.get("targets")
+        if not totals or not targets:
+            return False
+        return bool(totals[view.seat] >= targets[view.seat])
+
+    def _ruled(self, view: View) -> Action | None:
+        """The choice made by rule, without search, or None."""
+        legal = view.legal_actions
+        if not legal:
+            raise InvalidArgumentError("the view's seat has no action to choose (not its turn)")
+        if len(legal) == 1:
+            return legal[0]
+        if any(a.kind is Kind.CLAIM for a in legal) and self.knock(view):
+            return next(a for a in legal if a.kind is Kind.CLAIM and a.number is None)
+        cands = candidates(legal, view.phase)
+        return cands[0] if len(cands) == 1 else None
+
+    def _worlds(self, view: View, rng: random.Random, n: int) -> list[GameState]:
+        det = Determinizer(view)
+        start = det.hand_start(rng)
+        return [det.sample(rng, start) for _ in range(n)]
+
+    def _playout(self, s: GameState, hand: int, rng: random.Random) -> GameState:
+        """Random play to the end of the hand (calm actions only: no claim, no concession)."""
+        while s.current_player is not None and len(s.results) == hand:
+            legal = legal_actions(s)
+            if s.phase is Phase.BIDDING:
+                a = _rollout_call(s, legal, rng)
+            elif s.phase is Phase.TRUMP:
+                a = _rollout_trump(s, legal)
+            else:
+                calm = [
+                    a
+                    for a in legal
+                    if a.kind is not Kind.CLAIM
+                    and a.kind is not Kind.CONCEDE
+                    and a.kind is not Kind.BUNCH
+                    and a.kind is not Kind.CLAIM_OVERLOOKED
+                ]
+                a = rng.choice(calm or legal)
+            s = apply(s, a)
+        return s
+
+    def _rewards(self, s: GameState, hand: int, n: int, scale: float) -> list[float]:
+        if len(s.results) <= hand:
+            return [0.0] * n
+        delta = s.results[hand].delta
+        total = sum(delta)
+        return [(d - (total - d) / (n - 1)) / scale for d in delta]
+
+
+def _rollout_call(s: GameState, legal: tuple[Action, ...], rng: random.Random) -> Action:
+    """Playout bidding: raise by one step while the hand's rough worth covers it."""
+    p = s.current_player
+    assert p is not None
+    bid = next((a for a in legal if a.kind is Kind.BID), None)
+    if bid is None:
+        return legal[0]
+    hand = s.hands[p]
+    prof = s.profile
+    worth = max(prof.meld(hand, t).total for t in Suit)
+    worth += 15 * sum(1 for c in hand if c & 7 == 0) + 70
+    if (bid.number or 0) <= worth + rng.randrange(-20, 21):
+        return bid
+    return next((a for a in legal if a.kind is Kind.PASS), legal[0])
+
+
+def _rollout_trump(s: GameState, legal: tuple[Action, ...]) -> Action:
+    """Playout trump: the suit with the best meld plus length."""
+    p = s.current_player
+    assert p is not None
+    hand = s.hands[p]
+    prof = s.profile
+
+    def value(a: Action) -> int:
+        t = a.suit
+        assert t is not None
+        return prof.meld(hand, t).total + 10 * sum(1 for c in hand if c >> 3 == t)
+
+    return max(legal, key=value)
+
+
+class ISMCTSBot(_SearchBase):
+    """Information-set MCTS (single observer), as the module describes.
+
+    ``iterations`` per move (default 150) and/or ``time_limit`` in seconds per
+    move (the search stops at whichever comes first); ``exploration``: the
+    UCB1 constant (default 0.7, results scaled to about [-1, 1]); ``samples``:
+    determinizations drawn per move, cycled by the iterations (default 30);
+    ``seed``: the same seed and views give the same choices.  With a time
+    limit the number of iterations depends on the machine, so choices are
+    reproducible only with ``iterations`` alone.
+
+    >>> from binocle.bots import ISMCTSBot, play_game, RandomBot
+    >>> s = play_game("classic(max_hands=1)", [ISMCTSBot(1, iterations=20), RandomBot(2)], seed=3)
+    >>> len(s.results)
+    1
+    """
+
+    def choose(self, view: View) -> Action:
+        ruled = self._ruled(view)
+        if ruled is not None:
+            return ruled
+        rng = random.Random(self.rng.randrange(2**62))
+        me = view.seat
+        n = len(view.hand_sizes)
+        hand = len(view.results)
+        scale = _scale(view)
+        worlds = self._worlds(view, rng, self.samples)
+        root = _Node(None)
+        c = self.exploration
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        it = 0
+        while True:
+            if self.iterations is not None and it >= self.iterations:
+                break
+            if deadline is not None and it > 0 and time.perf_counter() >= deadline:
+                break
+            s = worlds[it % len(worlds)]
+            it += 1
+            node = root
+            path: list[_Node] = [root]
+            # Selection and expansion.
+            while s.current_player is not None and len(s.results) == hand:
+                p = s.current_player
+                legal = legal_actions(s) if p != me or node is not root else view.legal_actions
+                acts = candidates(legal, s.phase)
+                untried = [a for a in acts if a not in node.children]
+                if untried:
+                    a = rng.choice(untried)
+                    child = _Node(p)
+                    node.children[a] = child
+                    for b in acts:
+                        ch = node.children.get(b)
+                        if ch is not None:
+                            ch.avail += 1
+                    s = apply(s, a)
+                    path.append(child)
+                    break
+                best = None
+                best_score = -math.inf
+                for b in acts:
+                    ch = node.children[b]
+                    ch.avail += 1
+                    score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if score > best_score:
+                        best, best_score = b, score
+                assert best is not None
+                node = node.children[best]
+                s = apply(s, best)
+                path.append(node)
+            s = self._playout(s, hand, rng)
+            rewards = self._rewards(s, hand, n, scale)
+            for nd in path:
+                nd.visits += 1
+                if nd.actor is not None:
+                    nd.total += rewards[nd.actor]
+        legal = view.legal_actions
+        best_action = max(
+            (a for a in candidates(legal, view.phase) if a in root.children),
+            key=lambda a: (root.children[a].visits, root.children[a].total),
+        )
+        return best_action
+
+
+class PIMCBot(_SearchBase):
+    """Perfect-information Monte Carlo: ``samples`` determinizations (default 30),
+    each candidate action scored by random playouts in each, about ``iterations``
+    playouts in all (default 150); the best mean wins."""
+
+    def choose(self, view: View) -> Action:
+        ruled = self._ruled(view)
+        if ruled is not None:
+            return ruled
+        rng = random.Random(self.rng.randrange(2**62))
+        me = view.seat
+        n = len(view.hand_sizes)
+        hand = len(view.results)
+        scale = _scale(view)
+        acts = candidates(view.legal_actions, view.phase)
+        budget = self.iterations or 10**9
+        worlds = self._worlds(view, rng, min(self.samples, max(1, budget // len(acts))))
+        totals = dict.fromkeys(acts, 0.0)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        while done < budget:
+            for a in acts:
+                s = self._playout(apply(worlds[done % len(worlds)], a), hand, rng)
+                totals[a] += self._rewards(s, hand, n, scale)[me]
+            done += len(acts)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return max(acts, key=lambda a: totals[a])

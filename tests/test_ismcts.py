@@ -1,0 +1,149 @@
+"""The search bots: ISMCTS and PIMC play every phase, never peek, and repeat for a seed.
+
+Docs: the bots page ("Search bots").  A bot sees only its seat's view, so two
+states that look the same to it must get the same choice.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import binocle
+from binocle import InvalidArgumentError, Phase
+from binocle.bots import BaselineBot, ISMCTSBot, PIMCBot, make_bot, play_game
+
+
+class Recording:
+    """A bot wrapper that notes the phases it was asked to choose in."""
+
+    def __init__(self, bot: ISMCTSBot | PIMCBot) -> None:
+        self.bot = bot
+        self.phases: set[Phase] = set()
+
+    def choose(self, view: binocle.View) -> binocle.Action:
+        self.phases.add(view.phase)
+        a = self.bot.choose(view)
+        assert a in view.legal_actions
+        return a
+
+    def knock(self, view: binocle.View) -> bool:
+        return self.bot.knock(view)
+
+
+PHASES = {
+    "cutthroat": {Phase.BIDDING, Phase.DISCARD, Phase.TRUMP, Phase.MELD, Phase.PLAY},
+    "classic": {Phase.PLAY, Phase.ANNOUNCE},
+    "three-handed": {Phase.DIX, Phase.MELD, Phase.PLAY},
+}
+
+
+@pytest.mark.parametrize("profile", sorted(PHASES))
+@pytest.mark.parametrize("kind", [ISMCTSBot, PIMCBot])
+def test_search_bots_play_every_phase_of_every_profile(profile: str, kind: type) -> None:
+    """A whole hand with a search bot in every seat: each legal choice, every phase."""
+    n = binocle.profile(profile).players
+    seen: set[Phase] = set()
+    for seed in range(6):
+        bots = [Recording(kind(i, iterations=12, samples=4)) for i in range(n)]
+        s = play_game(f"{profile}(max_hands=1)", bots, seed=seed)
+        assert len(s.results) == 1 and binocle.is_over(s)
+        seen = seen.union(*(b.phases for b in bots))
+        if PHASES[profile] <= seen:
+            break
+    assert PHASES[profile] <= seen
+
+
+def test_make_bot_knows_the_search_bots() -> None:
+    """make_bot("ismcts") and make_bot("pimc") give the bots at their defaults."""
+    assert isinstance(make_bot("ismcts", 1), ISMCTSBot)
+    assert isinstance(make_bot("pimc", 1), PIMCBot)
+
+
+def test_same_seed_same_choices() -> None:
+    """Deterministic for a seed: two bots built alike choose alike, view after view."""
+    s = binocle.new_game("cutthroat", seed=9)
+    a, b = ISMCTSBot(4, iterations=40), ISMCTSBot(4, iterations=40)
+    for _ in range(12):
+        p = s.current_player
+        if p is None:
+            s = binocle.apply(s, binocle.legal_actions(s)[0])
+            continue
+        v = binocle.observe(s, p)
+        x, y = a.choose(v), b.choose(v)
+        assert x == y
+        s = binocle.apply(s, x)
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])
+def test_no_peeking(profile: str) -> None:
+    """For a fixed seed, the choice is the same whatever the cards hidden from the bot,
+    when they are reshuffled consistently with its view."""
+    s = binocle.new_game(profile, seed=13)
+    base = [BaselineBot(i) for i in range(s.profile.players)]
+    for _ in range(14):
+        p = s.current_player
+        assert p is not None
+        s = binocle.apply(s, base[p].choose(binocle.observe(s, p)))
+    seat = s.current_player
+    assert seat is not None
+    view = binocle.observe(s, seat)
+    worlds = [binocle.determinize(view, k) for k in range(4)]
+    others = {tuple(w.hands[i] for i in range(len(w.hands)) if i != seat) for w in worlds}
+    assert len(others) > 1  # the hidden cards really differ
+    choices = {ISMCTSBot(7, iterations=60).choose(binocle.observe(w, seat)) for w in worlds}
+    assert len(choices) == 1
+
+
+def test_a_time_budget_bounds_the_move() -> None:
+    """time_limit stops the search (at least one iteration is always made)."""
+    s = binocle.new_game("classic", seed=2)
+    v = binocle.observe(s, s.current_player or 0)
+    bot = ISMCTSBot(1, iterations=None, time_limit=0.05)
+    t = time.perf_counter()
+    assert bot.choose(v) in v.legal_actions
+    assert time.perf_counter() - t < 2.0
+
+
+def test_the_search_claims_exactly_when_the_claim_is_correct() -> None:
+    """Classic rules, Claiming: a correct knock wins the game; the bot knocks then,
+    and never on a claim the public score does not prove."""
+    s = binocle.new_game("classic(target=50)", seed=4)
+    bot = ISMCTSBot(1, iterations=10)
+    rng = random.Random(1)
+    knocked = False
+    while not binocle.is_over(s):
+        p = s.current_player
+        if p is None:
+            s = binocle.apply(s, binocle.legal_actions(s)[0])
+            continue
+        v = binocle.observe(s, p)
+        a = (
+            bot.choose(v)
+            if p == 0
+            else rng.choice([x for x in v.legal_actions if x.kind is not binocle.Kind.CLAIM])
+        )
+        s = binocle.apply(s, a)
+        if a.kind is binocle.Kind.CLAIM:
+            knocked = True
+            assert binocle.winner(s) == 0
+    assert knocked
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"iterations": 0},
+        {"iterations": 2.5},
+        {"time_limit": -1},
+        {"exploration": -0.1},
+        {"samples": 0},
+        {"iterations": None},
+    ],
+)
+def test_bad_settings_raise_documented_errors(kwargs: dict[str, object]) -> None:
+    """Settings outside their range are refused with InvalidArgumentError."""
+    with pytest.raises(InvalidArgumentError):
+        ISMCTSBot(1, **kwargs)  # type: ignore[arg-type]
