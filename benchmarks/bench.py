@@ -22,6 +22,7 @@ from typing import Any
 
 import binocle
 from binocle.cards import Card, Suit, pack
+from binocle.determinize import Determinizer
 
 HANDS_PER_GAME = 6
 RUNS = 3
@@ -247,6 +248,21 @@ def state_bytes(name: str, seed: int = 5) -> tuple[float, int]:
 # -- the report ---------------------------------------------------------------------------
 
 
+def mid_hand_view(name: str, seed: int = 3) -> binocle.View:
+    """The view of the player to act after a third of the hand's actions (baseline bots)."""
+    from binocle.bots import BaselineBot
+
+    s = binocle.new_game(name, seed=seed)
+    bots = [BaselineBot(i) for i in range(s.profile.players)]
+    for _ in range(30):
+        p = s.current_player
+        if p is None:
+            break
+        s = binocle.apply(s, bots[p].choose(binocle.observe(s, p)))
+    p = s.current_player if s.current_player is not None else 0
+    return binocle.observe(s, p)
+
+
 def fmt_rate(v: float | None) -> str:
     if v is None:
         return "-"
@@ -412,6 +428,20 @@ def run(seconds: float) -> dict[str, Any]:
             f"<= {STATE_BYTES_TARGET:,} B",
             per_state <= STATE_BYTES_TARGET,
         )
+    # h. determinize: full states sampled from a view in the middle of a hand.
+    for name in names:
+        view = mid_hand_view(name)
+        det = Determinizer(view)
+        rng = random.Random(1)
+        start = det.hand_start(rng)
+        rate = best_rate(timed(lambda d=det, r=rng, st=start: (d.sample(r, st) and 1, 0)), seconds)[
+            0
+        ]
+        row(f"h. determinize, {name}, mid-hand", rate, "samples/s", "one Determinizer per view")
+        rate = best_rate(
+            timed(lambda v=view, r=rng: (binocle.determinize(v, r) and 1, 0)), seconds
+        )[0]
+        row(f"h. binocle.determinize(view, rng), {name}", rate, "samples/s", "from scratch")
     return {
         "python": sys.version.split()[0],
         "implementation": platform.python_implementation(),

@@ -13,6 +13,7 @@ from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card, Rank, Suit, pack, parse_card, parse_cards, parse_suit
 from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
 from binocle.determinize import determinize
+from binocle.duplicate import ArenaReport, arena
 from binocle.errors import (
     BinocleError,
     IllegalActionError,
@@ -47,6 +48,7 @@ __version__ = "0.1.0"
 __all__ = [
     "CARDS",
     "Action",
+    "ArenaReport",
     "BinocleError",
     "Card",
     "GameState",
@@ -67,6 +69,7 @@ __all__ = [
     "View",
     "__version__",
     "apply",
+    "arena",
     "claimants",
     "determinize",
     "dumps",

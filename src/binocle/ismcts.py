@@ -15,7 +15,11 @@ for each of a few sampled states it scores every candidate action by random
 playouts and plays the best on average.
 
 Both evaluate a hand, not a game: a playout ends with the hand, and a player's
-result is his score for the hand less the mean of the others', scaled.  Some
+result is his score for the hand less the mean of the others', scaled.  The
+playouts are random but for a little sense: a player following to a trick
+usually wins it as cheaply as he can, or else throws his cheapest card; in
+the cutthroat auction each raises while his hand's rough worth covers the bid,
+and the bidder names the suit of his best meld and length.  Some
 choices are made by rule rather than searched: a claim (knock) exactly when it
 is correct, which the public score decides; three-handed dix and melds always
 shown in full (they can only score); cutthroat bids only the next step up or
@@ -35,6 +39,7 @@ from binocle.core import GameState, Phase, View
 from binocle.determinize import Determinizer
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, legal_actions, winner
+from binocle.rules.tricks import trick_winner
 
 __all__ = ["ISMCTSBot", "PIMCBot"]
 
@@ -131,8 +136,12 @@ class _SearchBase:
         time_limit: float | None = None,
         exploration: float = DEFAULT_EXPLORATION,
         samples: int = DEFAULT_SAMPLES,
+        auction: str = "estimate",
     ) -> None:
         _check_settings(iterations, time_limit, exploration, samples)
+        if auction not in ("estimate", "search"):
+            raise InvalidArgumentError(f"auction is 'estimate' or 'search', not {auction!r}")
+        self.auction = auction
         if iterations is None and time_limit is None:
             raise InvalidArgumentError("give iterations, a time_limit, or both")
         self.seed = seed
@@ -159,6 +168,10 @@ class _SearchBase:
             return legal[0]
         if any(a.kind is Kind.CLAIM for a in legal) and self.knock(view):
             return next(a for a in legal if a.kind is Kind.CLAIM and a.number is None)
+        if view.phase is Phase.BIDDING and self.auction == "estimate":
+            from binocle.bots import BaselineBot
+
+            return BaselineBot(0).choose(view)
         cands = candidates(legal, view.phase)
         return cands[0] if len(cands) == 1 else None
 
@@ -175,6 +188,8 @@ class _SearchBase:
                 a = _rollout_call(s, legal, rng)
             elif s.phase is Phase.TRUMP:
                 a = _rollout_trump(s, legal)
+            elif s.phase is Phase.PLAY and s.trick and rng.random() < 0.75:
+                a = _rollout_follow(s, legal)
             else:
                 calm = [
                     a
@@ -210,6 +225,28 @@ def _rollout_call(s: GameState, legal: tuple[Action, ...], rng: random.Random) -
     if (bid.number or 0) <= worth + rng.randrange(-20, 21):
         return bid
     return next((a for a in legal if a.kind is Kind.PASS), legal[0])
+
+
+def _rollout_follow(s: GameState, legal: tuple[Action, ...]) -> Action:
+    """Playout play to a trick: the cheapest card that wins it, else the cheapest card."""
+    played = [c for _, c in s.trick]
+    trump = s.trump
+    best: Action | None = None
+    low: Action | None = None
+    for a in legal:
+        c = a.card
+        if a.kind is not Kind.PLAY or c is None:
+            continue
+        if low is None or (c & 7, c >> 3 != trump) > (
+            (low.card or 0) & 7,
+            (low.card or 0) >> 3 != trump,
+        ):
+            low = a
+        if trick_winner([*played, c], trump) == len(played) and (
+            best is None or c & 7 > (best.card or 0) & 7
+        ):
+            best = a
+    return best or low or legal[0]
 
 
 def _rollout_trump(s: GameState, legal: tuple[Action, ...]) -> Action:

@@ -1,0 +1,377 @@
+"""Duplicate deals: bots compared over duplicate deals, on any executor (layer 4, a leaf).
+
+:func:`arena` (also :func:`binocle.arena`) plays ``deals`` deals of one hand each.  Every deal is played
+once per seat rotation (the bots moved one seat on each time, so with
+``["ismcts", "baseline", "baseline"]`` the search bot sits in every seat once
+with the same cards dealt), which takes most of the luck of the cards out of
+the comparison.  The work runs on any :class:`concurrent.futures.Executor`: in
+this process by default, a process pool with ``jobs``, or a Dask cluster with
+``distributed.Client(...).get_executor()``.  Every deal's cards and every bot's
+seed follow from ``seed`` and the deal's number alone, so the report never
+depends on how the work was split.
+
+The report gives, per bot: hands played, mean points per hand and its 95%
+interval; the mean advantage per hand over the other seats of the same hands
+(its points less their mean) and its interval; and the win rate (hands in
+which it scored more than every other seat) with its Wilson 95% interval.
+The intervals for points are normal intervals over deals (the deals are
+independent; the rotations of one deal are not), so they are honest for
+duplicate play.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import math
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from binocle.bots import Bot, bot_names, make_bot, play_game
+from binocle.errors import BinocleError, InvalidArgumentError
+from binocle.ismcts import ISMCTSBot, PIMCBot
+from binocle.profiles import get_profile
+
+__all__ = ["ArenaReport", "BotStats", "arena", "build_bot", "wilson"]
+
+#: The z value of a two-sided 95% interval.
+Z95 = 1.959963984540054
+_SPEC = re.compile(r"^\s*([a-z_-]+)\s*(?:\((.*)\))?\s*$")
+_SETTINGS: dict[str, type] = {"ismcts": ISMCTSBot, "pimc": PIMCBot}
+
+
+def build_bot(spec: str, seed: int | None) -> Bot:
+    """A bot from its spec: a name (``"baseline"``) or a search bot with settings,
+    ``"ismcts(iterations=400,exploration=0.5)"``."""
+    if not isinstance(spec, str):
+        raise InvalidArgumentError(f"a bot is given by its name, not {type(spec).__name__}")
+    m = _SPEC.match(spec)
+    if m is None:
+        raise InvalidArgumentError(f"not a bot: {spec!r} (e.g. baseline or ismcts(iterations=400))")
+    name, args = m.group(1), m.group(2)
+    if name not in bot_names():
+        raise InvalidArgumentError(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
+    if not args or not args.strip():
+        return make_bot(name, seed)
+    if name not in _SETTINGS:
+        raise InvalidArgumentError(f"the {name} bot has no settings ({spec!r})")
+    kwargs: dict[str, Any] = {}
+    for part in args.split(","):
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or key not in ("iterations", "time_limit", "exploration", "samples"):
+            raise InvalidArgumentError(
+                f"not a setting of {name}: {part.strip()!r}"
+                " (iterations, time_limit, exploration, samples)"
+            )
+        text = value.strip()
+        try:
+            kwargs[key] = None if text == "none" else int(text) if text.isdigit() else float(text)
+        except ValueError:
+            raise InvalidArgumentError(f"{key} is a number, not {text!r}") from None
+    bot: Bot = _SETTINGS[name](seed, **kwargs)
+    return bot
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a rate (95% by default); (0, 1) when ``n`` is 0."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
+    n = len(values)
+    if n == 0:
+        return (0.0, math.nan, math.nan)
+    mean = sum(values) / n
+    if n < 2:
+        return (mean, math.nan, math.nan)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+@attrs.frozen
+class BotStats:
+    """One bot's results (a bot named twice in the line-up counts as one)."""
+
+    bot: str
+    hands: int
+    mean_points: float
+    points_ci: tuple[float, float]
+    advantage: float
+    advantage_ci: tuple[float, float]
+    wins: int
+    win_rate: float
+    win_ci: tuple[float, float]
+
+
+@attrs.frozen
+class ArenaReport:
+    """What :func:`arena` returns: the settings, per-bot statistics and every hand's points.
+
+    ``points[d][r]`` are the points of each seat in rotation ``r`` of deal ``d``;
+    ``lineups[r]`` names the bot at each seat in rotation ``r``.
+    """
+
+    profile: str
+    bots: tuple[str, ...]
+    deals: int
+    seed: int
+    lineups: tuple[tuple[str, ...], ...]
+    points: tuple[tuple[tuple[int, ...], ...], ...]
+    stats: tuple[BotStats, ...]
+
+    def get(self, bot: str) -> BotStats:
+        """The statistics of one bot by its spec."""
+        for st in self.stats:
+            if st.bot == bot:
+                return st
+        raise InvalidArgumentError(f"no bot {bot!r} in this arena ({', '.join(self.bots)})")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as plain JSON-ready data."""
+        return {
+            "profile": self.profile,
+            "bots": list(self.bots),
+            "deals": self.deals,
+            "seed": self.seed,
+            "hands": self.deals * len(self.lineups),
+            "stats": [
+                {
+                    "bot": st.bot,
+                    "hands": st.hands,
+                    "mean_points": st.mean_points,
+                    "points_ci95": list(st.points_ci),
+                    "advantage": st.advantage,
+                    "advantage_ci95": list(st.advantage_ci),
+                    "wins": st.wins,
+                    "win_rate": st.win_rate,
+                    "win_ci95_wilson": list(st.win_ci),
+                }
+                for st in self.stats
+            ],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The report as JSON text (the statistics; not every hand's points)."""
+        return json.dumps(self.as_dict(), indent=indent)
+
+    def table(self) -> str:
+        """The statistics as a text table."""
+        head = (
+            f"{self.profile}: {self.deals} duplicate deals x {len(self.lineups)} seatings,"
+            f" seed {self.seed}"
+        )
+        rows = [("bot", "hands", "points/hand (95%)", "advantage (95%)", "wins (Wilson 95%)")]
+        for st in self.stats:
+            rows.append(
+                (
+                    st.bot,
+                    str(st.hands),
+                    f"{st.mean_points:.1f} [{st.points_ci[0]:.1f}, {st.points_ci[1]:.1f}]",
+                    f"{st.advantage:+.1f} [{st.advantage_ci[0]:+.1f}, {st.advantage_ci[1]:+.1f}]",
+                    f"{st.win_rate:.1%} [{st.win_ci[0]:.1%}, {st.win_ci[1]:.1%}]",
+                )
+            )
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines = [head]
+        for k, r in enumerate(rows):
+            lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+            if k == 0:
+                lines.append("  ".join("-" * w for w in widths))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def _lineups(bots: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Every rotation of the bots round the table: rotation r puts bots[(i - r) % n] at seat i."""
+    n = len(bots)
+    return tuple(tuple(bots[(i - r) % n] for i in range(n)) for r in range(n))
+
+
+def _deal_seed(seed: int, deal: int) -> int:
+    return (seed * 1_000_003 + deal * 7919 + 17) % 2**62
+
+
+def play_deal(
+    profile: str, bots: tuple[str, ...], seed: int, deal: int
+) -> tuple[tuple[int, ...], ...]:
+    """One duplicate deal: the points of every seat in every rotation (a pure function
+    of its arguments, so any worker anywhere gives the same answer)."""
+    p = get_profile(profile)
+    s_seed = _deal_seed(seed, deal)
+    out = []
+    for r, lineup in enumerate(_lineups(bots)):
+        players = [
+            build_bot(spec, (s_seed * 31 + r * 7 + i) % 2**62) for i, spec in enumerate(lineup)
+        ]
+        s = play_game(p, players, seed=s_seed, max_hands=1)
+        out.append(tuple(s.results[0].delta) if s.results else (0,) * p.players)
+    return tuple(out)
+
+
+def _play_deal_args(args: tuple[str, tuple[str, ...], int, int]) -> tuple[tuple[int, ...], ...]:
+    return play_deal(*args)
+
+
+def arena(
+    profile: Any,
+    bots: Sequence[str],
+    deals: int,
+    *,
+    seed: int = 0,
+    executor: cf.Executor | None = None,
+    jobs: int = 1,
+    progress: bool | Callable[[int, int], None] = False,
+) -> ArenaReport:
+    """Play ``deals`` duplicate deals between ``bots`` (one spec per seat) and report.
+
+    ``executor``: any :class:`concurrent.futures.Executor` to run the deals on
+    (for a Dask cluster: ``distributed.Client(address).get_executor()``);
+    without one, ``jobs`` > 1 starts a process pool of that size, and 1 plays
+    in this process.  ``progress``: True shows a progress bar (tqdm, extra
+    ``binocle[arena]``, on a terminal), or a function called with
+    ``(done, total)`` after each deal.
+
+    >>> import binocle
+    >>> r = binocle.arena("classic", ["baseline", "random"], deals=2, seed=1)
+    >>> r.get("baseline").hands, r.deals, len(r.points[0])
+    (4, 2, 2)
+    """
+    p = get_profile(profile)
+    spec = p.spec()
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise InvalidArgumentError("bots is a list of bot names, one per seat")
+    line = tuple(bots)
+    if len(line) != p.players:
+        raise InvalidArgumentError(f"{p.name} needs {p.players} bots, not {len(line)}")
+    for b in line:
+        build_bot(b, 0)
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise InvalidArgumentError(f"deals is a whole number from 1, not {deals!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidArgumentError(f"a seed is a whole number, not {seed!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise InvalidArgumentError(f"jobs is a whole number from 1, not {jobs!r}")
+    if executor is not None and not isinstance(executor, cf.Executor):
+        raise InvalidArgumentError(
+            f"executor is a concurrent.futures.Executor, not {type(executor).__name__}"
+        )
+    tasks = [(spec, line, seed, d) for d in range(deals)]
+    tick = _progress(progress, deals)
+    try:
+        if executor is None and jobs == 1:
+            results = []
+            for t in tasks:
+                results.append(_play_deal_args(t))
+                tick()
+        else:
+            own = executor is None
+            ex = cf.ProcessPoolExecutor(jobs) if executor is None else executor
+            try:
+                results = _run(ex, tasks, tick)
+            finally:
+                if own:
+                    ex.shutdown(cancel_futures=True)
+    finally:
+        tick.close()
+    return _report(spec, line, deals, seed, results)
+
+
+class _Tick:
+    def __init__(self, fn: Callable[[], None], close: Callable[[], None]) -> None:
+        self._fn = fn
+        self.close = close
+
+    def __call__(self) -> None:
+        self._fn()
+
+
+def _progress(progress: bool | Callable[[int, int], None], total: int) -> _Tick:
+    if callable(progress):
+        done = [0]
+
+        def call() -> None:
+            done[0] += 1
+            progress(done[0], total)
+
+        return _Tick(call, lambda: None)
+    if progress and sys.stderr.isatty():
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            pass
+        else:
+            bar = tqdm(total=total, unit="deal", file=sys.stderr)
+            return _Tick(lambda: bar.update(1), bar.close)
+    return _Tick(lambda: None, lambda: None)
+
+
+def _run(ex: cf.Executor, tasks: list[Any], tick: _Tick) -> list[tuple[tuple[int, ...], ...]]:
+    futures = {ex.submit(_play_deal_args, t): i for i, t in enumerate(tasks)}
+    out: list[Any] = [None] * len(tasks)
+    for fut in cf.as_completed(futures):
+        try:
+            out[futures[fut]] = fut.result()
+        except BinocleError:
+            raise
+        tick()
+    return out
+
+
+def _report(
+    spec: str,
+    bots: tuple[str, ...],
+    deals: int,
+    seed: int,
+    results: Iterable[tuple[tuple[int, ...], ...]],
+) -> ArenaReport:
+    points = tuple(results)
+    lineups = _lineups(bots)
+    stats = []
+    for name in dict.fromkeys(bots):
+        per_deal_points: list[float] = []
+        per_deal_adv: list[float] = []
+        hands = wins = 0
+        for deal in points:
+            pts: list[float] = []
+            adv: list[float] = []
+            for lineup, delta in zip(lineups, deal, strict=True):
+                for seat, who in enumerate(lineup):
+                    if who != name:
+                        continue
+                    others = [delta[j] for j in range(len(delta)) if j != seat]
+                    pts.append(delta[seat])
+                    adv.append(delta[seat] - sum(others) / len(others))
+                    hands += 1
+                    wins += delta[seat] > max(others)
+            per_deal_points.append(sum(pts) / len(pts))
+            per_deal_adv.append(sum(adv) / len(adv))
+        mean, lo, hi = _mean_ci(per_deal_points)
+        amean, alo, ahi = _mean_ci(per_deal_adv)
+        stats.append(
+            BotStats(
+                name,
+                hands,
+                mean,
+                (lo, hi),
+                amean,
+                (alo, ahi),
+                wins,
+                wins / hands if hands else 0.0,
+                wilson(wins, hands),
+            )
+        )
+    return ArenaReport(spec, bots, deals, seed, lineups, points, tuple(stats))

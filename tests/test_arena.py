@@ -1,0 +1,121 @@
+"""The arena: duplicate deals, statistics, any executor, the same answer however split.
+
+Docs: the bots page ("The arena").  Every deal is played with the bots rotated
+through every seat; the report's numbers follow from the seed alone.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import os
+
+import pytest
+
+import binocle
+from binocle import InvalidArgumentError
+from binocle.cli import main
+from binocle.duplicate import play_deal, wilson
+
+
+def test_every_bot_sits_in_every_seat_of_every_deal() -> None:
+    """Duplicate play: with two baseline seats and one random, each deal is played
+    three times, the random bot once in each seat."""
+    r = binocle.arena("cutthroat", ["random", "baseline", "baseline"], deals=3, seed=2)
+    assert r.lineups == (
+        ("random", "baseline", "baseline"),
+        ("baseline", "random", "baseline"),
+        ("baseline", "baseline", "random"),
+    )
+    assert r.get("random").hands == 9 and r.get("baseline").hands == 18
+    assert len(r.points) == 3 and all(len(d) == 3 for d in r.points)
+    # Each hand distributes its points: the advantages of the seats cancel out.
+    adv = r.get("random").advantage * 1 + r.get("baseline").advantage * 2
+    assert abs(adv) < 1e-6
+
+
+def test_the_same_cards_are_dealt_in_every_rotation() -> None:
+    """A deal's cards do not depend on where the bots sit: identical bots score the
+    same seat the same in every rotation."""
+    rows = play_deal("classic", ("baseline", "baseline"), 5, 0)
+    assert rows[0] == rows[1]
+
+
+def test_a_stronger_bot_shows_an_advantage_with_honest_intervals() -> None:
+    """Baseline against random in the classic game: more points per hand; every
+    interval contains its estimate."""
+    r = binocle.arena("classic", ["baseline", "random"], deals=6, seed=3)
+    b = r.get("baseline")
+    assert b.advantage > 0 and b.mean_points > r.get("random").mean_points
+    for st in r.stats:
+        assert st.points_ci[0] <= st.mean_points <= st.points_ci[1]
+        assert st.advantage_ci[0] <= st.advantage <= st.advantage_ci[1]
+        assert st.win_ci[0] <= st.win_rate <= st.win_ci[1]
+    doc = json.loads(r.to_json())
+    assert doc["deals"] == 6 and doc["stats"][0]["bot"] == "baseline"
+    assert "points/hand" in r.table()
+
+
+def test_wilson_interval() -> None:
+    """The Wilson score interval: 9 of 10 gives about [0.596, 0.982]."""
+    lo, hi = wilson(9, 10)
+    assert abs(lo - 0.5958) < 1e-3 and abs(hi - 0.9821) < 1e-3
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_results_do_not_depend_on_how_the_work_is_split() -> None:
+    """Serial, a thread pool and a process pool give the same report."""
+    bots = ["ismcts(iterations=8,samples=2)", "random", "baseline"]
+    serial = binocle.arena("three-handed", bots, deals=2, seed=4)
+    with cf.ThreadPoolExecutor(3) as ex:
+        threads = binocle.arena("three-handed", bots, deals=2, seed=4, executor=ex)
+    procs = binocle.arena("three-handed", bots, deals=2, seed=4, jobs=2)
+    assert serial == threads == procs
+
+
+def test_a_dask_cluster_gives_the_serial_results() -> None:
+    """On a Dask LocalCluster (extra binocle[distributed]) the report equals the serial one."""
+    if os.environ.get("CI"):
+        import distributed  # CI installs the extra: this test must run there
+    else:
+        distributed = pytest.importorskip("distributed")
+    bots = ["ismcts(iterations=8,samples=2)", "random"]
+    serial = binocle.arena("classic", bots, deals=3, seed=6)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_dask = binocle.arena("classic", bots, deals=3, seed=6, executor=client.get_executor())
+    assert on_dask == serial
+
+
+def test_the_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """``binocle arena`` prints the table, or the report as JSON."""
+    assert main(["arena", "--profile", "classic", "--bots", "baseline,random", "--deals", "2",
+                 "--seed", "1", "--json"]) == 0  # fmt: skip
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["bots"] == ["baseline", "random"] and doc["hands"] == 4
+    assert main(["arena", "--profile", "classic", "--bots", "baseline,random", "--deals", "1",
+                 "--seed", "1"]) == 0  # fmt: skip
+    assert "wins (Wilson 95%)" in capsys.readouterr().out
+    assert main(["arena", "--bots", "baseline,random", "--deals", "1"]) == 2
+    assert "needs 3 bots" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: binocle.arena("classic", ["baseline"], 2), "needs 2 bots"),
+        (lambda: binocle.arena("classic", ["baseline", "nobody"], 2), "unknown bot"),
+        (lambda: binocle.arena("classic", ["baseline", "random"], 0), "deals"),
+        (lambda: binocle.arena("classic", ["baseline", "random(x=1)"], 1), "no settings"),
+        (lambda: binocle.arena("classic", ["baseline", "ismcts(speed=1)"], 1), "not a setting"),
+        (lambda: binocle.arena("classic", ["baseline", "random"], 1, executor=3), "Executor"),
+    ],
+)
+def test_bad_arguments_raise_documented_errors(call: object, message: str) -> None:
+    """Wrong line-ups and settings are refused with InvalidArgumentError."""
+    with pytest.raises(InvalidArgumentError, match=message):
+        call()  # type: ignore[operator]
