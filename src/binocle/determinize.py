@@ -31,6 +31,11 @@ respect card counts, voids, cards known to be held and cards shown, and keeps
 a proposal only if the whole history replays to exactly the view; rejection
 from a uniform proposal keeps the result uniform.  In the cutthroat and
 three-handed games this is the uniform distribution over consistent deals.
+One exception: a cutthroat meld shown is the whole meld of its hand, and
+where the melds shown pin the hidden hands so tightly that 200 uniform
+proposals all fail, the sampler mends proposals by exchanging hidden cards
+until every meld fits (a hill climb): the sample is then consistent but no
+longer exactly uniform.
 In the classic game, which cards the opponent drew from the stock *and has
 since played* is filled in by one fixed rule (earliest draw first); this
 never changes what he holds or what the stock holds, but deals are then not
@@ -49,7 +54,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from binocle.actions import Action, Kind, deal, discard
-from binocle.cards import CARDS, Card, pack
+from binocle.cards import CARDS, Card, Suit, pack
 from binocle.core import GameState, Phase, View
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, observe, start
@@ -59,6 +64,10 @@ __all__ = ["Determinizer", "determinize"]
 
 #: Proposals tried for one hand before the view is declared impossible.
 MAX_ATTEMPTS = 2000
+#: Proposals tried by exact rejection before proposals are mended (see the module).
+EXACT_ATTEMPTS = 200
+#: Exchanges tried to mend one proposal.
+REPAIR_STEPS = 2000
 
 
 def determinize(view: View, rng: random.Random | int | None = None) -> GameState:
@@ -159,7 +168,7 @@ class Determinizer:
                 if all(m.bad for m in models):
                     model.propose(rng)  # raises: no deal fits
                 continue
-            planned = model.propose(rng)
+            planned = model.propose(rng, repair=attempt >= EXACT_ATTEMPTS)
             if planned is None:
                 continue
             deck, actions = planned
@@ -242,6 +251,9 @@ class _Model:
         self.up_dix = up_dix
         self.piles: dict[str, list[int]] = {}
         self.bad = False
+        self.played_by: list[list[Card]] = [[] for _ in range(n_seats)]
+        self.meld_targets: dict[int, Any] = {}
+        self.meld_of = p.meld
         positions: dict[int | str, list[int]] = {}
         pos = 0
         for target, n in p.deal_schedule(dealer):
@@ -343,6 +355,7 @@ class _Model:
                     melded = True
                 self._no_card(actor, a.card, trick, rule)
                 self._use(actor, a.card)
+                self.played_by[actor].append(a.card)
                 trick.append(a.card)
                 if len(trick) == 3:
                     trick = []
@@ -350,6 +363,17 @@ class _Model:
             self._shown_melds(view)
         if widow_out and widow:
             self.piles["widow"] = [q for q in widow if self.known[q] is None]
+        if self.current and self.trump is not None:
+            # Cutthroat rules, Melds: each meld shown is the whole meld of its hand.
+            for seat, m in enumerate(view.get("melds") or ()):
+                if m is not None and seat != self.observer:
+                    self.meld_targets[seat] = m
+        elif not self.current and self.trump is not None and len(s.results) < len(view.results):
+            # An earlier hand: a meld scored is the total of that hand's meld.
+            result = view.results[len(s.results)]
+            for seat, points in enumerate(result.meld):
+                if points > 0:
+                    self.meld_targets[seat] = points
 
     def _shown_melds(self, view: View) -> None:
         """Cards shown in melds are held (three-handed and cutthroat rules, Melds): current hand."""
@@ -579,8 +603,13 @@ class _Model:
         self._ways[key] = total
         return total
 
-    def propose(self, rng: random.Random) -> tuple[tuple[Card, ...], list[Action]] | None:
-        """A deck and the hand's actions (hidden parts filled in), or None."""
+    def propose(
+        self, rng: random.Random, repair: bool = False
+    ) -> tuple[tuple[Card, ...], list[Action]] | None:
+        """A deck and the hand's actions (hidden parts filled in), or None.
+
+        With ``repair``, a placement whose melds do not match those shown is
+        mended by exchanges of hidden cards before it is used."""
         if self.bad:
             raise InvalidArgumentError(
                 "the view is not consistent with any deal (its cards, voids or melds"
@@ -588,6 +617,7 @@ class _Model:
             )
         caps = self.caps
         placed: list[list[Card]] = [[] for _ in caps]
+        allowed_of: list[list[frozenset[int]]] = [[] for _ in caps]
         for i, (allowed, cards) in enumerate(self.classes):
             options = []
             for split, weight in _splits(len(cards), sorted(allowed), caps):
@@ -610,7 +640,10 @@ class _Model:
             at = 0
             for loc, x in split:
                 placed[loc].extend(shuffled[at : at + x])
+                allowed_of[loc].extend([allowed] * x)
                 at += x
+        if self.meld_targets and repair and not self._repair(placed, allowed_of, rng):
+            return None
         deck: list[Card | None] = list(self.known)
         for q, c in self.assigned.items():
             deck[q] = c
@@ -634,6 +667,47 @@ class _Model:
         if any(c is None for c in deck):
             return None
         return tuple(deck), actions  # type: ignore[arg-type]
+
+    def _meld_misses(self, placed: list[list[Card]]) -> int:
+        """How many seats' hands would not meld exactly what they showed."""
+        trump = self.trump
+        assert trump is not None
+        misses = 0
+        for seat, shown in self.meld_targets.items():
+            hand = tuple(sorted(placed[self.hand_loc[seat]] + self.played_by[seat]))
+            got = self.meld_of(hand, Suit(trump))
+            if (got.total if isinstance(shown, int) else got) != shown:
+                misses += 1
+        return misses
+
+    def _repair(
+        self, placed: list[list[Card]], allowed_of: list[list[frozenset[int]]], rng: random.Random
+    ) -> bool:
+        """Exchange hidden cards between places (each card staying where it may be)
+        until every seat's meld is the one it showed; False if that fails."""
+        misses = self._meld_misses(placed)
+        targets = [self.hand_loc[j] for j in self.meld_targets]
+        others = [i for i in range(len(placed)) if placed[i]]
+        for _ in range(REPAIR_STEPS):
+            if misses == 0:
+                return True
+            a = rng.choice(targets)
+            b = rng.choice(others)
+            if a == b or not placed[a] or not placed[b]:
+                continue
+            i = rng.randrange(len(placed[a]))
+            k = rng.randrange(len(placed[b]))
+            if b not in allowed_of[a][i] or a not in allowed_of[b][k]:
+                continue
+            placed[a][i], placed[b][k] = placed[b][k], placed[a][i]
+            allowed_of[a][i], allowed_of[b][k] = allowed_of[b][k], allowed_of[a][i]
+            after = self._meld_misses(placed)
+            if after <= misses:
+                misses = after
+            else:
+                placed[a][i], placed[b][k] = placed[b][k], placed[a][i]
+                allowed_of[a][i], allowed_of[b][k] = allowed_of[b][k], allowed_of[a][i]
+        return misses == 0
 
     def _fill(
         self, deck: list[Card | None], qs: list[int], cards: list[Card], rng: random.Random

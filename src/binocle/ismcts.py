@@ -22,8 +22,11 @@ the cutthroat auction each raises while his hand's rough worth covers the bid,
 and the bidder names the suit of his best meld and length.  Some
 choices are made by rule rather than searched: a claim (knock) exactly when it
 is correct, which the public score decides; three-handed dix and melds always
-shown in full (they can only score); cutthroat bids only the next step up or
-a pass, so the auction is a sequence of "go on?" decisions.
+shown in full (they can only score); in the cutthroat auction, by default
+(``auction="estimate"``), the baseline bot's estimate of the hand decides the
+bid, while ``auction="search"`` searches a pass against the next step up.  Where no state can
+be sampled (the two-handed game that follows a three-handed retirement, which
+:func:`binocle.determinize` does not cover) the bots play as the baseline bot.
 """
 
 from __future__ import annotations
@@ -176,9 +179,20 @@ class _SearchBase:
         return cands[0] if len(cands) == 1 else None
 
     def _worlds(self, view: View, rng: random.Random, n: int) -> list[GameState]:
-        det = Determinizer(view)
-        start = det.hand_start(rng)
-        return [det.sample(rng, start) for _ in range(n)]
+        """``n`` sampled states; empty where :func:`binocle.determinize` cannot sample
+        (the two-handed game after a three-handed retirement)."""
+        try:
+            det = Determinizer(view)
+            start = det.hand_start(rng)
+            return [det.sample(rng, start) for _ in range(n)]
+        except InvalidArgumentError:
+            return []
+
+    def _fallback(self, view: View) -> Action:
+        """The baseline bot's choice, where no state can be sampled."""
+        from binocle.bots import BaselineBot
+
+        return BaselineBot(self.rng.randrange(2**31)).choose(view)
 
     def _playout(self, s: GameState, hand: int, rng: random.Random) -> GameState:
         """Random play to the end of the hand (calm actions only: no claim, no concession)."""
@@ -291,6 +305,8 @@ class ISMCTSBot(_SearchBase):
         hand = len(view.results)
         scale = _scale(view)
         worlds = self._worlds(view, rng, self.samples)
+        if not worlds:
+            return self._fallback(view)
         root = _Node(None)
         c = self.exploration
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
@@ -364,6 +380,8 @@ class PIMCBot(_SearchBase):
         acts = candidates(view.legal_actions, view.phase)
         budget = self.iterations or 10**9
         worlds = self._worlds(view, rng, min(self.samples, max(1, budget // len(acts))))
+        if not worlds:
+            return self._fallback(view)
         totals = dict.fromkeys(acts, 0.0)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         done = 0
