@@ -43,7 +43,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "--scheduler",
         default=None,
         metavar="ADDRESS",
-        help="run the deals on a Dask cluster, e.g. tcp://10.0.0.5:8786 (extra binocle[distributed])",
+        help="run the deals on a Dask cluster, e.g. tcp://10.0.0.5:8786 (extra binocle[distributed];"
+        " default: this machine)",
     )
     cmd.add_argument(
         "--seed",
