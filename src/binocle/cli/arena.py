@@ -53,9 +53,13 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         metavar="S",
         help="the seed every deal follows from (default: a random seed, printed)",
     )
-    cmd.add_argument("--json", action="store_true", help="print the report as JSON")
     cmd.add_argument(
-        "--no-progress", action="store_true", help="no progress bar (shown on a terminal)"
+        "--json", action="store_true", help="print the report as JSON (default: as a table)"
+    )
+    cmd.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (default: a bar on a terminal, with tqdm installed)",
     )
     cmd.set_defaults(run=run)
 
