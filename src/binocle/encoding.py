@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import attrs
 
@@ -809,13 +809,23 @@ def _classic_part(state: GameState) -> Any:
 
 
 def _with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
-    """``state`` with the classic stock (top first) replaced by ``stock``, the same cards."""
-    if state.profile.name == "classic":
-        out: GameState = attrs.evolve(cast(Any, state), stock=stock)
-        return out
-    sub = cast(Any, state).sub
-    out = attrs.evolve(cast(Any, state), sub=attrs.evolve(sub, stock=stock))
-    return out
+    """``state`` with the classic stock (top first) replaced by ``stock``, the same cards.
+
+    The hand's ``deal`` is rewritten with that stock order and the game replayed
+    from its start, so the state's history replays to the state itself (records,
+    saved states and determinization read it).
+    """
+    from binocle.game import apply, start
+
+    moves = state.moves()
+    last = max(i for i, (a, _) in enumerate(moves) if a.kind is Kind.DEAL)
+    cards = moves[last][0].cards
+    keep = len(cards) - len(stock)
+    deck = (*cards[:keep], *stock)
+    s = start(state.profile, state.seed, state.first_dealer)
+    for i, (action, _) in enumerate(moves):
+        s = apply(s, A.deal(deck) if i == last else action)
+    return s
 
 
 @functools.lru_cache(maxsize=2)
