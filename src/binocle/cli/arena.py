@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             return fail("arena", "--scheduler needs Dask: pip install 'binocle[distributed]'")
         try:
-            client = Client(args.scheduler, timeout="20s")  # type: ignore[no-untyped-call]
+            client = Client(args.scheduler, timeout="20s")  # type: ignore[no-untyped-call,unused-ignore]
         except (OSError, TimeoutError) as exc:
             return fail("arena", f"cannot reach the scheduler {args.scheduler}: {exc}")
         executor = client.get_executor()
