@@ -133,3 +133,22 @@ def test_loads_check_finds_an_edited_snapshot() -> None:
     doc["state"]["scores"] = [x + 10 for x in doc["state"]["scores"]]
     other = binocle.new_game(s.profile, seed=s.seed + 1)
     assert not fuzzlib.real_game(json.dumps(doc), other, s)
+
+
+def test_same_figures_in_threads() -> None:
+    """Front-end guide, "Errors": the engine gives the same answers from several threads
+    at once as from one: the fuzzer's figures for a seed do not change."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def figures(seed: int) -> tuple[int, int, int]:
+        tally = fuzzlib.Tally("threads")
+        rng = random.Random(seed)
+        for _ in range(150):
+            fuzzlib.check_apply_text(rng, _pool(), tally)
+            fuzzlib.check_apply_action(rng, _pool(), tally)
+        return tally.tried, tally.refused, tally.failures()
+
+    alone = [figures(seed) for seed in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(figures, range(4)))
+    assert together == alone and all(f == 0 for _, _, f in alone)
