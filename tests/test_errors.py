@@ -240,7 +240,7 @@ def test_profile_spec_parsing_is_linear() -> None:
         t = time.perf_counter()
         with pytest.raises(UnknownProfileError):
             binocle.profile(spec)
-        assert time.perf_counter() - t < 0.5
+        assert time.perf_counter() - t < 2.0  # quadratic: 14 s
 
 
 def test_big_records_are_read_in_linear_time() -> None:
@@ -257,7 +257,7 @@ def test_big_records_are_read_in_linear_time() -> None:
             t = time.perf_counter()
             with pytest.raises(InvalidStateError) as info:
                 read(json.dumps(doc))
-            assert time.perf_counter() - t < 1.0
+            assert time.perf_counter() - t < 2.0  # quadratic: 13.5 s
             assert len(str(info.value)) < 400
 
 
