@@ -1,0 +1,342 @@
+"""What the three-handed rules say of a position without changing it.
+
+The legal actions, who may knock, why an action is refused, the views, the
+revoke penalty and the state checks of :class:`~binocle.profiles.three_handed.ThreeHanded`,
+which inherits them from :class:`ThreeHandedRules`; the transitions stay with the profile
+in :mod:`binocle.profiles.three_handed`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from binocle import actions as A
+from binocle.actions import Action, Kind
+from binocle.cards import CARDS, Card, Suit, format_cards, pack
+from binocle.core import GameState, Meld, MeldResult, Phase, Profile, View, public_log
+from binocle.errors import InvalidStateError
+from binocle.profiles.classic import (
+    Classic,
+    announcement_action,
+    classic_revoke_penalty,
+)
+from binocle.rules.classic_melds import announcements_of
+from binocle.rules.tricks import Obligation, allowed_slice, obligation_broken
+
+if TYPE_CHECKING:
+    from binocle.profiles.three_handed import ThreeHandedState
+
+_NINE = 5
+_RULE = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
+_DIX2 = A.DIX2
+_OFFER_ACTIONS = (A.CLAIM_OVERLOOKED, A.PASS)
+
+
+class ThreeHandedRules(Profile):
+    """The reading half of the three-handed profile (its options are the profile's)."""
+
+    __slots__ = ()
+
+    target: int
+    claim_overlooked: bool
+    grand_binocle: bool
+    meld_until_first_card: bool
+
+    @property
+    def classic(self) -> Classic:
+        """The two-handed game the last two players go on with after a retirement."""
+        return Classic(
+            target=self.target, grand_binocle=self.grand_binocle, max_hands=self.max_hands
+        )
+
+    # -- legal actions -----------------------------------------------------------
+
+    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            return self.classic.legal_actions(s.sub)
+        phase = s.phase
+        p = s.current_player
+        if phase is Phase.PLAY:
+            assert p is not None
+            if s.offer is not None:
+                return _OFFER_ACTIONS
+            hand = s.hands[p]
+            cards = allowed_slice(hand, s.trick, s.trump, _RULE)
+            if cards is hand:
+                plays = (*map(_PLAY_OF, dict.fromkeys(hand)), A.CLAIM)
+            else:  # cards of one suit: shared tuples
+                plays = _PLAYS_AND_CLAIM.get(cards) or _plays_and_claim(cards)
+            if self.meld_until_first_card and _before_first_card(s, p):
+                # Three-handed rules, Melds: more announcements until his first card.
+                return (*plays[:-1], *self._announcements(s, p), A.CLAIM)
+            return plays
+        if phase is Phase.DIX:
+            assert p is not None
+            n = self._nines_to_show(s, p)
+            return (A.PASS, A.DIX, _DIX2) if n == 2 else (A.PASS, A.DIX) if n else (A.PASS,)
+        if phase is Phase.MELD:
+            assert p is not None
+            found = self._announcements(s, p)
+            if found and found[0] is A.MELD:
+                return (A.MELD, A.PASS, *found[1:])
+            return (A.PASS, *found)
+        if phase is Phase.DEAL:
+            return (self.deal_for(s),)
+        return ()
+
+    def _announcements(self, s: ThreeHandedState, p: int) -> tuple[Action, ...]:
+        """What ``p`` may still announce: ``meld`` (the best declaration) while he has
+        announced nothing, and every legal single combination; nothing once his
+        announcements reach his best meld (no legal announcement can then remain)."""
+        assert s.trump is not None
+        shown = s.shown[p]
+        if sum(m.value for m in shown) >= s.best[p]:
+            return ()
+        table = s.tables[p]
+        singles = tuple(
+            announcement_action(a, table)
+            for a in announcements_of(_concealed(s, p), table, s.trump, self.grand_binocle)
+        )
+        return singles if shown else (A.MELD, *singles)
+
+    def _nines_to_show(self, s: ThreeHandedState, p: int) -> int:
+        """Nines of trumps ``p`` holds and has not shown, less one the dealer was given."""
+        assert s.trump is not None
+        nine = s.trump * 8 + _NINE
+        n = s.hands[p].count(CARDS[nine])
+        if p == s.dealer and s.exchanged:
+            n -= 1
+        return max(n - s.nines_shown[p], 0)
+
+    # -- knocking ------------------------------------------------------------------
+
+    def claimants(self, state: GameState) -> tuple[int, ...]:
+        """Every player still in the hand, whoever is to act, from the end of the
+        melds to the last card (three-handed rules, Claiming (knocking); nothing
+        scores before the first trick), but while an overlooked meld is offered;
+        after a retirement, the two players of the two-handed game as its rules
+        say."""
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            pair = s.pair
+            assert pair is not None
+            return tuple(pair[i] for i in self.classic.claimants(s.sub))
+        if s.phase is not Phase.PLAY or s.offer is not None:
+            return ()
+        out = s.retired
+        return (0, 1, 2) if out is None else tuple(i for i in range(3) if i != out)
+
+    def explain_knock(self, state: GameState, seat: int) -> str:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.retired == seat:
+            return f"seat {seat} has retired after a wrong claim: he cannot claim again"
+        if s.phase is Phase.DIX or s.phase is Phase.MELD:
+            return (
+                f"seat {seat} cannot claim during the {s.phase.value} phase: claims are made"
+                " once the melds are announced (nothing scores before the first trick)"
+            )
+        if s.offer is not None:
+            return (
+                f"seat {seat} cannot claim while the meld seat {s.offer.seat} overlooked is"
+                " offered: it is answered first (claim overlooked or pass)"
+            )
+        return super().explain_knock(s, seat)
+
+    def claim_total(self, s: ThreeHandedState, seat: int) -> int:
+        """What a claim of ``seat`` is checked against: his game score, what he has
+        scored this hand (melds with his first trick, the last trick) and the card
+        points of the tricks he has taken."""
+        return s.scores[seat] + s.recorded[seat] + s.taken[seat]
+
+    # -- text ----------------------------------------------------------------------
+
+    def resolve(self, state: GameState, action: Action) -> Action:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            return self.classic.resolve(s.sub, action)
+        if action.kind is Kind.DIX and action.number == 1:
+            return A.DIX
+        return action
+
+    def explain(self, state: GameState, action: Action) -> str:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            return "two-handed game after a retirement: " + self.classic.explain(s.sub, action)
+        phase, kind, p = s.phase, action.kind, s.current_player
+        why = self.explain_out_of_hand(s, action)
+        if why is not None:
+            return why
+        assert p is not None
+        if phase is Phase.DIX:
+            if kind is Kind.DIX:
+                return f"dix: seat {p} holds {self._nines_to_show(s, p)} Nine(s) of trumps to show"
+            if self._nines_to_show(s, p):
+                return f"seat {p} may show the Nine of trumps (dix) or pass, not {action}"
+            return (
+                f"seat {p} holds no Nine of trumps to show: the only action is pass, not {action}"
+            )
+        if phase is Phase.MELD:
+            if kind is Kind.MELD:
+                return self._explain_meld(s, p, action)
+            return f"seat {p} announces melds now (meld, a combination, or pass), not {action}"
+        offer = s.offer
+        if offer is not None:
+            return (
+                f"seat {p} may claim the {offer.points} points of meld seat {offer.seat}"
+                f" overlooked (claim overlooked) or let them go (pass), not {action}"
+            )
+        if kind is Kind.CLAIM_OVERLOOKED:
+            if not self.claim_overlooked:
+                return "an overlooked meld cannot be claimed (option claim_overlooked is off)"
+            return (
+                "nothing to claim: an overlooked meld is offered to the others when a player"
+                " plays his first card without having announced all his meld"
+                " (three-handed rules, Overlooked melds)"
+            )
+        if kind is Kind.MELD:
+            if not self.meld_until_first_card:
+                return (
+                    "melds are announced in the meld turns only, before the first lead"
+                    " (option meld_until_first_card is off)"
+                )
+            if not _before_first_card(s, p):
+                return (
+                    f"seat {p} has played his first card: he may announce no more, and what"
+                    " he did not announce is lost (three-handed rules, Melds)"
+                )
+            return self._explain_meld(s, p, action)
+        if kind is Kind.PLAY and action.card is not None:
+            c = action.card
+            if c not in s.hands[p]:
+                return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
+            why = obligation_broken(c, s.hands[p], [x for _, x in s.trick], s.trump, _RULE)
+            return why or f"{action} is not legal now"
+        return f"seat {p} must play a card or claim, not {action}"
+
+    def _explain_meld(self, s: ThreeHandedState, p: int, action: Action) -> str:
+        """Why the meld ``action`` is not a legal announcement of ``p`` now."""
+        announced = sum(m.value for m in s.shown[p])
+        if s.best[p] == 0:
+            return f"seat {p} holds no meld to announce"
+        if announced >= s.best[p]:
+            return f"seat {p} has announced his whole meld ({announced}): nothing more to announce"
+        if action.name is None:
+            return "meld (the best declaration) only before any single combination is announced"
+        return f"{action} is not a legal announcement with the cards not yet laid down"
+
+    def revoke_penalty(self, state: GameState, seat: int) -> str:
+        """Three-handed rules, Revoke: the player in error loses his entire score for
+        cards for the hand (the classic rule in the two-handed game after a retirement)."""
+        # RULES.md §3 "Revoke"; seed 000, "The Revoke".
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.pair is not None and s.sub is not None:
+            other = next(i for i in s.pair if i != seat)
+            return classic_revoke_penalty(s.hand_number, seat, other)
+        return (
+            f"seat {seat} loses his entire score for cards (his trick points) for hand"
+            f" {s.hand_number} (three-handed rules, Revoke)"
+        )
+
+    # -- meld, views, checks ---------------------------------------------------------
+
+    def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
+        """The "plenty of time" meld (three-handed rules, Melds): the best reachable total and its order,
+        as the classic game's :meth:`Classic.meld` computes it."""
+        return self.classic.meld(cards, trump)
+
+    def observe(self, state: GameState, seat: int) -> View:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        public: dict[str, Any] = {
+            "turn_up": s.turn_up,
+            "exchanged": s.exchanged,
+            "dix_shown": s.nines_shown,
+            "announced": s.announced,
+            "melds": tuple(
+                MeldResult(
+                    sum(m.value for m in shown),
+                    tuple(Meld(m.kind, m.cards, m.value) for m in shown),
+                )
+                for shown in s.shown
+            ),
+            "scored": s.scored,
+            "recorded": s.recorded,
+            "overlooked": s.offer,
+            "targets": s.targets,
+            "retired": s.retired,
+            "payers": s.payers,
+            "tricks": s.tricks,
+            "pair": s.pair,
+            "taken": self._by_seat(s, "taken"),
+            "claim_totals": self._claim_totals(s),
+        }
+        log = public_log(s, seat)
+        if s.sub is not None and s.pair is not None:
+            inner = self.classic.observe(s.sub, s.pair.index(seat) if seat in s.pair else 0)
+            extra = dict(inner.public)
+            if seat not in s.pair:
+                extra.pop("concealed", None)
+            public["two_handed"] = tuple(sorted(extra.items()))
+            log = inner.log
+            return self.view(s, seat, public, log)
+        # The turn-up is the dealer's last card, the 48th dealt (RULES.md §3 "Deal").
+        return self.view(s, seat, public, log, deck=self.seen_deck(s, seat, (47,)))
+
+    def _by_seat(self, s: ThreeHandedState, name: str) -> tuple[int, ...]:
+        """A per-seat field of this hand, from the two-handed game after a retirement."""
+        if s.sub is not None and s.pair is not None:
+            inner, pair = getattr(s.sub, name), s.pair
+            return tuple(inner[pair.index(i)] if i in pair else 0 for i in range(3))
+        values: tuple[int, ...] = getattr(s, name)
+        return values
+
+    def _claim_totals(self, s: ThreeHandedState) -> tuple[int, ...]:
+        """Each seat's claim total (:meth:`claim_total`; in the two-handed game, its own)."""
+        if s.sub is not None and s.pair is not None:
+            sub, pair = s.sub, s.pair
+            return tuple(
+                self.classic.claim_total(sub, pair.index(i)) if i in pair else s.scores[i]
+                for i in range(3)
+            )
+        return tuple(self.claim_total(s, i) for i in range(3))
+
+    def check(self, state: GameState) -> None:
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            self.classic.check(s.sub)
+            return
+        if s.phase in (Phase.DEAL, Phase.OVER):
+            if any(s.hands) or s.trick:
+                raise InvalidStateError("cards left out between hands")
+            return
+        cards = [c for h in s.hands for c in h]
+        cards += [c for _, c in s.trick]
+        cards += [c for pile in s.piles for c in pile]
+        cards += s.dead
+        if sorted(cards) != list(pack(48)):
+            raise InvalidStateError("the cards in hands, tricks and dead cards are not the pack")
+
+
+_PLAY_OF: Final = A.PLAY.__getitem__
+#: ``play`` actions then ``claim``, by the sorted cards of one suit (shared tuples).
+_PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
+
+
+def _plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
+    out = _PLAYS_AND_CLAIM[cards] = (*map(_PLAY_OF, dict.fromkeys(cards)), A.CLAIM)
+    return out
+
+
+def _before_first_card(s: ThreeHandedState, p: int) -> bool:
+    """Whether ``p`` has not yet played his first card of the hand (trick 1)."""
+    if s.tricks:
+        return False
+    return all(seat != p for seat, _ in s.trick)
+
+
+def _concealed(s: ThreeHandedState, p: int) -> tuple[Card, ...]:
+    """The cards of ``p`` not yet laid down in this meld phase."""
+    rest = list(s.hands[p])
+    for c in s.tables[p].cards:
+        rest.remove(c)
+    return tuple(rest)
