@@ -425,7 +425,7 @@ def _meld_table(state: GameState) -> MeldTable | None:
 def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
     # One slot per table copy with a different history, lowest slot first; the
     # same grouping the classic profile writes in its action text (KS#3).
-    from binocle.profiles.classic import _table_groups as groups
+    from binocle.profiles._classic_rules import _table_groups as groups
 
     return groups(table)
 

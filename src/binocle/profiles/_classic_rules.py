@@ -1,0 +1,438 @@
+"""What the classic rules say of a position without changing it.
+
+The legal actions, who may knock, why an action is refused, the views, the
+revoke penalty, the meld total and the state checks of
+:class:`~binocle.profiles.classic.Classic`, which inherits them from
+:class:`ClassicRules`; the transitions stay with the profile in
+:mod:`binocle.profiles.classic`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import TYPE_CHECKING, Final
+
+from binocle import actions as A
+from binocle.actions import Action, Kind
+from binocle.cards import CARDS, Card, Suit, format_cards, pack, parse_card
+from binocle.core import GameState, Meld, MeldResult, Phase, Profile, View, public_log
+from binocle.errors import InvalidStateError
+from binocle.rules.classic_melds import (
+    Announcement,
+    Combination,
+    MeldTable,
+    announcements_of,
+    best_meld,
+)
+from binocle.rules.tricks import Obligation, obligation_broken
+
+if TYPE_CHECKING:
+    from binocle.profiles.classic import ClassicState
+
+_NINE, _SEVEN = 5, 7
+
+
+class ClassicRules(Profile):
+    """The reading half of the classic profile (its options are the profile's)."""
+
+    __slots__ = ()
+
+    target: int
+    grand_binocle: bool
+    pack: int
+
+    @property
+    def pack_size(self) -> int:
+        return self.pack
+
+    @property
+    def dix_rank(self) -> int:
+        """The rank that makes dix: the Nine, or the Seven in the 64-card pack."""
+        return _SEVEN if self.pack == 64 else _NINE
+
+    def stock_phase(self, s: ClassicState) -> bool:
+        """Whether the stock lasts (free play, announcements)."""
+        return bool(s.stock) or s.turn_up is not None
+
+    # -- legal actions -----------------------------------------------------------
+
+    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
+        s: ClassicState = state  # type: ignore[assignment]
+        phase = s.phase
+        if phase is Phase.PLAY:
+            return self._play_actions(s)
+        if phase is Phase.ANNOUNCE:
+            p = s.current_player
+            assert p is not None
+            out: list[Action] = [A.PASS]
+            if self._may_dix(s, p):
+                out.append(A.DIX)
+            out.extend(announcement_action(a, s.tables[p]) for a in self._announcements(s, p))
+            out.append(A.CLAIM)
+            return tuple(out)
+        if phase is Phase.DEAL:
+            return (self.deal_for(s),)
+        return ()
+
+    def _play_actions(self, s: ClassicState) -> tuple[Action, ...]:
+        p = s.current_player
+        assert p is not None
+        concealed = s.concealed[p]
+        if s.stock or s.turn_up is not None:
+            # Free play while the stock lasts: any card, from the hand or the table.
+            table = s.tables[p]
+            if table.slots:
+                return (*map(_PLAY_OF, dict.fromkeys(concealed)), *_table_plays(table), A.CLAIM)
+            return (*map(_PLAY_OF, dict.fromkeys(concealed)), A.CLAIM)
+        trick = s.trick
+        if not trick:
+            return (*map(_PLAY_OF, dict.fromkeys(concealed)), A.CLAIM)
+        # After the stock (classic rules, Play after the stock): follow suit and win if
+        # able; void, trump (any trump wins a plain card); else any card.  The sorted
+        # hand holds each suit together, the stronger cards first.
+        led = trick[0][1]
+        suit = led >> 3
+        lo = bisect_left(concealed, suit << 3)
+        hi = bisect_left(concealed, (suit + 1) << 3, lo)
+        if lo < hi:
+            top = bisect_left(concealed, led, lo, hi)
+            return _plays_and_claim(concealed[lo : top if top > lo else hi])
+        trump = s.trump
+        if trump is not None:
+            lo = bisect_left(concealed, trump << 3)
+            hi = bisect_left(concealed, (trump + 1) << 3, lo)
+            if lo < hi:
+                return _plays_and_claim(concealed[lo:hi])
+        return (*map(_PLAY_OF, dict.fromkeys(concealed)), A.CLAIM)
+
+    def _announcements(self, s: ClassicState, p: int) -> tuple[Announcement, ...]:
+        assert s.trump is not None
+        return announcements_of(s.concealed[p], s.tables[p], s.trump, self.grand_binocle)
+
+    def _may_dix(self, s: ClassicState, p: int) -> bool:
+        """Dix (classic rules, Dix): a Nine of trumps held, a turn-up to take, two dix at most."""
+        assert s.trump is not None
+        return s.dixes < 2 and s.turn_up is not None and self._dix_card(s) in s.concealed[p]
+
+    def _dix_card(self, s: ClassicState) -> Card:
+        assert s.trump is not None
+        return CARDS[s.trump * 8 + self.dix_rank]
+
+    # -- knocking ------------------------------------------------------------------
+
+    def claimants(self, state: GameState) -> tuple[int, ...]:
+        """Either player, whoever is to act, at every moment a claim can be checked:
+        after the deal, after any card played, trick taken, announcement or draw
+        (classic rules, Claiming (knocking): "the player wins who knocks first")."""
+        phase = state.phase
+        return (0, 1) if phase is Phase.PLAY or phase is Phase.ANNOUNCE else ()
+
+    def claim_total(self, s: ClassicState, seat: int) -> int:
+        """What a claim of ``seat`` is checked against: his game score, the dix and
+        melds recorded this hand and the card points of the tricks he has taken."""
+        return s.scores[seat] + s.meld_points[seat] + s.taken[seat]
+
+    # -- text ----------------------------------------------------------------------
+
+    def resolve(self, state: GameState, action: Action) -> Action:
+        """``play TS`` of a card that lies only on the table means the table copy; ``meld``
+        alone means the most valuable legal announcement."""
+        s: ClassicState = state  # type: ignore[assignment]
+        p = s.current_player
+        if p is None or s.phase is Phase.DEAL or s.phase is Phase.OVER:
+            return action
+        if action.kind is Kind.PLAY and action.card is not None:
+            c = action.card
+            if action.source == "hand":
+                return A.PLAY[c]
+            if action.source is None and c not in s.concealed[p]:
+                options = [a for a in _table_plays(s.tables[p]) if a.card == c]
+                if len(options) == 1:
+                    return options[0]
+            if action.source == "table" and action.number is None:
+                options = [a for a in _table_plays(s.tables[p]) if a.card == c]
+                if len(options) == 1:
+                    return options[0]
+        if action.kind is Kind.MELD and action.name is not None and action.source:
+            # The table cards may be written in any order; announcement_action sorts them.
+            words = " ".join(sorted(action.source.split()))
+            if words != action.source:
+                return A.new_action(Kind.MELD, cards=action.cards, name=action.name, source=words)
+        if action.kind is Kind.MELD and action.name is None and s.phase is Phase.ANNOUNCE:
+            anns = self._announcements(s, p)
+            if anns:
+                best = max(anns, key=lambda a: a.combination.value)
+                return announcement_action(best, s.tables[p])
+        return action
+
+    def explain(self, state: GameState, action: Action) -> str:
+        s: ClassicState = state  # type: ignore[assignment]
+        phase, kind, p = s.phase, action.kind, s.current_player
+        why = self.explain_out_of_hand(s, action)
+        if why is not None:
+            return why
+        assert p is not None
+        if kind is Kind.PLAY:
+            if phase is Phase.ANNOUNCE:
+                return (
+                    f"seat {p} won the trick and must first announce (a meld, dix, or pass)"
+                    f" and draw before leading"
+                )
+            c = action.card
+            assert c is not None
+            if action.source == "table":
+                cards = s.tables[p].cards
+                if not self.stock_phase(s):
+                    return "the table cards went back to the hands when the stock ran out"
+                if c not in cards:
+                    return f"play {c} table: seat {p} has no {c} on the table (table: {format_cards(cards)})"
+                return f"play {c} table: say which copy, e.g. one of {', '.join(str(a) for a in _table_plays(s.tables[p]) if a.card == c)}"
+            if c not in s.concealed[p]:
+                if c in s.tables[p].cards:
+                    copies = ", ".join(str(a) for a in _table_plays(s.tables[p]) if a.card == c)
+                    return f"play {c}: seat {p}'s {c} lies on the table; say which copy: {copies}"
+                return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
+            why = obligation_broken(
+                c, s.concealed[p], [x for _, x in s.trick], s.trump, Obligation.FOLLOW_WIN_TRUMP
+            )
+            return why or f"{action} is not legal now"
+        if phase is Phase.PLAY and kind in (Kind.MELD, Kind.DIX, Kind.PASS):
+            if self.stock_phase(s):
+                return (
+                    f"{action}: announcements are made only after winning a trick, before drawing"
+                )
+            return f"{action}: announcements end when the stock is exhausted"
+        if kind is Kind.DIX:
+            assert s.trump is not None
+            if s.turn_up is None:
+                return "no dix after the last draw"
+            if s.dixes >= 2:
+                return "both Nines of trumps have already scored dix"
+            return f"dix: seat {p} holds no {self._dix_card(s)} in the concealed hand"
+        if kind is Kind.MELD:
+            return self._explain_meld(s, p, action)
+        return f"seat {p} cannot {action} in the {phase.value} phase"
+
+    def _explain_meld(self, s: ClassicState, p: int, action: Action) -> str:
+        """Why an announcement is illegal: the rule it breaks (classic rules, Announcements)."""
+        from collections import Counter
+
+        from binocle.rules.classic_melds import combinations_in
+
+        assert s.trump is not None
+        name = action.name
+        if name is None:
+            return "no announcement is possible now (say pass)"
+        fresh = action.cards
+        table_cards: list[Card] = []
+        for word in (action.source or "").split():
+            try:
+                table_cards.append(parse_card(word.split("#")[0]))
+            except ValueError:
+                return f"not a table card: {word!r}"
+        everything = tuple(sorted((*fresh, *table_cards)))
+        for c in set(everything):
+            if everything.count(c) > 2:
+                return (
+                    f"{name} names {c} {everything.count(c)} times: the pack holds two,"
+                    " and a combination uses each card once"
+                )
+        known = [
+            m
+            for m in combinations_in(everything, s.trump, grand_binocle=True)
+            if m.kind == name and tuple(m.cards) == everything
+        ]
+        if not known:
+            return f"{name} {format_cards(everything)} is not a combination of the meld table"
+        if name == "grand binocle" and not self.grand_binocle:
+            return "grand binocle is not played (option grand_binocle is off)"
+        if not fresh:
+            return "fresh card rule: an announcement must use at least one card from the concealed hand"
+        rest = list(s.concealed[p])
+        for c in fresh:
+            if c not in rest:
+                return f"{c} is not in seat {p}'s concealed hand"
+            rest.remove(c)
+        on_table = list(s.tables[p].cards)
+        for c in table_cards:
+            if c not in on_table:
+                return f"{c} is not on seat {p}'s table"
+            on_table.remove(c)
+        # The cards exist: the same class rule (item 2) is what forbids it.
+        combo = known[0]
+        for m in s.tables[p].melds:
+            old = m.combination
+            if old.meld_class != combo.meld_class:
+                continue
+            if any(c in old.cards for c in table_cards):
+                if not m.intact:
+                    return f"same class rule: {old} was broken up and cannot be re-formed"
+                # wholly inside the new one: every card of it among the table cards reused
+                if Counter(old.cards) - Counter(table_cards) or old.value >= combo.value:
+                    return (
+                        f"same class rule: cards of {old} may serve again in class"
+                        f" {old.meld_class} only in a more valuable combination that contains it"
+                    )
+        return f"{action} is not a legal announcement now"
+
+    def revoke_penalty(self, state: GameState, seat: int) -> str:
+        """Classic rules, Revoke: the revoking player loses his entire count for cards
+        for the hand, or the adversary may have the hand replayed from the error."""
+        # RULES.md §2; seed 002, "Playing the hand".
+        return classic_revoke_penalty(state.hand_number, seat, 1 - seat)
+
+    # -- meld, views, checks ---------------------------------------------------------
+
+    def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
+        """The best total a sequence of announcements could reach with plenty of time."""
+        if trump is None:
+            return MeldResult(0, ())
+        total, order = best_meld(cards, trump, grand_binocle=self.grand_binocle)
+        return MeldResult(total, tuple(Meld(m.kind, m.cards, m.value) for m in order))
+
+    def observe(self, state: GameState, seat: int) -> View:
+        s: ClassicState = state  # type: ignore[assignment]
+        public = {
+            "turn_up": s.turn_up,
+            "stock_size": len(s.stock),
+            "tables": tuple(t.cards for t in s.tables),
+            "table_melds": tuple(
+                tuple((m.combination.kind, m.combination.cards, m.intact) for m in t.melds)
+                for t in s.tables
+            ),
+            "concealed": s.concealed[seat],
+            "meld_points": s.meld_points,
+            "dixes": s.dixes,
+            "last_trick": s.last_trick,
+            "targets": s.targets,
+            "taken": s.taken,
+            "claim_totals": tuple(self.claim_total(s, i) for i in (0, 1)),
+        }
+        return self.view(s, seat, public, public_log(s, seat), deck=self._seen_deck(s, seat))
+
+    def _seen_deck(self, s: ClassicState, seat: int) -> tuple[Card | None, ...]:
+        """Own cards, the turn-up (the 25th card) and the stock cards ``seat`` drew."""
+        known = [24]
+        if s.phase is not Phase.DEAL and s.phase is not Phase.OVER:
+            node = s.history
+            draws: list[int | None] = []
+            while node is not None and node[1].kind is not Kind.DEAL:
+                if node[1].kind in _DRAWING:
+                    draws.append(node[2])
+                node = node[0]
+            for k, winner in enumerate(reversed(draws)):
+                known.append(25 + 2 * k + (0 if winner == seat else 1))
+        return self.seen_deck(s, seat, tuple(i for i in known if i < self.pack))
+
+    def check(self, state: GameState) -> None:
+        s: ClassicState = state  # type: ignore[assignment]
+        if s.phase in (Phase.DEAL, Phase.OVER):
+            if any(s.hands) or s.stock or s.trick or any(s.piles):
+                raise InvalidStateError("cards left out between hands")
+            return
+        cards = [c for h in s.concealed for c in h]
+        cards += [c for t in s.tables for c in t.cards]
+        cards += [c for _, c in s.trick]
+        cards += [c for pile in s.piles for c in pile]
+        cards += s.stock
+        if s.turn_up is not None:
+            cards.append(s.turn_up)
+        if sorted(cards) != list(pack(self.pack_size)):
+            raise InvalidStateError("the cards in hands, tables, stock and tricks are not the pack")
+        for i in (0, 1):
+            if tuple(sorted((*s.concealed[i], *s.tables[i].cards))) != s.hands[i]:
+                raise InvalidStateError(f"seat {i}'s hand is not its concealed and table cards")
+
+
+#: The announcements after a trick (RULES.md §2): each is followed by the draw.
+_DRAWING = frozenset({Kind.PASS, Kind.MELD, Kind.DIX})
+
+_PLAY_OF: Final = A.PLAY.__getitem__
+#: ``play`` actions then ``claim``, by the sorted cards of one suit (shared tuples).
+_PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
+
+
+def _plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
+    out = _PLAYS_AND_CLAIM.get(cards)
+    if out is None:
+        out = _PLAYS_AND_CLAIM[cards] = (*map(_PLAY_OF, dict.fromkeys(cards)), A.CLAIM)
+    return out
+
+
+def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
+    """Table slots by card, keeping one slot per distinct combination history."""
+    hist: dict[int, tuple[int, ...]] = {}
+    for i, m in enumerate(table.melds):
+        for slot in m.slots:
+            hist[slot] = (*hist.get(slot, ()), i)
+    groups: dict[Card, dict[tuple[int, ...], int]] = {}
+    for slot, c in table.slots:
+        groups.setdefault(c, {}).setdefault(hist.get(slot, ()), slot)
+    return {c: sorted(g.values()) for c, g in groups.items()}
+
+
+def _table_plays(table: MeldTable) -> tuple[Action, ...]:
+    """The distinct plays from the table: one per card, or per copy where histories differ.
+
+    A table lasts over several tricks (it changes only when a card is laid down
+    or played from it): its plays are kept for the last tables seen.
+    """
+    kept = _TABLE_PLAYS.get(id(table))
+    if kept is not None and kept[0] is table:
+        return kept[1]
+    out: list[Action] = []
+    for c, slots in sorted(_table_groups(table).items()):
+        if len(slots) == 1:
+            out.append(A.PLAY_TABLE[c])
+        else:
+            out.extend(
+                A.new_action(Kind.PLAY, card=c, number=slot, source="table") for slot in slots
+            )
+    plays = tuple(out)
+    if len(_TABLE_PLAYS) >= 256:
+        _TABLE_PLAYS.clear()
+    _TABLE_PLAYS[id(table)] = (table, plays)  # the table itself is kept: its id stays its own
+    return plays
+
+
+_TABLE_PLAYS: dict[int, tuple[MeldTable, tuple[Action, ...]]] = {}
+
+
+_FRESH_ACTIONS: dict[Combination, Action] = {}
+
+
+def announcement_action(ann: Announcement, table: MeldTable) -> Action:
+    """The action (and text) of an announcement: ``meld <kind> <fresh> [+ <table cards>]``.
+
+    A table card is written with its slot (``KS#3``) only where two table copies
+    of it have served in different combinations.
+    """
+    if not ann.table_slots:
+        # Fresh cards alone: one action per combination, built once.
+        act = _FRESH_ACTIONS.get(ann.combination)
+        if act is None:
+            act = _FRESH_ACTIONS[ann.combination] = A.new_action(
+                Kind.MELD, cards=tuple(ann.fresh), name=ann.combination.kind
+            )
+        return act
+    groups = _table_groups(table)
+    words = []
+    for slot in ann.table_slots:
+        c = table.card_at(slot)
+        words.append(f"{c}#{slot}" if len(groups.get(c, ())) > 1 else str(c))
+    return A.new_action(
+        Kind.MELD,
+        cards=tuple(ann.fresh),
+        name=ann.combination.kind,
+        source=" ".join(sorted(words)) or None,
+    )
+
+
+def classic_revoke_penalty(hand: int, seat: int, adversary: int) -> str:
+    """The classic revoke penalty (classic rules, Revoke), also played by the two
+    players left of a three-handed game after a retirement."""
+    return (
+        f"seat {seat} loses his entire score for cards (his trick points) for hand {hand};"
+        f" or his adversary, seat {adversary}, may have the cards taken back to the error"
+        " and the hand replayed from there (classic rules, Revoke)"
+    )
