@@ -7,37 +7,30 @@ first lead) → DEAL again, or OVER.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Any, ClassVar, Final
 
 import attrs
 
 from binocle import actions as A
 from binocle.actions import Action, Kind
-from binocle.cards import Card, Suit, format_cards, pack
+from binocle.cards import Card
 from binocle.core import (
     GameState,
     HandResult,
-    Meld,
     MeldResult,
     Phase,
-    Profile,
-    View,
     flag_option,
     positive_option,
-    public_log,
     remove_card,
     replace_at,
     state_builder,
 )
-from binocle.errors import InvalidStateError, excerpt
-from binocle.rules.cutthroat_melds import ENTRIES, codes_of_counts, meld_codes, meld_total
+from binocle.errors import excerpt
+from binocle.profiles._cutthroat_rules import CutthroatRules
+from binocle.profiles._cutthroat_rules import plays_of_suit as plays_of_suit
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
-from binocle.rules.tricks import Obligation, obligation_broken
 
 __all__ = ["Auction", "Cutthroat", "CutthroatState"]
-
-_NINE = 5
 
 
 def _bid_option(instance: Any, attribute: Any, value: int) -> None:
@@ -63,7 +56,7 @@ def _widow_round(instance: Any, attribute: Any, value: int) -> None:
 
 
 @attrs.frozen(slots=True)
-class Cutthroat(Profile):
+class Cutthroat(CutthroatRules):
     """Three-hand auction (cutthroat) Pinochle.
 
     Options (cutthroat rules, Options):
@@ -98,11 +91,6 @@ class Cutthroat(Profile):
         if self.max_bid < self.min_bid:
             raise ValueError(f"max_bid ({self.max_bid}) is below min_bid ({self.min_bid})")
 
-    @property
-    def obligation(self) -> Obligation:
-        """The trick rule in force."""
-        return Obligation.EASIER if self.easier_tricks else Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
-
     # -- states ----------------------------------------------------------------
 
     def initial(self, seed: int, dealer: int) -> CutthroatState:
@@ -111,47 +99,6 @@ class Cutthroat(Profile):
             _EMPTY3, (), (0, 0, 0), (), None,
             _NO_AUCTION, (0, 0, 0), (0, 0, 0), (), None,
         )  # fmt: skip
-
-    # -- legal actions -----------------------------------------------------------
-
-    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
-        s: CutthroatState = state  # type: ignore[assignment]
-        phase = s.phase
-        if phase is Phase.PLAY:
-            p = s.current_player
-            assert p is not None
-            trick = s.trick
-            if trick:
-                return _follow(s.hands[p], trick, s.trump, self.easier_tricks)
-            plays = tuple(map(_PLAY_OF, dict.fromkeys(s.hands[p])))
-            if p == s.auction.bidder and not s.played:
-                return (*plays, A.CONCEDE)
-            return plays
-        if phase is Phase.BIDDING:
-            return self._bidding_actions(s)
-        if phase is Phase.DISCARD:
-            p = s.current_player
-            assert p is not None
-            return tuple(map(A.DISCARD.__getitem__, dict.fromkeys(s.hands[p])))
-        if phase is Phase.TRUMP:
-            return A.TRUMP
-        if phase is Phase.MELD:
-            return (A.MELD,)
-        if phase is Phase.DEAL:
-            return (self.deal_for(s),)
-        return ()
-
-    def _bidding_actions(self, s: CutthroatState) -> tuple[Action, ...]:
-        p = s.current_player
-        assert p is not None
-        bid = s.auction.bid
-        if bid is None and sum(s.auction.passed) == 2:
-            out = _pass_or_bid(self.min_bid, self.min_bid)
-        else:
-            out = _pass_or_bid(self.min_bid if bid is None else bid + 10, self.max_bid)
-        if self.bunched_hands and _may_bunch(s, p):
-            return (*out, A.BUNCH)
-        return out
 
     # -- transitions -----------------------------------------------------------
 
@@ -370,156 +317,6 @@ class Cutthroat(Profile):
             _NO_AUCTION, (0, 0, 0), (0, 0, 0), (), winner,
         )  # fmt: skip
 
-    # -- explanations ------------------------------------------------------------
-
-    def explain(self, state: GameState, action: Action) -> str:
-        s: CutthroatState = state  # type: ignore[assignment]
-        phase = s.phase
-        kind = action.kind
-        p = s.current_player
-        why = self.explain_out_of_hand(s, action)
-        if why is not None:
-            return why
-        assert p is not None
-        expected = {
-            Phase.BIDDING: "a bid or a pass",
-            Phase.DISCARD: "a discard",
-            Phase.TRUMP: "naming trump",
-            Phase.MELD: "meld",
-            Phase.PLAY: "playing a card",
-        }[phase]
-        if kind is Kind.BUNCH and phase is Phase.BIDDING:
-            if not self.bunched_hands:
-                return "bunched hands are not played (option bunched_hands is off)"
-            return (
-                f"bunched hand: seat {p} needs five or more Nines and no meld but dix,"
-                " and must not have bid yet"
-            )
-        if kind is Kind.BID and phase is Phase.BIDDING:
-            n = action.number or 0
-            if isinstance(n, bool) or not isinstance(n, int):
-                return f"a bid is a whole number, not {n!r}"
-            if s.bid is None and sum(s.passed) == 2:
-                return (
-                    f"the first two passed: seat {p} may take the hand only at"
-                    f" {self.min_bid} or pass (not bid {n})"
-                )
-            if n < self.min_bid:
-                return f"the lowest bid is {self.min_bid} (bid {n})"
-            if s.bid is not None and n <= s.bid:
-                return f"a bid must be higher than the last bid, {s.bid} (bid {n})"
-            if n % 10:
-                return f"bids rise in steps of 10 (bid {n})"
-            return f"bid {n} is above the ceiling {self.max_bid}"
-        if kind is Kind.DISCARD and phase is Phase.DISCARD:
-            return f"discard {action.card}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
-        if kind is Kind.CONCEDE and phase is Phase.PLAY:
-            if p != s.bidder:
-                return f"only the bidder (seat {s.bidder}) may give up"
-            return "the bidder may give up only before the first lead"
-        if kind is Kind.PLAY and phase is Phase.PLAY:
-            c = action.card
-            if c is None:
-                return "a play names a card, e.g. 'play TS'"
-            if action.source == "table":
-                return "there are no table cards in this profile"
-            if c not in s.hands[p]:
-                return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
-            why = obligation_broken(
-                c, s.hands[p], [x for _, x in s.trick], s.trump, self.obligation
-            )
-            return why or f"{action} is not legal now"
-        return f"seat {p} must act in the {phase.value} phase ({expected}), not {action}"
-
-    def revoke_penalty(self, state: GameState, seat: int) -> str:
-        """Cutthroat rules, Revoke: the hand is scored as if the offender's side failed.
-
-        A revoking bidder is set (twice his bid, or once with ``single_set``); a
-        revoking opponent scores nothing for the hand and the bidder is not set.
-        """
-        # RULES.md §4 "Revoke (for the validator)": seed 003 gives no penalty.
-        s: CutthroatState = state  # type: ignore[assignment]
-        bidder, bid = s.bidder, s.bid
-        where = f"hand {s.hand_number}"
-        if bidder is None or bid is None:  # pragma: no cover - a revoke needs a trick
-            return f"the card does not stand (cutthroat rules, Revoke; {where})"
-        if seat == bidder:
-            loss = bid if self.single_set else 2 * bid
-            how = f"his bid of {bid}, set single" if self.single_set else f"twice his bid of {bid}"
-            return (
-                f"seat {seat}, the bidder, is set for {where} as if he had failed: he loses"
-                f" {loss} ({how}); the opponents score as when a bidder is set"
-                " (cutthroat rules, Revoke)"
-            )
-        return (
-            f"seat {seat}, an opponent, scores nothing for {where} (neither meld nor tricks),"
-            f" and the bidder, seat {bidder}, is not set: he cannot be set back by an"
-            " opponent's revoke (cutthroat rules, Revoke)"
-        )
-
-    # -- meld, views, checks ---------------------------------------------------------
-
-    def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
-        if trump is None:
-            return _NO_MELD
-        return _result(tuple(meld_codes(cards, trump)))
-
-    def meld_of(self, cards: tuple[Card, ...], trump: Suit) -> MeldResult:
-        # The public binocle.meld: one count serves the pack check and the melds.
-        c = _COUNT_START[:]
-        for x in cards:
-            c[x] += 1
-        if max(c) > 2:
-            return Profile.meld_of(self, cards, trump)  # says which card is wrong
-        codes = tuple(codes_of_counts(c, trump))
-        result = _RESULTS.get(codes)
-        return _result(codes) if result is None else result
-
-    def observe(self, state: GameState, seat: int) -> View:
-        s: CutthroatState = state  # type: ignore[assignment]
-        widow_shown = s.bidder is not None and s.phase not in (Phase.BIDDING, Phase.DEAL)
-        public = {
-            "calls": s.calls,
-            "bidder": s.bidder if widow_shown else None,
-            "bid": s.bid,
-            "widow": s.widow if widow_shown else None,
-            "discards": s.discards if seat == s.bidder else None,
-            "discard_count": len(s.discards),
-            "melds": s.melds,
-            "played": s.played,
-        }
-        widow_at: tuple[int, ...] = ()
-        if widow_shown:
-            widow_at = _pile_positions(self.deal_schedule(s.dealer), "widow")
-        return self.view(
-            s, seat, public, public_log(s, seat, _hide_discards(seat)),
-            deck=self.seen_deck(s, seat, widow_at),
-        )  # fmt: skip
-
-    def mask(self, action: Action, actor: int | None, seat: int) -> Action:
-        """The bidder's discards are face down: others see that he discarded, not what."""
-        if action.kind is Kind.DISCARD and actor != seat:
-            return _HIDDEN_DISCARD
-        return Profile.mask(self, action, actor, seat)
-
-    def check(self, state: GameState) -> None:
-        s: CutthroatState = state  # type: ignore[assignment]
-        if s.phase in (Phase.DEAL, Phase.OVER):
-            held: list[Card] = [c for h in s.hands for c in h]
-            if held or s.trick or s.played or s.discards:
-                raise InvalidStateError(f"cards left out between hands: {format_cards(held)}")
-            return
-        cards = [c for h in s.hands for c in h]
-        cards += [c for _, c in s.trick]
-        cards += [c for t in s.played for _, c in t]
-        cards += s.discards
-        if s.phase is Phase.BIDDING:
-            cards += s.widow
-        if sorted(cards) != list(pack(self.pack_size)):
-            raise InvalidStateError(
-                "the cards in hands, widow, discards and tricks are not exactly the pack"
-            )
-
 
 @attrs.frozen(slots=True, weakref_slot=False)
 class Auction:
@@ -600,105 +397,6 @@ _NONE3: tuple[MeldResult | None, ...] = (None, None, None)
 _NO_AUCTION = Auction((), (), None, None, _NOBODY3, (), _NONE3)
 _new_state: Final = state_builder(CutthroatState)
 _new_auction: Final = state_builder(Auction)
-_PLAY_OF: Final = A.PLAY.__getitem__
-#: The Meld object of every meld code, built once.
-_MELDS: Final = tuple(Meld(*entry) for entry in ENTRIES)
-#: Results by their meld codes: hands that score the same melds share one MeldResult
-#: (a frozen value), so the breakdown builds none for a combination already seen.
-_RESULTS: dict[tuple[int, ...], MeldResult] = {}
-_NO_MELD: Final = MeldResult(0, ())
-#: Card counts before counting a hand: 0, but 2 for the Eights and Sevens, which are
-#: not in the pack, so that one of them, like a third copy of a card, counts past 2.
-_COUNT_START: Final = [2 if c & 7 >= 6 else 0 for c in range(32)]
-
-
-def _result(codes: tuple[int, ...]) -> MeldResult:
-    """The MeldResult of these meld codes (built once per combination of melds)."""
-    result = _RESULTS.get(codes)
-    if result is None:
-        result = MeldResult(sum(_MELDS[i].value for i in codes), tuple(_MELDS[i] for i in codes))
-        if len(_RESULTS) < 65536:
-            _RESULTS[codes] = result
-    return result
-
-
-def _follow(
-    hand: tuple[Card, ...], trick: tuple[tuple[int, Card], ...], trump: Suit | None, easier: bool
-) -> tuple[Action, ...]:
-    """The plays allowed to a trick in progress, under the profile's trick rule.
-
-    The same as :func:`binocle.rules.tricks.allowed_cards` with the profile's
-    obligation, but on slices of the sorted hand, where the cards of one suit
-    lie together and those below a card number are the stronger ones.
-    """
-    best = trick[0][1]
-    led = best >> 3
-    if len(trick) > 1:
-        c = trick[1][1]
-        if c >> 3 == led:
-            if c < best:
-                best = c
-        elif c >> 3 == trump:
-            best = c
-    lo = bisect_left(hand, led << 3)
-    hi = bisect_left(hand, (led + 1) << 3, lo)
-    if lo < hi:
-        # Follow suit, beating the best card if able (with easier_tricks: if trump was led).
-        if best >> 3 == led and (not easier or led == trump):
-            top = bisect_left(hand, best, lo, hi)
-            if top > lo:
-                hi = top
-        return plays_of_suit(hand[lo:hi])
-    if trump is not None:
-        lo = bisect_left(hand, trump << 3)
-        hi = bisect_left(hand, (trump + 1) << 3, lo)
-        if lo < hi:
-            # Void: trump, overtrumping if able, else under-trump (easier_tricks: any trump).
-            if best >> 3 == trump and not easier:
-                top = bisect_left(hand, best, lo, hi)
-                if top > lo:
-                    hi = top
-            return plays_of_suit(hand[lo:hi])
-    return tuple(map(_PLAY_OF, dict.fromkeys(hand)))
-
-
-#: The plays of cards of one suit, by the (sorted) cards: at most 3**8 keys a suit.
-_SUIT_PLAYS: dict[tuple[Card, ...], tuple[Action, ...]] = {}
-
-
-def plays_of_suit(cards: tuple[Card, ...]) -> tuple[Action, ...]:
-    """The ``play`` actions of sorted cards of one suit, one per kind (shared tuples)."""
-    plays = _SUIT_PLAYS.get(cards)
-    if plays is None:
-        plays = _SUIT_PLAYS[cards] = tuple(map(_PLAY_OF, dict.fromkeys(cards)))
-    return plays
-
-
-_BID_RANGES: dict[tuple[int, int], tuple[Action, ...]] = {}
-_PASS_OR_BID: dict[tuple[int, int], tuple[Action, ...]] = {}
-# Profile options come from outside: past this many ranges the caches start again.
-_RANGES_KEPT: Final = 1024
-
-
-def _bid_range(start: int, stop: int) -> tuple[Action, ...]:
-    key = (start, stop)
-    r = _BID_RANGES.get(key)
-    if r is None:
-        if len(_BID_RANGES) >= _RANGES_KEPT:
-            _BID_RANGES.clear()
-        r = _BID_RANGES[key] = tuple(A.bid(b) for b in range(start, stop + 1, 10))
-    return r
-
-
-def _pass_or_bid(start: int, stop: int) -> tuple[Action, ...]:
-    """``pass`` then the bids from ``start`` to ``stop`` (built once per range)."""
-    key = (start, stop)
-    r = _PASS_OR_BID.get(key)
-    if r is None:
-        if len(_PASS_OR_BID) >= _RANGES_KEPT:
-            _PASS_OR_BID.clear()
-        r = _PASS_OR_BID[key] = (A.PASS, *_bid_range(start, stop))
-    return r
 
 
 def _total(m: MeldResult | None) -> int:
@@ -707,20 +405,6 @@ def _total(m: MeldResult | None) -> int:
 
 def _zero_result(s: CutthroatState, outcome: str) -> HandResult:
     return HandResult(s.dealer, None, (0, 0, 0), (0, 0, 0), (0, 0, 0), None, None, None, outcome)
-
-
-def _may_bunch(s: CutthroatState, p: int) -> bool:
-    """Bunched hands (cutthroat rules, Bidding): five or more Nines, no meld but dix, no bid yet."""
-    if any(seat == p and amount for seat, amount in s.calls):
-        return False
-    hand = s.hands[p]
-    if sum(1 for c in hand if c & 7 == _NINE) < 5:
-        return False
-    for t in Suit:
-        nines = sum(1 for c in hand if c == t * 8 + _NINE)
-        if meld_total(hand, t) != 10 * nines:
-            return False
-    return True
 
 
 def _game_winner(scores: tuple[int, ...], bidder: int | None, target: int) -> int | None:
@@ -749,18 +433,6 @@ def _limit_winner(scores: tuple[int, ...], bidder: int | None) -> int | None:
 
 
 _KEEP: Any = object()
-_HIDDEN_DISCARD: Final = A.new_action(Kind.DISCARD)
-
-
-def _pile_positions(schedule: tuple[tuple[int | str, int], ...], name: str) -> tuple[int, ...]:
-    """The deck positions a deal schedule gives to the pile ``name``."""
-    out: list[int] = []
-    pos = 0
-    for target, n in schedule:
-        if target == name:
-            out.extend(range(pos, pos + n))
-        pos += n
-    return tuple(out)
 
 
 def _rebuild(
@@ -806,12 +478,3 @@ def _rebuild(
         s.history if history is k else history,
         a, s.taken, s.counters, s.played, s.game_winner,
     )  # fmt: skip
-
-
-def _hide_discards(seat: int) -> Any:
-    """The bidder's discards are face down: others see that he discarded, not what."""
-
-    def hide(action: Action, actor: int | None) -> str | None:
-        return "discard" if action.kind is Kind.DISCARD and actor != seat else None
-
-    return hide
