@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import os
 import re
 import socket
 import threading
@@ -13,21 +11,14 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
 
-import pytest
+from adapters import need
 
 CARD_TEXT = re.compile(r"\b[ATKQJ987][SHDC]\b")
 
 
 def require(module: str) -> ModuleType:
-    """Import ``module`` or skip the test module; in CI a missing extra is a failure."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(
-            f"needs {module}: pip install 'binocle[web]' httpx playwright", allow_module_level=True
-        )
+    """Import ``module`` or skip the test module (the web extra); in CI a missing one fails."""
+    return need(module, "web")
 
 
 def free_port() -> int:
