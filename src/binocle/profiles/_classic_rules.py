@@ -10,10 +10,11 @@ revoke penalty, the meld total and the state checks of
 from __future__ import annotations
 
 from bisect import bisect_left
+from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 from binocle import actions as A
-from binocle.actions import Action, Kind
+from binocle.actions import CLAIM_AT, PLAY_OR_CLAIM, Action, Kind
 from binocle.cards import CARDS, Card, Suit, format_cards, pack, parse_card
 from binocle.core import GameState, Meld, MeldResult, Phase, Profile, View, public_log
 from binocle.errors import InvalidStateError
@@ -82,11 +83,11 @@ class ClassicRules(Profile):
             # Free play while the stock lasts: any card, from the hand or the table.
             table = s.tables[p]
             if table.slots:
-                return (*map(_PLAY_OF, dict.fromkeys(concealed)), *_table_plays(table), A.CLAIM)
-            return (*map(_PLAY_OF, dict.fromkeys(concealed)), A.CLAIM)
+                return (*_plays_of(concealed), *_table_plays(table), A.CLAIM)
+            return itemgetter(*dict.fromkeys(concealed), CLAIM_AT)(PLAY_OR_CLAIM)  # type: ignore[no-any-return]
         trick = s.trick
         if not trick:
-            return (*map(_PLAY_OF, dict.fromkeys(concealed)), A.CLAIM)
+            return itemgetter(*dict.fromkeys(concealed), CLAIM_AT)(PLAY_OR_CLAIM)  # type: ignore[no-any-return]
         # After the stock (classic rules, Play after the stock): follow suit and win if
         # able; void, trump (any trump wins a plain card); else any card.  The sorted
         # hand holds each suit together, the stronger cards first.
@@ -103,7 +104,7 @@ class ClassicRules(Profile):
             hi = bisect_left(concealed, (trump + 1) << 3, lo)
             if lo < hi:
                 return _plays_and_claim(concealed[lo:hi])
-        return (*map(_PLAY_OF, dict.fromkeys(concealed)), A.CLAIM)
+        return itemgetter(*dict.fromkeys(concealed), CLAIM_AT)(PLAY_OR_CLAIM)  # type: ignore[no-any-return]
 
     def _announcements(self, s: ClassicState, p: int) -> tuple[Announcement, ...]:
         assert s.trump is not None
@@ -347,7 +348,7 @@ class ClassicRules(Profile):
 #: The announcements after a trick (RULES.md §2): each is followed by the draw.
 _DRAWING = frozenset({Kind.PASS, Kind.MELD, Kind.DIX})
 
-_PLAY_OF: Final = A.PLAY.__getitem__
+_plays_of: Final = A.plays_of
 #: ``play`` actions then ``claim``, by the sorted cards of one suit (shared tuples).
 _PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
 
@@ -355,7 +356,7 @@ _PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
 def _plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
     out = _PLAYS_AND_CLAIM.get(cards)
     if out is None:
-        out = _PLAYS_AND_CLAIM[cards] = (*map(_PLAY_OF, dict.fromkeys(cards)), A.CLAIM)
+        out = _PLAYS_AND_CLAIM[cards] = A.plays_and_claim(cards)
     return out
 
 
@@ -415,6 +416,22 @@ def announcement_action(ann: Announcement, table: MeldTable) -> Action:
                 Kind.MELD, cards=tuple(ann.fresh), name=ann.combination.kind
             )
         return act
+    # The engine finds the same announcements with one table again and again (they are
+    # kept per table): their actions are kept too, by announcement and table.
+    kept = _TABLE_ACTIONS.get(id(ann))
+    if kept is not None and kept[0] is ann and kept[1] is table:
+        return kept[2]
+    act = _table_announcement_action(ann, table)
+    if len(_TABLE_ACTIONS) >= 1024:
+        _TABLE_ACTIONS.clear()
+    _TABLE_ACTIONS[id(ann)] = (ann, table, act)
+    return act
+
+
+_TABLE_ACTIONS: dict[int, tuple[Announcement, MeldTable, Action]] = {}
+
+
+def _table_announcement_action(ann: Announcement, table: MeldTable) -> Action:
     groups = _table_groups(table)
     words = []
     for slot in ann.table_slots:

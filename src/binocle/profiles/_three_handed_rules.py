@@ -8,10 +8,11 @@ in :mod:`binocle.profiles.three_handed`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from binocle import actions as A
-from binocle.actions import Action, Kind
+from binocle.actions import CLAIM_AT, PLAY_OR_CLAIM, Action, Kind
 from binocle.cards import CARDS, Card, Suit, format_cards, pack
 from binocle.core import GameState, Meld, MeldResult, Phase, Profile, View, public_log
 from binocle.errors import InvalidStateError
@@ -63,8 +64,9 @@ class ThreeHandedRules(Profile):
                 return _OFFER_ACTIONS
             hand = s.hands[p]
             cards = allowed_slice(hand, s.trick, s.trump, _RULE)
+            plays: tuple[Action, ...]
             if cards is hand:
-                plays = (*map(_PLAY_OF, dict.fromkeys(hand)), A.CLAIM)
+                plays = itemgetter(*dict.fromkeys(hand), CLAIM_AT)(PLAY_OR_CLAIM)
             else:  # cards of one suit: shared tuples
                 plays = _PLAYS_AND_CLAIM.get(cards) or _plays_and_claim(cards)
             if self.meld_until_first_card and _before_first_card(s, p):
@@ -317,13 +319,12 @@ class ThreeHandedRules(Profile):
             raise InvalidStateError("the cards in hands, tricks and dead cards are not the pack")
 
 
-_PLAY_OF: Final = A.PLAY.__getitem__
 #: ``play`` actions then ``claim``, by the sorted cards of one suit (shared tuples).
 _PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
 
 
 def _plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
-    out = _PLAYS_AND_CLAIM[cards] = (*map(_PLAY_OF, dict.fromkeys(cards)), A.CLAIM)
+    out = _PLAYS_AND_CLAIM[cards] = A.plays_and_claim(cards)
     return out
 
 

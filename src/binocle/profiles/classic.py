@@ -37,8 +37,8 @@ from binocle.profiles._classic_rules import (
 )
 from binocle.rules.classic_melds import (
     MeldTable,
-    announce,
     fresh_announcement,
+    lay_down,
     play_from_table,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
@@ -94,7 +94,9 @@ class Classic(ClassicRules):
         if kind is Kind.CLAIM:
             return self._claim(s, action)
         if kind is Kind.PASS:
-            return self._draw(s, action, s.concealed, s.tables, s.meld_points, s.turn_up, s.dixes)
+            return self._draw(
+                s, action, s.concealed, s.tables, s.meld_points, s.turn_up, s.dixes, s.hands
+            )
         if kind is Kind.DIX:
             return self._dix(s, action)
         if kind is Kind.MELD:
@@ -194,17 +196,20 @@ class Classic(ClassicRules):
         fresh = None
         if action.source is None and action.name is not None:
             fresh = fresh_announcement(action.name, action.cards)
+        table = s.tables[p]
         for ann in (fresh,) if fresh is not None else self._announcements(s, p):
             if fresh is not None or (
                 ann.fresh == action.cards
                 and ann.combination.kind == action.name
-                and announcement_action(ann, s.tables[p]) == action
+                and announcement_action(ann, table) == action
             ):
-                concealed, table = announce(s.concealed[p], s.tables[p], ann)
+                # One of the legal announcements: laid down without checking it again.
+                concealed, table = lay_down(s.concealed[p], table, ann)
                 points = replace_at(s.meld_points, p, s.meld_points[p] + ann.combination.value)
+                # The hand (concealed and table cards) stays as it was.
                 return self._draw(
                     s, action, replace_at(s.concealed, p, concealed), replace_at(s.tables, p, table),
-                    points, s.turn_up, s.dixes,
+                    points, s.turn_up, s.dixes, s.hands,
                 )  # fmt: skip
         raise AssertionError(f"announcement not found: {action}")  # pragma: no cover
 
@@ -217,7 +222,10 @@ class Classic(ClassicRules):
             s.concealed, p, tuple(sorted((*remove_card(s.concealed[p], nine), s.turn_up)))
         )
         points = replace_at(s.meld_points, p, s.meld_points[p] + DIX_POINTS)
-        return self._draw(s, action, concealed, s.tables, points, nine, s.dixes + 1)
+        hands = s.hands
+        if hands is not s.concealed:  # cards on the table: the hand changes as well
+            hands = replace_at(hands, p, tuple(sorted((*remove_card(hands[p], nine), s.turn_up))))
+        return self._draw(s, action, concealed, s.tables, points, nine, s.dixes + 1, hands)
 
     def _draw(
         self,
@@ -228,8 +236,11 @@ class Classic(ClassicRules):
         meld_points: tuple[int, ...],
         turn_up: Card | None,
         dixes: int,
+        hands: tuple[tuple[Card, ...], ...],
     ) -> GameState:
-        """After the announcement: the winner draws, then the loser (classic rules, Announcements)."""
+        """After the announcement: the winner draws, then the loser (classic rules, Announcements).
+
+        ``concealed``, ``tables`` and ``hands`` are those after the announcement."""
         w = s.current_player
         assert w is not None
         stock = s.stock
@@ -251,9 +262,6 @@ class Classic(ClassicRules):
             t0, t1 = tables
             if t0.slots or t1.slots:
                 # A hand is its concealed and table cards: the drawn card joins it.
-                hands = s.hands
-                if concealed[w] is not s.concealed[w]:  # dix: the Nine went for the turn-up
-                    hands = _hands_of(concealed, tables)
                 a = hands[w]
                 i = bisect_left(a, first)
                 a = (*a[:i], first, *a[i:])

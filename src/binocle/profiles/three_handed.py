@@ -46,10 +46,10 @@ from binocle.profiles.classic import (
 from binocle.rules.classic_melds import (
     Combination,
     MeldTable,
-    announce,
     announcements_of,
     best_meld,
     fresh_announcement,
+    lay_down,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 
@@ -222,7 +222,8 @@ class ThreeHanded(ThreeHandedRules):
                 and ann.combination.kind == action.name
                 and announcement_action(ann, table) == action
             ):
-                _, new_table = announce(_concealed(s, p), table, ann)
+                # One of the legal announcements: laid down without checking it again.
+                _, new_table = lay_down(_concealed(s, p), table, ann)
                 combo = ann.combination
                 return _rebuild(
                     s, history=history, tables=replace_at(s.tables, p, new_table),

@@ -33,6 +33,7 @@ __all__ = [
     "best_meld",
     "combinations_in",
     "fresh_announcement",
+    "lay_down",
     "legal_announcements",
     "play_from_table",
 ]
@@ -356,50 +357,107 @@ def _announcements(
     twice.  A candidate needs all its kinds (in the hand or on the table), one
     of them from the hand.
     """
-    once = fresh
     slots = table.slots
-    for _, c in slots:
-        bit = 1 << c
-        if once & bit:
-            twice |= bit
-        once |= bit
-    out: list[Announcement] = []
     if not slots:
         # Nothing on the table: every announcement is of fresh cards alone.
+        out: list[Announcement] = []
         for combo, _need, needs, doubles in candidates:
             if needs & fresh and not (needs & ~fresh or doubles & ~twice):
                 out.append(_all_fresh(combo))
         return tuple(out)
-    kinds: dict[int, dict[tuple[int, ...], list[int]]] | None = None
+    facts = _TABLE_FACTS.get(id(table))
+    if facts is None or facts[0] is not table:
+        facts = _table_facts(table)
+    _, on_table, twice_on_table, kinds, known = facts
+    once = fresh | on_table
+    both = twice | twice_on_table | (fresh & on_table)
+    found: list[Announcement] = []
     for combo, need, needs, doubles in candidates:
         # Cheap tests first: a fresh card, and enough copies in hand and on the table.
-        if not needs & fresh or needs & ~once or doubles & ~twice:
+        if not needs & fresh or needs & ~once or doubles & ~both:
             continue
-        if kinds is None:
-            # Table copies of a card with the same history are interchangeable: keep
-            # the lowest slot.
-            hist: dict[int, list[int]] = {}
-            for i, m in enumerate(table.melds):
-                for s in m.slots:
-                    hist.setdefault(s, []).append(i)
-            kinds = {}
-            for s, c in slots:
-                kinds.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
-        assert h is not None
-        choices = _choices(need, h, kinds)
-        if choices is None:
+        # What the table allows this combination depends only on the table and on how
+        # many of each card it needs the hand holds: kept per table.
+        key = (id(combo), fresh & needs, twice & needs)
+        anns = known.get(key)
+        if anns is None:
+            assert h is not None
+            anns = known[key] = _with_table(combo, need, h, kinds, table)
+        found += anns
+    return tuple(found)
+
+
+def _with_table(
+    combo: Combination,
+    need: tuple[tuple[int, int], ...],
+    h: list[int],
+    kinds: dict[int, dict[tuple[int, ...], list[int]]],
+    table: MeldTable,
+) -> tuple[Announcement, ...]:
+    """The legal announcements of ``combo`` from the hand's counts ``h`` and the table."""
+    choices = _choices(need, h, kinds)
+    if choices is None:
+        return ()
+    out: list[Announcement] = []
+    for pick in itertools.product(*choices):
+        if not any(f for f, _ in pick):
             continue
-        for pick in itertools.product(*choices):
-            if not any(f for f, _ in pick):
-                continue
-            used = tuple(sorted(s for _, ss in pick for s in ss))
-            if used and _same_class_violation(combo, used, table) is not None:
-                continue
-            fresh_cards = tuple(
-                CARDS[k] for (k, _), (f, _) in zip(need, pick, strict=True) for _ in range(f)
-            )
-            out.append(Announcement(combo, used, fresh_cards))
+        used = tuple(sorted(s for _, ss in pick for s in ss))
+        if used and _breaks_same_class(combo, used, table):
+            continue
+        fresh_cards = tuple(
+            CARDS[k] for (k, _), (f, _) in zip(need, pick, strict=True) for _ in range(f)
+        )
+        out.append(Announcement(combo, used, fresh_cards))
     return tuple(out)
+
+
+_TableFacts = tuple[
+    MeldTable,
+    int,
+    int,
+    dict[int, dict[tuple[int, ...], list[int]]],
+    dict[tuple[int, int, int], tuple[Announcement, ...]],
+]
+#: What the announcements need to know of a table, by its id (the table kept with it, so
+#: its id stays its own): the kinds on it and twice on it as bit masks, its copies by
+#: card and history, and the announcements found with it so far.  A table lasts over
+#: several tricks: it changes only when a card is laid down or played from it.
+_TABLE_FACTS: dict[int, _TableFacts] = {}
+
+
+def _table_facts(table: MeldTable) -> _TableFacts:
+    on_table = twice = 0
+    for _, c in table.slots:
+        bit = 1 << c
+        if on_table & bit:
+            twice |= bit
+        on_table |= bit
+    # Table copies of a card with the same history are interchangeable: keep the lowest slot.
+    hist: dict[int, list[int]] = {}
+    for i, m in enumerate(table.melds):
+        for s in m.slots:
+            hist.setdefault(s, []).append(i)
+    kinds: dict[int, dict[tuple[int, ...], list[int]]] = {}
+    for s, c in table.slots:
+        kinds.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
+    if len(_TABLE_FACTS) >= 256:
+        _TABLE_FACTS.clear()
+    facts = _TABLE_FACTS[id(table)] = (table, on_table, twice, kinds, {})
+    return facts
+
+
+def _breaks_same_class(combo: Combination, used: tuple[int, ...], table: MeldTable) -> bool:
+    """Whether reusing the table slots ``used`` in ``combo`` breaks the same class rule:
+    :func:`_same_class_violation` without the message."""
+    used_set = set(used)
+    for m in table.melds:
+        old = m.combination
+        if old.meld_class != combo.meld_class or used_set.isdisjoint(m.slots):
+            continue
+        if not m.intact or not used_set.issuperset(m.slots) or old.value >= combo.value:
+            return True
+    return False
 
 
 def _masked(
@@ -500,7 +558,8 @@ def announce(
         raise IllegalActionError(
             "fresh card rule: an announcement must use at least one card from the concealed hand"
         )
-    rest = list(hand)
+    held = list(hand)
+    rest = list(held)
     for c in fresh:
         if c not in rest:
             raise IllegalActionError(f"not in the concealed hand: {c}")
@@ -517,11 +576,37 @@ def announce(
     why = _same_class_violation(combo, tuple(sorted(used)), table)
     if why is not None:
         raise IllegalActionError(why)
+    return lay_down(
+        tuple(sorted(held)),
+        table,
+        Announcement(combo, tuple(sorted(used)), tuple(CARDS[c] for c in sorted(fresh))),
+    )
+
+
+def lay_down(
+    hand: tuple[Card, ...], table: MeldTable, announcement: Announcement
+) -> tuple[tuple[Card, ...], MeldTable]:
+    """:func:`announce` without its checks, for an announcement known to be legal (one
+    that :func:`legal_announcements` found): the new sorted concealed hand and table.
+
+    ``hand`` is sorted and holds the announcement's fresh cards (sorted too).
+    """
+    fresh = announcement.fresh
+    rest = list(hand)
+    for c in fresh:
+        rest.remove(c)
     first = table.next_slot
-    new = [(first + i, CARDS[c]) for i, c in enumerate(sorted(fresh))]
-    pool = sorted([(int(on_table[s]), s) for s in used] + [(int(c), s) for s, c in new])
-    meld = TableMeld(combo, tuple(s for _, s in pool), True)
-    return tuple(sorted(rest)), MeldTable((*table.slots, *new), (*table.melds, meld))
+    new = [(first + i, c) for i, c in enumerate(fresh)]
+    used = announcement.table_slots
+    if used:
+        on_table = dict(table.slots)
+        pool = sorted([(int(on_table[s]), s) for s in used] + [(int(c), s) for s, c in new])
+        order = tuple(s for _, s in pool)
+    else:
+        # Fresh cards alone: already in card order, the new slots increasing.
+        order = tuple(s for s, _ in new)
+    meld = TableMeld(announcement.combination, order, True)
+    return tuple(rest), MeldTable((*table.slots, *new), (*table.melds, meld))
 
 
 def play_from_table(table: MeldTable, slot: int) -> MeldTable:
