@@ -17,7 +17,7 @@ from typing import Any, ClassVar, TypeVar
 import attrs
 
 from binocle._build import state_builder, state_changer, state_updater
-from binocle.actions import Action, Kind, deal, new_action
+from binocle.actions import Action, Kind, new_action
 from binocle.cards import Card, Suit, format_cards, pack
 from binocle.errors import excerpt
 
@@ -478,7 +478,7 @@ class Profile:
             while j > i:
                 j = getrandbits(k)
             deck[i], deck[j] = deck[j], deck[i]
-        return deal(tuple(deck))
+        return new_action(Kind.DEAL, cards=tuple(deck))  # the engine's own deck: no checks
 
     def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
         """How a deck is dealt, in order: packets of ``(seat or pile name, cards)``.

@@ -47,7 +47,7 @@ from binocle.rules.classic_melds import (
     Combination,
     MeldTable,
     announcements_of,
-    best_meld,
+    best_meld_of,
     fresh_announcement,
     lay_down,
 )
@@ -138,28 +138,31 @@ class ThreeHanded(ThreeHandedRules):
         turn_up = hands[d][-1]
         trump = turn_up.suit
         h = tuple(tuple(sorted(x)) for x in hands)
-        best = tuple(best_meld(x, trump, grand_binocle=self.grand_binocle)[0] for x in h)
-        base = _rebuild(
-            s, hand_number=s.hand_number + 1, phase=Phase.DIX, trump=trump, hands=h,
-            history=(s.history, action, None), turn_up=turn_up, exchanged=False,
+        grand = self.grand_binocle
+        best = (
+            best_meld_of(h[0], trump, grand)[0],
+            best_meld_of(h[1], trump, grand)[0],
+            best_meld_of(h[2], trump, grand)[0],
+        )
+        # The dix turns begin from the dealer's left (_next_dix).
+        return _rebuild(
+            s, hand_number=s.hand_number + 1, phase=Phase.DIX, current=(d + 1) % 3, trump=trump,
+            hands=h, history=(s.history, action, None), turn_up=turn_up, exchanged=False,
             nines_shown=_Z3, announced=_Z3, tables=_T3, shown=_S3, scored=_F3, meld_scored=_Z3,
             recorded=_Z3, taken=_Z3, piles=_E3, tricks=0, retired=None, dead=(), best=best,
         )  # fmt: skip
-        return self._next_dix(base, d, first=True)
 
-    def _next_dix(
-        self, s: ThreeHandedState, after: int, *, first: bool = False
-    ) -> ThreeHandedState:
-        """The next player in turn from the dealer's left to show dix or pass, or the melds.
+    def _next_dix(self, s: ThreeHandedState, after: int, **changes: Any) -> ThreeHandedState:
+        """``s`` with ``changes``, and the turn to the next player in turn from the dealer's
+        left to show dix or pass, or the melds.
 
         Every player gets the turn, holding a Nine of trumps or not (then he
         can only pass), so the turn order tells nobody who holds one.
         """
-        order = [(s.dealer + k) % 3 for k in (1, 2, 3)]
-        start = 0 if first else order.index(after) + 1
-        if start < 3:
-            return _rebuild(s, phase=Phase.DIX, current=order[start])
-        return _rebuild(s, phase=Phase.MELD, current=(s.dealer + 1) % 3)
+        d = s.dealer
+        if after != d:  # the dealer is the last of the three
+            return _rebuild(s, phase=Phase.DIX, current=(after + 1) % 3, **changes)
+        return _rebuild(s, phase=Phase.MELD, current=(d + 1) % 3, **changes)
 
     def _dix(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
         """Dix (three-handed rules, Dix): shown and announced; the first non-dealer exchanges."""
@@ -167,7 +170,7 @@ class ThreeHanded(ThreeHandedRules):
         assert p is not None and s.trump is not None
         history = (s.history, action, p)
         if action.kind is Kind.PASS:
-            return self._next_dix(_rebuild(s, history=history), p)
+            return self._next_dix(s, p, history=history)
         n = action.number or 1
         hands, exchanged, best = s.hands, s.exchanged, s.best
         nine = CARDS[s.trump * 8 + _NINE]
@@ -178,15 +181,14 @@ class ThreeHanded(ThreeHandedRules):
             exchanged = True
             # The exchange changes two hands: their best melds (``meld``, claim_overlooked).
             best = tuple(
-                best_meld(h, s.trump, grand_binocle=self.grand_binocle)[0] if i in (p, d) else b
+                best_meld_of(h, s.trump, self.grand_binocle)[0] if i in (p, d) else b
                 for i, (h, b) in enumerate(zip(hands, best, strict=True))
             )
-        base = _rebuild(
-            s, hands=hands, history=history, exchanged=exchanged, best=best,
+        return self._next_dix(
+            s, p, hands=hands, history=history, exchanged=exchanged, best=best,
             nines_shown=replace_at(s.nines_shown, p, s.nines_shown[p] + n),
             announced=replace_at(s.announced, p, s.announced[p] + DIX_POINTS * n),
         )  # fmt: skip
-        return self._next_dix(base, p)
 
     def _meld(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
         """Melds (three-handed rules, Melds): the best declaration, one combination, or
@@ -201,12 +203,12 @@ class ThreeHanded(ThreeHandedRules):
         shown, announced = s.shown[p], s.announced
         if action.name is None:
             # The best declaration, offered only while nothing is announced.
-            total, order = best_meld(s.hands[p], s.trump, grand_binocle=self.grand_binocle)
+            total, order = best_meld_of(s.hands[p], s.trump, self.grand_binocle)
             announced = replace_at(announced, p, announced[p] + total)
-            done = _rebuild(
-                s, history=history, announced=announced, shown=replace_at(s.shown, p, order)
-            )
-            return self._next_melder(done, p, history) if s.phase is Phase.MELD else done
+            shown_now = replace_at(s.shown, p, order)
+            if s.phase is Phase.MELD:
+                return self._next_melder(s, p, history, announced=announced, shown=shown_now)
+            return _rebuild(s, history=history, announced=announced, shown=shown_now)
         table = s.tables[p]
         fresh = None
         if action.source is None:  # fresh cards alone: read off the (legal) action
@@ -232,11 +234,16 @@ class ThreeHanded(ThreeHandedRules):
                 )  # fmt: skip
         raise AssertionError(f"announcement not found: {action}")  # pragma: no cover
 
-    def _next_melder(self, s: ThreeHandedState, p: int, history: Any) -> ThreeHandedState:
-        """The next player's meld turn, or the play once every player has had his."""
+    def _next_melder(
+        self, s: ThreeHandedState, p: int, history: Any, **changes: Any
+    ) -> ThreeHandedState:
+        """``s`` with ``changes``, and the next player's meld turn, or the play once every
+        player has had his."""
         nxt = (p + 1) % 3
         done = nxt == (s.dealer + 1) % 3
-        return _rebuild(s, phase=Phase.PLAY if done else Phase.MELD, current=nxt, history=history)
+        return _rebuild(
+            s, phase=Phase.PLAY if done else Phase.MELD, current=nxt, history=history, **changes
+        )
 
     def _offer_overlooked(self, s: ThreeHandedState, p: int) -> ThreeHandedState:
         """Option ``claim_overlooked``: ``p`` has just played his first card; what he

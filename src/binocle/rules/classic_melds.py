@@ -31,6 +31,7 @@ __all__ = [
     "announce",
     "announcements_of",
     "best_meld",
+    "best_meld_of",
     "combinations_in",
     "fresh_announcement",
     "lay_down",
@@ -391,7 +392,7 @@ def _with_table(
     combo: Combination,
     need: tuple[tuple[int, int], ...],
     h: list[int],
-    kinds: dict[int, dict[tuple[int, ...], list[int]]],
+    kinds: dict[int, list[tuple[int, ...]]],
     table: MeldTable,
 ) -> tuple[Announcement, ...]:
     """The legal announcements of ``combo`` from the hand's counts ``h`` and the table."""
@@ -400,14 +401,16 @@ def _with_table(
         return ()
     out: list[Announcement] = []
     for pick in itertools.product(*choices):
-        if not any(f for f, _ in pick):
-            continue
-        used = tuple(sorted(s for _, ss in pick for s in ss))
+        fresh_cards: tuple[Card, ...] = ()
+        slots: tuple[int, ...] = ()
+        for cards, ss in pick:
+            fresh_cards += cards
+            slots += ss
+        if not fresh_cards:
+            continue  # the fresh card rule
+        used = tuple(sorted(slots))
         if used and _breaks_same_class(combo, used, table):
             continue
-        fresh_cards = tuple(
-            CARDS[k] for (k, _), (f, _) in zip(need, pick, strict=True) for _ in range(f)
-        )
         out.append(Announcement(combo, used, fresh_cards))
     return tuple(out)
 
@@ -416,7 +419,7 @@ _TableFacts = tuple[
     MeldTable,
     int,
     int,
-    dict[int, dict[tuple[int, ...], list[int]]],
+    dict[int, list[tuple[int, ...]]],
     dict[tuple[int, int, int], tuple[Announcement, ...]],
 ]
 #: What the announcements need to know of a table, by its id (the table kept with it, so
@@ -438,9 +441,11 @@ def _table_facts(table: MeldTable) -> _TableFacts:
     for i, m in enumerate(table.melds):
         for s in m.slots:
             hist.setdefault(s, []).append(i)
-    kinds: dict[int, dict[tuple[int, ...], list[int]]] = {}
+    copies: dict[int, dict[tuple[int, ...], list[int]]] = {}
     for s, c in table.slots:
-        kinds.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
+        copies.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
+    # Two copies of a card at most serve in one combination.
+    kinds = {c: [tuple(slots[:2]) for slots in g.values()] for c, g in copies.items()}
     if len(_TABLE_FACTS) >= 256:
         _TABLE_FACTS.clear()
     facts = _TABLE_FACTS[id(table)] = (table, on_table, twice, kinds, {})
@@ -497,25 +502,27 @@ def _all_fresh(combo: Combination) -> Announcement:
 def _choices(
     need: tuple[tuple[int, int], ...],
     h: list[int],
-    kinds: dict[int, dict[tuple[int, ...], list[int]]],
-) -> list[list[tuple[int, tuple[int, ...]]]] | None:
-    """For each card a combination needs, the ways to supply it: ``(fresh copies,
-    table slots)``; None where some card can't be supplied."""
-    choices: list[list[tuple[int, tuple[int, ...]]]] = []
+    kinds: dict[int, list[tuple[int, ...]]],
+) -> list[list[tuple[tuple[Card, ...], tuple[int, ...]]]] | None:
+    """For each card a combination needs, the ways to supply it: ``(fresh cards, table
+    slots)``; None where some card can't be supplied.  ``kinds`` gives each card on
+    the table as its groups of interchangeable copies (the first two slots of each)."""
+    choices: list[list[tuple[tuple[Card, ...], tuple[int, ...]]]] = []
     for k, n in need:
-        groups = [tuple(slots[:2]) for slots in kinds.get(k, {}).values()]
-        options: list[tuple[int, tuple[int, ...]]] = []
+        groups = kinds.get(k, ())
+        card = CARDS[k]
+        options: list[tuple[tuple[Card, ...], tuple[int, ...]]] = []
         if n == 1:
             if h[k]:
-                options.append((1, ()))
-            options += [(0, (g[0],)) for g in groups]
+                options.append(((card,), ()))
+            options += [((), (g[0],)) for g in groups]
         else:
             if h[k] >= 2:
-                options.append((2, ()))
+                options.append(((card, card), ()))
             if h[k]:
-                options += [(1, (g[0],)) for g in groups]
-            options += [(0, g) for g in groups if len(g) == 2]
-            options += [(0, (a[0], b[0])) for a, b in itertools.combinations(groups, 2)]
+                options += [((card,), (g[0],)) for g in groups]
+            options += [((), g) for g in groups if len(g) == 2]
+            options += [((), (a[0], b[0])) for a, b in itertools.combinations(groups, 2)]
         if not options:
             return None
         choices.append(options)
@@ -807,8 +814,24 @@ def best_meld(
     >>> best_meld(parse_cards("AH TH KH QH JH"), Suit.HEARTS)[0]
     190
     """
-    t = _trump_arg(trump)
-    c = _counts(cards)
+    return _best_of_counts(_counts(cards), _trump_arg(trump), grand_binocle)
+
+
+def best_meld_of(
+    hand: tuple[Card, ...], trump: int, grand_binocle: bool
+) -> tuple[int, tuple[Combination, ...]]:
+    """:func:`best_meld` of a state's own cards (the engine's hot path: the cards were
+    checked when they were dealt)."""
+    c = [0] * 32
+    for x in hand:
+        c[x] += 1
+    return _best_of_counts(c, trump, grand_binocle)
+
+
+def _best_of_counts(
+    c: list[int], t: int, grand_binocle: bool
+) -> tuple[int, tuple[Combination, ...]]:
+    """:func:`best_meld` of the card counts ``c`` (at least 32 of them), trump ``t``."""
     out: list[Combination] = []
     total = 0
     nk = min(c[KING], c[8 + KING], c[16 + KING], c[24 + KING])
