@@ -70,6 +70,12 @@ class Kind(enum.Enum):
     CLAIM_OVERLOOKED = "claim overlooked"
     CONCEDE = "concede"
 
+    # Members are unique objects compared by identity: hashing the object itself is
+    # as right as the enum's hash of the member's name (itself different in every
+    # process, as text hashes are) and several times cheaper, for the
+    # ``kind in {...}`` tests of every game loop.
+    __hash__ = object.__hash__
+
 
 @attrs.frozen(slots=True, cache_hash=True)
 class Action:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterable, Mapping
+from operator import itemgetter
 from typing import ClassVar, Final
 
 import attrs
@@ -326,19 +327,16 @@ _LAST: tuple[MeldTable | None, tuple[Card, ...], int, bool, tuple[Announcement, 
 def _fresh_announcements(
     hand: tuple[Card, ...], table: MeldTable, trump: int, grand_binocle: bool
 ) -> tuple[Announcement, ...]:
-    # The kinds held, and held twice, as bit masks.
-    fresh = twice = 0
-    for x in hand:
-        bit = _BIT[x]
-        if fresh & bit:
-            twice |= bit
-        fresh |= bit
-    h: list[int] | None = None
-    if table.slots:
-        h = [0] * 64
-        for x in hand:
-            h[x] += 1
-    return _announcements(h, fresh, twice, table, _MASKED[trump * 2 + grand_binocle])
+    # The kinds held, and held twice, as bit masks: the bits of every card add up to
+    # the kinds held plus the kinds held twice (no card is held three times).
+    if len(hand) > 1:
+        bits: tuple[int, ...] = itemgetter(*hand)(_BIT)
+        fresh = sum(set(bits))
+        twice = sum(bits) - fresh
+    else:
+        fresh = _BIT[hand[0]] if hand else 0
+        twice = 0
+    return _announcements(None, fresh, twice, table, _MASKED[trump * 2 + grand_binocle])
 
 
 _BIT: Final = tuple(1 << k for k in range(64))
@@ -351,8 +349,8 @@ def _announcements(
     table: MeldTable,
     candidates: tuple[tuple[Combination, tuple[tuple[int, int], ...], int, int], ...],
 ) -> tuple[Announcement, ...]:
-    """The announcements of a hand given as counts ``h`` (None: nothing lies on the
-    table, and the masks suffice), among ``candidates``.
+    """The announcements of a hand given as counts ``h`` (or None: read off the masks),
+    among ``candidates``.
 
     ``fresh`` and ``twice`` are the bit masks of the kinds in the hand, and held
     twice.  A candidate needs all its kinds (in the hand or on the table), one
@@ -382,7 +380,8 @@ def _announcements(
         key = (id(combo), fresh & needs, twice & needs)
         anns = known.get(key)
         if anns is None:
-            assert h is not None
+            if h is None:  # the counts, from the masks
+                h = [(fresh >> k & 1) + (twice >> k & 1) for k in range(32)]
             anns = known[key] = _with_table(combo, need, h, kinds, table)
         found += anns
     return tuple(found)
