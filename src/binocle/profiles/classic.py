@@ -26,6 +26,7 @@ from binocle.core import (
     remove_card,
     replace_at,
     state_builder,
+    state_changer,
     state_updater,
     top_scorer,
 )
@@ -156,12 +157,7 @@ class Classic(ClassicRules):
         history = (s.history, action, p)
         trick = s.trick
         if not trick:
-            return _new_state(
-                self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, 1 - p,
-                s.trump, hands, ((p, c),), s.scores, s.results, history,
-                concealed, tables, s.stock, s.turn_up, s.dixes, s.meld_points, s.taken,
-                s.piles, s.last_trick, s.targets, None,
-            )  # fmt: skip
+            return _change_lead(s, 1 - p, hands, ((p, c),), history, concealed, tables)
         # The trick is complete: its winner (classic rules, Play while the stock lasts) and points.
         lead = trick[0]
         c0 = lead[1]
@@ -176,12 +172,9 @@ class Classic(ClassicRules):
             taken = (taken[0], taken[1] + points)
             piles = (piles[0], (*piles[1], c0, c))
         stock_phase = bool(s.stock) or s.turn_up is not None
-        nxt = _new_state(
-            self, s.seed, s.first_dealer, s.hand_number,
-            Phase.ANNOUNCE if stock_phase else Phase.PLAY, s.dealer, w,
-            s.trump, hands, (), s.scores, s.results, history,
-            concealed, tables, s.stock, s.turn_up, s.dixes, s.meld_points, taken,
-            piles, (lead, (p, c)), s.targets, None,
+        nxt = _change_trick(
+            s, Phase.ANNOUNCE if stock_phase else Phase.PLAY, w, hands, (), history,
+            concealed, tables, taken, piles, (lead, (p, c)),
         )  # fmt: skip
         if stock_phase or hands[0] or hands[1]:
             return nxt
@@ -279,11 +272,9 @@ class Classic(ClassicRules):
             )
             hands = new_concealed
             phase_tables = (_EMPTY_TABLE, _EMPTY_TABLE)
-        return _new_state(
-            self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, w, s.trump,
-            hands, (), s.scores, s.results, (s.history, action, w),
-            new_concealed, phase_tables, stock, turn_up, dixes, meld_points, s.taken,
-            s.piles, s.last_trick, s.targets, None,
+        return _change_draw(
+            s, Phase.PLAY, hands, (s.history, action, w), new_concealed, phase_tables, stock,
+            turn_up, dixes, meld_points,
         )  # fmt: skip
 
     def _claim(self, s: ClassicState, action: Action) -> GameState:
@@ -372,6 +363,19 @@ _EMPTY_TABLE = MeldTable()
 _replace = state_updater(ClassicState)
 #: ClassicState(...) for the transitions (see binocle.core.state_builder).
 _new_state: Final = state_builder(ClassicState)
+#: The copies the play makes: a trick led, and a trick taken (see binocle.core.state_changer).
+_change_lead: Final = state_changer(
+    ClassicState, "current_player", "hands", "trick", "history", "concealed", "tables"
+)
+_change_trick: Final = state_changer(
+    ClassicState, "phase", "current_player", "hands", "trick", "history", "concealed", "tables",
+    "taken", "piles", "last_trick",
+)  # fmt: skip
+#: The copy the draw makes after an announcement (the winner leads next: he is to act).
+_change_draw: Final = state_changer(
+    ClassicState, "phase", "hands", "history", "concealed", "tables", "stock", "turn_up",
+    "dixes", "meld_points",
+)  # fmt: skip
 
 
 def _hands_of(

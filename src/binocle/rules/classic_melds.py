@@ -294,7 +294,7 @@ def legal_announcements(
             fresh |= 1 << k
             if h[k] == 2:
                 twice |= 1 << k
-    return _announcements(h, fresh, twice, table, _MASKED[t * 2 + bool(grand_binocle)])
+    return _announcements(fresh, twice, table, _MASKED[t * 2 + bool(grand_binocle)])
 
 
 def announcements_of(
@@ -336,21 +336,19 @@ def _fresh_announcements(
     else:
         fresh = _BIT[hand[0]] if hand else 0
         twice = 0
-    return _announcements(None, fresh, twice, table, _MASKED[trump * 2 + grand_binocle])
+    return _announcements(fresh, twice, table, _MASKED[trump * 2 + grand_binocle])
 
 
 _BIT: Final = tuple(1 << k for k in range(64))
 
 
 def _announcements(
-    h: list[int] | None,
     fresh: int,
     twice: int,
     table: MeldTable,
     candidates: tuple[tuple[Combination, tuple[tuple[int, int], ...], int, int], ...],
 ) -> tuple[Announcement, ...]:
-    """The announcements of a hand given as counts ``h`` (or None: read off the masks),
-    among ``candidates``.
+    """The announcements of a hand, among ``candidates``.
 
     ``fresh`` and ``twice`` are the bit masks of the kinds in the hand, and held
     twice.  A candidate needs all its kinds (in the hand or on the table), one
@@ -365,11 +363,12 @@ def _announcements(
                 out.append(_all_fresh(combo))
         return tuple(out)
     facts = _TABLE_FACTS.get(id(table))
-    if facts is None or facts[0] is not table:
+    if facts is None or facts.table is not table:
         facts = _table_facts(table)
-    _, on_table, twice_on_table, kinds, known = facts
+    on_table = facts.on_table
     once = fresh | on_table
-    both = twice | twice_on_table | (fresh & on_table)
+    both = twice | facts.twice | (fresh & on_table)
+    known = facts.known
     found: list[Announcement] = []
     for combo, need, needs, doubles in candidates:
         # Cheap tests first: a fresh card, and enough copies in hand and on the table.
@@ -380,9 +379,10 @@ def _announcements(
         key = (id(combo), fresh & needs, twice & needs)
         anns = known.get(key)
         if anns is None:
-            if h is None:  # the counts, from the masks
-                h = [(fresh >> k & 1) + (twice >> k & 1) for k in range(32)]
-            anns = known[key] = _with_table(combo, need, h, kinds, table)
+            kinds = facts.kinds
+            if kinds is None:
+                kinds = facts.kinds = _kinds_on(table)
+            anns = known[key] = _with_table(combo, need, fresh, twice, kinds, table)
         found += anns
     return tuple(found)
 
@@ -390,12 +390,14 @@ def _announcements(
 def _with_table(
     combo: Combination,
     need: tuple[tuple[int, int], ...],
-    h: list[int],
+    fresh: int,
+    twice: int,
     kinds: dict[int, list[tuple[int, ...]]],
     table: MeldTable,
 ) -> tuple[Announcement, ...]:
-    """The legal announcements of ``combo`` from the hand's counts ``h`` and the table."""
-    choices = _choices(need, h, kinds)
+    """The legal announcements of ``combo`` from a hand (the kinds it holds, and holds
+    twice, as bit masks) and the table."""
+    choices = _choices(need, fresh, twice, kinds)
     if choices is None:
         return ()
     out: list[Announcement] = []
@@ -414,28 +416,45 @@ def _with_table(
     return tuple(out)
 
 
-_TableFacts = tuple[
-    MeldTable,
-    int,
-    int,
-    dict[int, list[tuple[int, ...]]],
-    dict[tuple[int, int, int], tuple[Announcement, ...]],
-]
-#: What the announcements need to know of a table, by its id (the table kept with it, so
-#: its id stays its own): the kinds on it and twice on it as bit masks, its copies by
-#: card and history, and the announcements found with it so far.  A table lasts over
-#: several tricks: it changes only when a card is laid down or played from it.
+class _TableFacts:
+    """What the announcements need to know of one table: the kinds on it and twice on
+    it as bit masks, its copies by card (groups of interchangeable copies, found
+    when first needed) and the announcements found with it so far, by combination
+    and the hand's counts of the combination's cards."""
+
+    __slots__ = ("kinds", "known", "on_table", "table", "twice")
+
+    def __init__(self, table: MeldTable) -> None:
+        on_table = twice = 0
+        for _, c in table.slots:
+            bit = 1 << c
+            if on_table & bit:
+                twice |= bit
+            on_table |= bit
+        self.table = table
+        self.on_table = on_table
+        self.twice = twice
+        self.kinds: dict[int, list[tuple[int, ...]]] | None = None
+        self.known: dict[tuple[int, int, int], tuple[Announcement, ...]] = {}
+
+
+#: The facts of the last tables seen, by id (the table kept with them, so its id stays
+#: its own).  A table lasts over several tricks: it changes only when a card is laid
+#: down or played from it.
 _TABLE_FACTS: dict[int, _TableFacts] = {}
 
 
 def _table_facts(table: MeldTable) -> _TableFacts:
-    on_table = twice = 0
-    for _, c in table.slots:
-        bit = 1 << c
-        if on_table & bit:
-            twice |= bit
-        on_table |= bit
-    # Table copies of a card with the same history are interchangeable: keep the lowest slot.
+    if len(_TABLE_FACTS) >= 256:
+        _TABLE_FACTS.clear()
+    facts = _TABLE_FACTS[id(table)] = _TableFacts(table)
+    return facts
+
+
+def _kinds_on(table: MeldTable) -> dict[int, list[tuple[int, ...]]]:
+    """The copies on the table by card: groups of interchangeable copies (the same
+    combinations behind them), as the first two slots of each (at most two copies
+    of a card serve in one combination)."""
     hist: dict[int, list[int]] = {}
     for i, m in enumerate(table.melds):
         for s in m.slots:
@@ -443,12 +462,7 @@ def _table_facts(table: MeldTable) -> _TableFacts:
     copies: dict[int, dict[tuple[int, ...], list[int]]] = {}
     for s, c in table.slots:
         copies.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
-    # Two copies of a card at most serve in one combination.
-    kinds = {c: [tuple(slots[:2]) for slots in g.values()] for c, g in copies.items()}
-    if len(_TABLE_FACTS) >= 256:
-        _TABLE_FACTS.clear()
-    facts = _TABLE_FACTS[id(table)] = (table, on_table, twice, kinds, {})
-    return facts
+    return {c: [tuple(slots[:2]) for slots in g.values()] for c, g in copies.items()}
 
 
 def _breaks_same_class(combo: Combination, used: tuple[int, ...], table: MeldTable) -> bool:
@@ -500,7 +514,8 @@ def _all_fresh(combo: Combination) -> Announcement:
 
 def _choices(
     need: tuple[tuple[int, int], ...],
-    h: list[int],
+    fresh: int,
+    twice: int,
     kinds: dict[int, list[tuple[int, ...]]],
 ) -> list[list[tuple[tuple[Card, ...], tuple[int, ...]]]] | None:
     """For each card a combination needs, the ways to supply it: ``(fresh cards, table
@@ -510,15 +525,16 @@ def _choices(
     for k, n in need:
         groups = kinds.get(k, ())
         card = CARDS[k]
+        held = fresh >> k & 1
         options: list[tuple[tuple[Card, ...], tuple[int, ...]]] = []
         if n == 1:
-            if h[k]:
+            if held:
                 options.append(((card,), ()))
             options += [((), (g[0],)) for g in groups]
         else:
-            if h[k] >= 2:
+            if twice >> k & 1:
                 options.append(((card, card), ()))
-            if h[k]:
+            if held:
                 options += [((card,), (g[0],)) for g in groups]
             options += [((), g) for g in groups if len(g) == 2]
             options += [((), (a[0], b[0])) for a, b in itertools.combinations(groups, 2)]
