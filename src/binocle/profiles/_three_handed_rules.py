@@ -69,7 +69,7 @@ class ThreeHandedRules(Profile):
                 plays = itemgetter(*dict.fromkeys(hand), CLAIM_AT)(PLAY_OR_CLAIM)
             else:  # cards of one suit: shared tuples
                 plays = _PLAYS_AND_CLAIM.get(cards) or _plays_and_claim(cards)
-            if self.meld_until_first_card and _before_first_card(s, p):
+            if not s.tricks and self.meld_until_first_card and _before_first_card(s, p):
                 # Three-handed rules, Melds: more announcements until his first card.
                 return (*plays[:-1], *self._announcements(s, p), A.CLAIM)
             return plays
@@ -97,8 +97,10 @@ class ThreeHandedRules(Profile):
             return ()
         table = s.tables[p]
         singles = tuple(
-            announcement_action(a, table)
-            for a in announcements_of(_concealed(s, p), table, s.trump, self.grand_binocle)
+            [
+                announcement_action(a, table)
+                for a in announcements_of(_concealed(s, p), table, s.trump, self.grand_binocle)
+            ]
         )
         return singles if shown else (A.MELD, *singles)
 
@@ -337,7 +339,10 @@ def _before_first_card(s: ThreeHandedState, p: int) -> bool:
 
 def _concealed(s: ThreeHandedState, p: int) -> tuple[Card, ...]:
     """The cards of ``p`` not yet laid down in this meld phase."""
+    table = s.tables[p]
+    if not table.slots:
+        return s.hands[p]
     rest = list(s.hands[p])
-    for c in s.tables[p].cards:
+    for _, c in table.slots:
         rest.remove(c)
     return tuple(rest)

@@ -49,7 +49,7 @@ from binocle.rules.classic_melds import (
     announcements_of,
     best_meld_of,
     fresh_announcement,
-    lay_down,
+    table_after,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 
@@ -225,7 +225,7 @@ class ThreeHanded(ThreeHandedRules):
                 and announcement_action(ann, table) == action
             ):
                 # One of the legal announcements: laid down without checking it again.
-                _, new_table = lay_down(_concealed(s, p), table, ann)
+                new_table = table_after(table, ann)
                 combo = ann.combination
                 return _rebuild(
                     s, history=history, tables=replace_at(s.tables, p, new_table),

@@ -38,6 +38,7 @@ __all__ = [
     "lay_down",
     "legal_announcements",
     "play_from_table",
+    "table_after",
 ]
 
 ACE, TEN, KING, QUEEN, JACK = 0, 1, 2, 3, 4
@@ -613,10 +614,16 @@ def lay_down(
 
     ``hand`` is sorted and holds the announcement's fresh cards (sorted too).
     """
-    fresh = announcement.fresh
     rest = list(hand)
-    for c in fresh:
+    for c in announcement.fresh:
         rest.remove(c)
+    return tuple(rest), table_after(table, announcement)
+
+
+def table_after(table: MeldTable, announcement: Announcement) -> MeldTable:
+    """The table after :func:`lay_down`: the fresh cards in new slots, the combination
+    recorded as intact (the same announcement known to be legal)."""
+    fresh = announcement.fresh
     first = table.next_slot
     new = [(first + i, c) for i, c in enumerate(fresh)]
     used = announcement.table_slots
@@ -628,7 +635,7 @@ def lay_down(
         # Fresh cards alone: already in card order, the new slots increasing.
         order = tuple(s for s, _ in new)
     meld = TableMeld(announcement.combination, order, True)
-    return tuple(rest), MeldTable((*table.slots, *new), (*table.melds, meld))
+    return MeldTable((*table.slots, *new), (*table.melds, meld))
 
 
 def play_from_table(table: MeldTable, slot: int) -> MeldTable:
