@@ -309,8 +309,12 @@ class ThreeHanded(ThreeHandedRules):
             hands = (hands[0], hands[1], h)
         trick = (*s.trick, (p, c))
         history = (s.history, action, p)
-        if len(trick) < (3 if s.retired is None else 2):
-            nxt: GameState = _change_play(s, self._next_seat(s, p), hands, trick, history)
+        retired = s.retired
+        if len(trick) < (3 if retired is None else 2):
+            seat = (p + 1) % 3  # the next seat in the hand (_next_seat)
+            if seat == retired:
+                seat = (seat + 1) % 3
+            nxt: GameState = _change_play(s, seat, hands, trick, history)
         else:
             nxt = self._finish_trick(s, hands, trick, history)
         if self.claim_overlooked and _before_first_card(s, p):
@@ -343,7 +347,11 @@ class ThreeHanded(ThreeHandedRules):
             elif c >> 3 == trump:
                 w, b = seat, c
         taken = replace_at(s.taken, w, s.taken[w] + points)
-        piles = replace_at(s.piles, w, (*s.piles[w], *(c for _, c in trick)))
+        if len(trick) == 3:
+            won = (*s.piles[w], trick[0][1], trick[1][1], trick[2][1])
+        else:
+            won = (*s.piles[w], *[c for _, c in trick])
+        piles = replace_at(s.piles, w, won)
         meld_scored, recorded, scored = s.meld_scored, s.recorded, s.scored
         if not scored[w]:
             meld_scored = replace_at(meld_scored, w, s.announced[w])
