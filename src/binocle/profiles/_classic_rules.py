@@ -24,6 +24,7 @@ from binocle.rules.classic_melds import (
     MeldTable,
     announcements_of,
     best_meld,
+    table_copies,
 )
 from binocle.rules.tricks import Obligation, obligation_broken
 
@@ -361,33 +362,9 @@ def _plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
 
 
 def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
-    """Table slots by card, keeping one slot per distinct combination history.
-
-    Kept for the last tables seen (the engine asks again for each announcement
-    and play from one table); the answer is shared: read it, never change it.
-    """
-    kept = _GROUPS.get(id(table))
-    if kept is not None and kept[0] is table:
-        return kept[1]
-    groups = _groups_of(table)
-    if len(_GROUPS) >= 256:
-        _GROUPS.clear()
-    _GROUPS[id(table)] = (table, groups)  # the table itself is kept: its id stays its own
-    return groups
-
-
-_GROUPS: dict[int, tuple[MeldTable, dict[Card, list[int]]]] = {}
-
-
-def _groups_of(table: MeldTable) -> dict[Card, list[int]]:
-    hist: dict[int, tuple[int, ...]] = {}
-    for i, m in enumerate(table.melds):
-        for slot in m.slots:
-            hist[slot] = (*hist.get(slot, ()), i)
-    groups: dict[Card, dict[tuple[int, ...], int]] = {}
-    for slot, c in table.slots:
-        groups.setdefault(c, {}).setdefault(hist.get(slot, ()), slot)
-    return {c: sorted(g.values()) for c, g in groups.items()}
+    """Table slots by card, keeping one slot per distinct combination history (the
+    lowest), in increasing order."""
+    return {CARDS[c]: sorted([g[0] for g in groups]) for c, groups in table_copies(table).items()}
 
 
 def _table_plays(table: MeldTable) -> tuple[Action, ...]:

@@ -39,6 +39,7 @@ __all__ = [
     "legal_announcements",
     "play_from_table",
     "table_after",
+    "table_copies",
 ]
 
 ACE, TEN, KING, QUEEN, JACK = 0, 1, 2, 3, 4
@@ -382,7 +383,7 @@ def _announcements(
         if anns is None:
             kinds = facts.kinds
             if kinds is None:
-                kinds = facts.kinds = _kinds_on(table)
+                kinds = facts.kinds = _copies_on(table)
             anns = known[key] = _with_table(combo, need, fresh, twice, kinds, table)
         found += anns
     return tuple(found)
@@ -452,17 +453,30 @@ def _table_facts(table: MeldTable) -> _TableFacts:
     return facts
 
 
-def _kinds_on(table: MeldTable) -> dict[int, list[tuple[int, ...]]]:
-    """The copies on the table by card: groups of interchangeable copies (the same
-    combinations behind them), as the first two slots of each (at most two copies
-    of a card serve in one combination)."""
-    hist: dict[int, list[int]] = {}
+def table_copies(table: MeldTable) -> dict[int, list[tuple[int, ...]]]:
+    """The copies on the table by card number: its groups of interchangeable copies
+    (the same combinations behind them), each as its first two slots (at most two
+    copies of a card serve in one combination), the groups by their lowest slot.
+
+    Kept for the last tables seen: read the answer, never change it.
+    """
+    facts = _TABLE_FACTS.get(id(table))
+    if facts is None or facts.table is not table:
+        facts = _table_facts(table)
+    kinds = facts.kinds
+    if kinds is None:
+        kinds = facts.kinds = _copies_on(table)
+    return kinds
+
+
+def _copies_on(table: MeldTable) -> dict[int, list[tuple[int, ...]]]:
+    hist: dict[int, tuple[int, ...]] = {}
     for i, m in enumerate(table.melds):
         for s in m.slots:
-            hist.setdefault(s, []).append(i)
+            hist[s] = (*hist.get(s, ()), i)
     copies: dict[int, dict[tuple[int, ...], list[int]]] = {}
     for s, c in table.slots:
-        copies.setdefault(c, {}).setdefault(tuple(hist.get(s, ())), []).append(s)
+        copies.setdefault(c, {}).setdefault(hist.get(s, ()), []).append(s)
     return {c: [tuple(slots[:2]) for slots in g.values()] for c, g in copies.items()}
 
 
