@@ -65,11 +65,17 @@ class ClassicRules(Profile):
             return self._play_actions(s)
         if phase is Phase.ANNOUNCE:
             p = s.current_player
-            assert p is not None
+            trump = s.trump
+            assert p is not None and trump is not None
+            concealed, table = s.concealed[p], s.tables[p]
             out: list[Action] = [A.PASS]
-            if self._may_dix(s, p):
+            # Dix (_may_dix): a Nine of trumps held, a turn-up to take, two dix at most.
+            if s.dixes < 2 and s.turn_up is not None and trump * 8 + self.dix_rank in concealed:
                 out.append(A.DIX)
-            out.extend(announcement_action(a, s.tables[p]) for a in self._announcements(s, p))
+            out += [
+                announcement_action(a, table)
+                for a in announcements_of(concealed, table, trump, self.grand_binocle)
+            ]
             out.append(A.CLAIM)
             return tuple(out)
         if phase is Phase.DEAL:

@@ -376,6 +376,11 @@ def _announcements(
         # Cheap tests first: a fresh card, and enough copies in hand and on the table.
         if not needs & fresh or needs & ~once or doubles & ~both:
             continue
+        if not needs & on_table:
+            # None of its cards on the table: from the hand alone, as without a table.
+            if not (needs & ~fresh or doubles & ~twice):
+                found.append(_all_fresh(combo))
+            continue
         # What the table allows this combination depends only on the table and on how
         # many of each card it needs the hand holds: kept per table.
         key = (id(combo), fresh & needs, twice & needs)
