@@ -152,17 +152,23 @@ class ThreeHanded(ThreeHandedRules):
             recorded=_Z3, taken=_Z3, piles=_E3, tricks=0, retired=None, dead=(), best=best,
         )  # fmt: skip
 
-    def _next_dix(self, s: ThreeHandedState, after: int, **changes: Any) -> ThreeHandedState:
-        """``s`` with ``changes``, and the turn to the next player in turn from the dealer's
-        left to show dix or pass, or the melds.
+    def _next_dix(
+        self, s: ThreeHandedState, after: int, history: Any, **changes: Any
+    ) -> ThreeHandedState:
+        """``s`` with ``history`` and ``changes``, and the turn to the next player in turn
+        from the dealer's left to show dix or pass, or the melds.
 
         Every player gets the turn, holding a Nine of trumps or not (then he
         can only pass), so the turn order tells nobody who holds one.
         """
         d = s.dealer
         if after != d:  # the dealer is the last of the three
-            return _rebuild(s, phase=Phase.DIX, current=(after + 1) % 3, **changes)
-        return _rebuild(s, phase=Phase.MELD, current=(d + 1) % 3, **changes)
+            phase, nxt = Phase.DIX, (after + 1) % 3
+        else:
+            phase, nxt = Phase.MELD, (d + 1) % 3
+        if not changes:
+            return _change_turn(s, phase, nxt, history)
+        return _rebuild(s, phase=phase, current=nxt, history=history, **changes)
 
     def _dix(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
         """Dix (three-handed rules, Dix): shown and announced; the first non-dealer exchanges."""
@@ -170,7 +176,7 @@ class ThreeHanded(ThreeHandedRules):
         assert p is not None and s.trump is not None
         history = (s.history, action, p)
         if action.kind is Kind.PASS:
-            return self._next_dix(s, p, history=history)
+            return self._next_dix(s, p, history)
         n = action.number or 1
         hands, exchanged, best = s.hands, s.exchanged, s.best
         nine = CARDS[s.trump * 8 + _NINE]
@@ -185,7 +191,7 @@ class ThreeHanded(ThreeHandedRules):
                 for i, (h, b) in enumerate(zip(hands, best, strict=True))
             )
         return self._next_dix(
-            s, p, hands=hands, history=history, exchanged=exchanged, best=best,
+            s, p, history, hands=hands, exchanged=exchanged, best=best,
             nines_shown=replace_at(s.nines_shown, p, s.nines_shown[p] + n),
             announced=replace_at(s.announced, p, s.announced[p] + DIX_POINTS * n),
         )  # fmt: skip
@@ -227,10 +233,10 @@ class ThreeHanded(ThreeHandedRules):
                 # One of the legal announcements: laid down without checking it again.
                 new_table = table_after(table, ann)
                 combo = ann.combination
-                return _rebuild(
-                    s, history=history, tables=replace_at(s.tables, p, new_table),
-                    shown=replace_at(s.shown, p, (*shown, combo)),
-                    announced=replace_at(announced, p, announced[p] + combo.value),
+                return _change_announced(
+                    s, history, replace_at(s.tables, p, new_table),
+                    replace_at(s.shown, p, (*shown, combo)),
+                    replace_at(announced, p, announced[p] + combo.value),
                 )  # fmt: skip
         raise AssertionError(f"announcement not found: {action}")  # pragma: no cover
 
@@ -240,10 +246,10 @@ class ThreeHanded(ThreeHandedRules):
         """``s`` with ``changes``, and the next player's meld turn, or the play once every
         player has had his."""
         nxt = (p + 1) % 3
-        done = nxt == (s.dealer + 1) % 3
-        return _rebuild(
-            s, phase=Phase.PLAY if done else Phase.MELD, current=nxt, history=history, **changes
-        )
+        phase = Phase.PLAY if nxt == (s.dealer + 1) % 3 else Phase.MELD
+        if not changes:
+            return _change_turn(s, phase, nxt, history)
+        return _rebuild(s, phase=phase, current=nxt, history=history, **changes)
 
     def _offer_overlooked(self, s: ThreeHandedState, p: int) -> ThreeHandedState:
         """Option ``claim_overlooked``: ``p`` has just played his first card; what he
@@ -602,6 +608,11 @@ _change_trick: Final = state_changer(
     ThreeHandedState, "current_player", "hands", "trick", "history", "taken", "piles",
     "meld_scored", "recorded", "scored", "tricks",
 )  # fmt: skip
+#: The copies of the dix and meld turns: the turn passed on, and a combination announced.
+_change_turn: Final = state_changer(ThreeHandedState, "phase", "current_player", "history")
+_change_announced: Final = state_changer(
+    ThreeHandedState, "history", "tables", "shown", "announced"
+)
 _rebuild_classic = state_updater(ClassicState)
 
 
