@@ -9,6 +9,7 @@ profile in :mod:`binocle.profiles.cutthroat`.
 from __future__ import annotations
 
 from bisect import bisect_left
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from binocle import actions as A
@@ -25,6 +26,18 @@ if TYPE_CHECKING:
 
 _NINE = 5
 _PLAY_OF: Final = A.PLAY.__getitem__
+_plays_of: Final = A.plays_of
+#: Every ``discard`` action by card, then an end marker: read off by one itemgetter.
+_DISCARDS_END: Final = (*A.DISCARD, None)
+_END: Final = len(A.DISCARD)
+
+
+def _discards_of(hand: tuple[Card, ...]) -> tuple[Action, ...]:
+    """``discard`` of each distinct card of the sorted ``hand``."""
+    found: tuple[Action, ...] = itemgetter(*dict.fromkeys(hand), _END)(_DISCARDS_END)
+    return found[:-1]
+
+
 #: The Meld object of every meld code, built once.
 _MELDS: Final = tuple(Meld(*entry) for entry in ENTRIES)
 #: Results by their meld codes: hands that score the same melds share one MeldResult
@@ -65,7 +78,7 @@ class CutthroatRules(Profile):
             trick = s.trick
             if trick:
                 return _follow(s.hands[p], trick, s.trump, self.easier_tricks)
-            plays = tuple(map(_PLAY_OF, dict.fromkeys(s.hands[p])))
+            plays = _plays_of(s.hands[p])
             if p == s.auction.bidder and not s.played:
                 return (*plays, A.CONCEDE)
             return plays
@@ -74,7 +87,7 @@ class CutthroatRules(Profile):
         if phase is Phase.DISCARD:
             p = s.current_player
             assert p is not None
-            return tuple(map(A.DISCARD.__getitem__, dict.fromkeys(s.hands[p])))
+            return _discards_of(s.hands[p])
         if phase is Phase.TRUMP:
             return A.TRUMP
         if phase is Phase.MELD:
@@ -293,7 +306,7 @@ def _follow(
                 if top > lo:
                     hi = top
             return plays_of_suit(hand[lo:hi])
-    return tuple(map(_PLAY_OF, dict.fromkeys(hand)))
+    return _plays_of(hand)
 
 
 #: The plays of cards of one suit, by the (sorted) cards: at most 3**8 keys a suit.
