@@ -104,6 +104,9 @@ class HandResult:
 T = TypeVar("T", bound="GameState")
 _PACKS: dict[int, tuple[Card, ...]] = {}
 _BIT_LENGTH: tuple[int, ...] = tuple(n.bit_length() for n in range(65))
+#: The shuffle's steps by pack size: each position from the last down, with the bits
+#: its random draw takes.
+_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 # The base is not frozen itself, only every profile's state class is: so the engine's
@@ -469,11 +472,13 @@ class Profile:
         if sorted_pack is None:
             sorted_pack = _PACKS[size] = pack(size)
         deck = list(sorted_pack)
+        steps = _STEPS.get(size)
+        if steps is None:
+            steps = _STEPS[size] = tuple((i, _BIT_LENGTH[i + 1]) for i in range(size - 1, 0, -1))
         # random.Random(...).shuffle(deck), written out (the same draws, the same
         # order): shuffling is most of the cost of a deal.
         getrandbits = random.Random(f"binocle:{state.seed}:{state.hand_number}").getrandbits
-        for i in range(len(deck) - 1, 0, -1):
-            k = _BIT_LENGTH[i + 1]
+        for i, k in steps:
             j = getrandbits(k)
             while j > i:
                 j = getrandbits(k)

@@ -63,7 +63,8 @@ class ThreeHandedRules(Profile):
             if s.offer is not None:
                 return _OFFER_ACTIONS
             hand = s.hands[p]
-            cards = allowed_slice(hand, s.trick, s.trump, _RULE)
+            trick = s.trick
+            cards = allowed_slice(hand, trick, s.trump, _RULE) if trick else hand
             plays: tuple[Action, ...]
             if cards is hand:
                 plays = itemgetter(*dict.fromkeys(hand), CLAIM_AT)(PLAY_OR_CLAIM)
