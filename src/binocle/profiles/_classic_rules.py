@@ -31,6 +31,20 @@ from binocle.rules.tricks import Obligation, obligation_broken
 if TYPE_CHECKING:
     from binocle.profiles.classic import ClassicState
 
+
+# Enum members as module constants for the hot paths: reading a member off its
+# enum class costs several times a global read (Python 3.11).
+_KIND_DEAL: Final = Kind.DEAL
+_KIND_DIX: Final = Kind.DIX
+_KIND_MELD: Final = Kind.MELD
+_KIND_PASS: Final = Kind.PASS
+_KIND_PLAY: Final = Kind.PLAY
+_OBLIGATION_FOLLOW_WIN_TRUMP: Final = Obligation.FOLLOW_WIN_TRUMP
+_PHASE_ANNOUNCE: Final = Phase.ANNOUNCE
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_PLAY: Final = Phase.PLAY
+
 _NINE, _SEVEN = 5, 7
 
 
@@ -61,9 +75,9 @@ class ClassicRules(Profile):
     def legal_actions(self, state: GameState) -> tuple[Action, ...]:
         s: ClassicState = state  # type: ignore[assignment]
         phase = s.phase
-        if phase is Phase.PLAY:
+        if phase is _PHASE_PLAY:
             return self._play_actions(s)
-        if phase is Phase.ANNOUNCE:
+        if phase is _PHASE_ANNOUNCE:
             p = s.current_player
             trump = s.trump
             assert p is not None and trump is not None
@@ -78,7 +92,7 @@ class ClassicRules(Profile):
             ]
             out.append(A.CLAIM)
             return tuple(out)
-        if phase is Phase.DEAL:
+        if phase is _PHASE_DEAL:
             return (self.deal_for(s),)
         return ()
 
@@ -133,7 +147,7 @@ class ClassicRules(Profile):
         after the deal, after any card played, trick taken, announcement or draw
         (classic rules, Claiming (knocking): "the player wins who knocks first")."""
         phase = state.phase
-        return (0, 1) if phase is Phase.PLAY or phase is Phase.ANNOUNCE else ()
+        return (0, 1) if phase is _PHASE_PLAY or phase is _PHASE_ANNOUNCE else ()
 
     def claim_total(self, s: ClassicState, seat: int) -> int:
         """What a claim of ``seat`` is checked against: his game score, the dix and
@@ -147,9 +161,9 @@ class ClassicRules(Profile):
         alone means the most valuable legal announcement."""
         s: ClassicState = state  # type: ignore[assignment]
         p = s.current_player
-        if p is None or s.phase is Phase.DEAL or s.phase is Phase.OVER:
+        if p is None or s.phase is _PHASE_DEAL or s.phase is _PHASE_OVER:
             return action
-        if action.kind is Kind.PLAY and action.card is not None:
+        if action.kind is _KIND_PLAY and action.card is not None:
             c = action.card
             if action.source == "hand":
                 return A.PLAY[c]
@@ -161,12 +175,12 @@ class ClassicRules(Profile):
                 options = [a for a in _table_plays(s.tables[p]) if a.card == c]
                 if len(options) == 1:
                     return options[0]
-        if action.kind is Kind.MELD and action.name is not None and action.source:
+        if action.kind is _KIND_MELD and action.name is not None and action.source:
             # The table cards may be written in any order; announcement_action sorts them.
             words = " ".join(sorted(action.source.split()))
             if words != action.source:
-                return A.new_action(Kind.MELD, cards=action.cards, name=action.name, source=words)
-        if action.kind is Kind.MELD and action.name is None and s.phase is Phase.ANNOUNCE:
+                return A.new_action(_KIND_MELD, cards=action.cards, name=action.name, source=words)
+        if action.kind is _KIND_MELD and action.name is None and s.phase is _PHASE_ANNOUNCE:
             anns = self._announcements(s, p)
             if anns:
                 best = max(anns, key=lambda a: a.combination.value)
@@ -180,8 +194,8 @@ class ClassicRules(Profile):
         if why is not None:
             return why
         assert p is not None
-        if kind is Kind.PLAY:
-            if phase is Phase.ANNOUNCE:
+        if kind is _KIND_PLAY:
+            if phase is _PHASE_ANNOUNCE:
                 return (
                     f"seat {p} won the trick and must first announce (a meld, dix, or pass)"
                     f" and draw before leading"
@@ -201,23 +215,23 @@ class ClassicRules(Profile):
                     return f"play {c}: seat {p}'s {c} lies on the table; say which copy: {copies}"
                 return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
             why = obligation_broken(
-                c, s.concealed[p], [x for _, x in s.trick], s.trump, Obligation.FOLLOW_WIN_TRUMP
+                c, s.concealed[p], [x for _, x in s.trick], s.trump, _OBLIGATION_FOLLOW_WIN_TRUMP
             )
             return why or f"{action} is not legal now"
-        if phase is Phase.PLAY and kind in (Kind.MELD, Kind.DIX, Kind.PASS):
+        if phase is _PHASE_PLAY and kind in (_KIND_MELD, _KIND_DIX, _KIND_PASS):
             if self.stock_phase(s):
                 return (
                     f"{action}: announcements are made only after winning a trick, before drawing"
                 )
             return f"{action}: announcements end when the stock is exhausted"
-        if kind is Kind.DIX:
+        if kind is _KIND_DIX:
             assert s.trump is not None
             if s.turn_up is None:
                 return "no dix after the last draw"
             if s.dixes >= 2:
                 return "both Nines of trumps have already scored dix"
             return f"dix: seat {p} holds no {self._dix_card(s)} in the concealed hand"
-        if kind is Kind.MELD:
+        if kind is _KIND_MELD:
             return self._explain_meld(s, p, action)
         return f"seat {p} cannot {action} in the {phase.value} phase"
 
@@ -321,10 +335,10 @@ class ClassicRules(Profile):
     def _seen_deck(self, s: ClassicState, seat: int) -> tuple[Card | None, ...]:
         """Own cards, the turn-up (the 25th card) and the stock cards ``seat`` drew."""
         known = [24]
-        if s.phase is not Phase.DEAL and s.phase is not Phase.OVER:
+        if s.phase is not _PHASE_DEAL and s.phase is not _PHASE_OVER:
             node = s.history
             draws: list[int | None] = []
-            while node is not None and node[1].kind is not Kind.DEAL:
+            while node is not None and node[1].kind is not _KIND_DEAL:
                 if node[1].kind in _DRAWING:
                     draws.append(node[2])
                 node = node[0]
@@ -334,7 +348,7 @@ class ClassicRules(Profile):
 
     def check(self, state: GameState) -> None:
         s: ClassicState = state  # type: ignore[assignment]
-        if s.phase in (Phase.DEAL, Phase.OVER):
+        if s.phase in (_PHASE_DEAL, _PHASE_OVER):
             if any(s.hands) or s.stock or s.trick or any(s.piles):
                 raise InvalidStateError("cards left out between hands")
             return
@@ -353,7 +367,7 @@ class ClassicRules(Profile):
 
 
 #: The announcements after a trick (RULES.md §2): each is followed by the draw.
-_DRAWING = frozenset({Kind.PASS, Kind.MELD, Kind.DIX})
+_DRAWING = frozenset({_KIND_PASS, _KIND_MELD, _KIND_DIX})
 
 _plays_of: Final = A.plays_of
 #: ``play`` actions then ``claim``, by the sorted cards of one suit (shared tuples).
@@ -388,7 +402,7 @@ def _table_plays(table: MeldTable) -> tuple[Action, ...]:
             out.append(A.PLAY_TABLE[c])
         else:
             out.extend(
-                A.new_action(Kind.PLAY, card=c, number=slot, source="table") for slot in slots
+                A.new_action(_KIND_PLAY, card=c, number=slot, source="table") for slot in slots
             )
     plays = tuple(out)
     if len(_TABLE_PLAYS) >= 256:
@@ -414,7 +428,7 @@ def announcement_action(ann: Announcement, table: MeldTable) -> Action:
         act = _FRESH_ACTIONS.get(ann.combination)
         if act is None:
             act = _FRESH_ACTIONS[ann.combination] = A.new_action(
-                Kind.MELD, cards=tuple(ann.fresh), name=ann.combination.kind
+                _KIND_MELD, cards=tuple(ann.fresh), name=ann.combination.kind
             )
         return act
     # The engine finds the same announcements with one table again and again (they are
@@ -439,7 +453,7 @@ def _table_announcement_action(ann: Announcement, table: MeldTable) -> Action:
         c = table.card_at(slot)
         words.append(f"{c}#{slot}" if len(groups.get(c, ())) > 1 else str(c))
     return A.new_action(
-        Kind.MELD,
+        _KIND_MELD,
         cards=tuple(ann.fresh),
         name=ann.combination.kind,
         source=" ".join(sorted(words)) or None,

@@ -24,6 +24,23 @@ if TYPE_CHECKING:
     from binocle.profiles.cutthroat import CutthroatState
 
 
+# Enum members as module constants for the hot paths: reading a member off its
+# enum class costs several times a global read (Python 3.11).
+_KIND_BID: Final = Kind.BID
+_KIND_BUNCH: Final = Kind.BUNCH
+_KIND_CONCEDE: Final = Kind.CONCEDE
+_KIND_DISCARD: Final = Kind.DISCARD
+_KIND_PLAY: Final = Kind.PLAY
+_OBLIGATION_EASIER: Final = Obligation.EASIER
+_OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP: Final = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
+_PHASE_BIDDING: Final = Phase.BIDDING
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_DISCARD: Final = Phase.DISCARD
+_PHASE_MELD: Final = Phase.MELD
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_PLAY: Final = Phase.PLAY
+_PHASE_TRUMP: Final = Phase.TRUMP
+
 _NINE = 5
 _PLAY_OF: Final = A.PLAY.__getitem__
 _plays_of: Final = A.plays_of
@@ -65,14 +82,14 @@ class CutthroatRules(Profile):
     @property
     def obligation(self) -> Obligation:
         """The trick rule in force."""
-        return Obligation.EASIER if self.easier_tricks else Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
+        return _OBLIGATION_EASIER if self.easier_tricks else _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP
 
     # -- legal actions -----------------------------------------------------------
 
     def legal_actions(self, state: GameState) -> tuple[Action, ...]:
         s: CutthroatState = state  # type: ignore[assignment]
         phase = s.phase
-        if phase is Phase.PLAY:
+        if phase is _PHASE_PLAY:
             p = s.current_player
             assert p is not None
             trick = s.trick
@@ -82,17 +99,17 @@ class CutthroatRules(Profile):
             if p == s.auction.bidder and not s.played:
                 return (*plays, A.CONCEDE)
             return plays
-        if phase is Phase.BIDDING:
+        if phase is _PHASE_BIDDING:
             return self._bidding_actions(s)
-        if phase is Phase.DISCARD:
+        if phase is _PHASE_DISCARD:
             p = s.current_player
             assert p is not None
             return _discards_of(s.hands[p])
-        if phase is Phase.TRUMP:
+        if phase is _PHASE_TRUMP:
             return A.TRUMP
-        if phase is Phase.MELD:
+        if phase is _PHASE_MELD:
             return (A.MELD,)
-        if phase is Phase.DEAL:
+        if phase is _PHASE_DEAL:
             return (self.deal_for(s),)
         return ()
 
@@ -120,20 +137,20 @@ class CutthroatRules(Profile):
             return why
         assert p is not None
         expected = {
-            Phase.BIDDING: "a bid or a pass",
-            Phase.DISCARD: "a discard",
-            Phase.TRUMP: "naming trump",
-            Phase.MELD: "meld",
-            Phase.PLAY: "playing a card",
+            _PHASE_BIDDING: "a bid or a pass",
+            _PHASE_DISCARD: "a discard",
+            _PHASE_TRUMP: "naming trump",
+            _PHASE_MELD: "meld",
+            _PHASE_PLAY: "playing a card",
         }[phase]
-        if kind is Kind.BUNCH and phase is Phase.BIDDING:
+        if kind is _KIND_BUNCH and phase is _PHASE_BIDDING:
             if not self.bunched_hands:
                 return "bunched hands are not played (option bunched_hands is off)"
             return (
                 f"bunched hand: seat {p} needs five or more Nines and no meld but dix,"
                 " and must not have bid yet"
             )
-        if kind is Kind.BID and phase is Phase.BIDDING:
+        if kind is _KIND_BID and phase is _PHASE_BIDDING:
             n = action.number or 0
             if isinstance(n, bool) or not isinstance(n, int):
                 return f"a bid is a whole number, not {n!r}"
@@ -149,13 +166,13 @@ class CutthroatRules(Profile):
             if n % 10:
                 return f"bids rise in steps of 10 (bid {n})"
             return f"bid {n} is above the ceiling {self.max_bid}"
-        if kind is Kind.DISCARD and phase is Phase.DISCARD:
+        if kind is _KIND_DISCARD and phase is _PHASE_DISCARD:
             return f"discard {action.card}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
-        if kind is Kind.CONCEDE and phase is Phase.PLAY:
+        if kind is _KIND_CONCEDE and phase is _PHASE_PLAY:
             if p != s.bidder:
                 return f"only the bidder (seat {s.bidder}) may give up"
             return "the bidder may give up only before the first lead"
-        if kind is Kind.PLAY and phase is Phase.PLAY:
+        if kind is _KIND_PLAY and phase is _PHASE_PLAY:
             c = action.card
             if c is None:
                 return "a play names a card, e.g. 'play TS'"
@@ -215,7 +232,7 @@ class CutthroatRules(Profile):
 
     def observe(self, state: GameState, seat: int) -> View:
         s: CutthroatState = state  # type: ignore[assignment]
-        widow_shown = s.bidder is not None and s.phase not in (Phase.BIDDING, Phase.DEAL)
+        widow_shown = s.bidder is not None and s.phase not in (_PHASE_BIDDING, _PHASE_DEAL)
         public = {
             "calls": s.calls,
             "bidder": s.bidder if widow_shown else None,
@@ -236,13 +253,13 @@ class CutthroatRules(Profile):
 
     def mask(self, action: Action, actor: int | None, seat: int) -> Action:
         """The bidder's discards are face down: others see that he discarded, not what."""
-        if action.kind is Kind.DISCARD and actor != seat:
+        if action.kind is _KIND_DISCARD and actor != seat:
             return _HIDDEN_DISCARD
         return Profile.mask(self, action, actor, seat)
 
     def check(self, state: GameState) -> None:
         s: CutthroatState = state  # type: ignore[assignment]
-        if s.phase in (Phase.DEAL, Phase.OVER):
+        if s.phase in (_PHASE_DEAL, _PHASE_OVER):
             held: list[Card] = [c for h in s.hands for c in h]
             if held or s.trick or s.played or s.discards:
                 raise InvalidStateError(f"cards left out between hands: {format_cards(held)}")
@@ -251,7 +268,7 @@ class CutthroatRules(Profile):
         cards += [c for _, c in s.trick]
         cards += [c for t in s.played for _, c in t]
         cards += s.discards
-        if s.phase is Phase.BIDDING:
+        if s.phase is _PHASE_BIDDING:
             cards += s.widow
         if sorted(cards) != list(pack(self.pack_size)):
             raise InvalidStateError(
@@ -362,7 +379,7 @@ def _may_bunch(s: CutthroatState, p: int) -> bool:
     return True
 
 
-_HIDDEN_DISCARD: Final = A.new_action(Kind.DISCARD)
+_HIDDEN_DISCARD: Final = A.new_action(_KIND_DISCARD)
 
 
 def _pile_positions(schedule: tuple[tuple[int | str, int], ...], name: str) -> tuple[int, ...]:
@@ -380,6 +397,6 @@ def _hide_discards(seat: int) -> Any:
     """The bidder's discards are face down: others see that he discarded, not what."""
 
     def hide(action: Action, actor: int | None) -> str | None:
-        return "discard" if action.kind is Kind.DISCARD and actor != seat else None
+        return "discard" if action.kind is _KIND_DISCARD and actor != seat else None
 
     return hide

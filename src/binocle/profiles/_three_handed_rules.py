@@ -9,7 +9,7 @@ in :mod:`binocle.profiles.three_handed`.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from binocle import actions as A
 from binocle.actions import CLAIM_AT, PLAY_OR_CLAIM, Action, Kind
@@ -26,6 +26,19 @@ from binocle.rules.tricks import Obligation, allowed_slice, obligation_broken
 
 if TYPE_CHECKING:
     from binocle.profiles.three_handed import ThreeHandedState
+
+
+# Enum members as module constants for the hot paths: reading a member off its
+# enum class costs several times a global read (Python 3.11).
+_KIND_CLAIM_OVERLOOKED: Final = Kind.CLAIM_OVERLOOKED
+_KIND_DIX: Final = Kind.DIX
+_KIND_MELD: Final = Kind.MELD
+_KIND_PLAY: Final = Kind.PLAY
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_DIX: Final = Phase.DIX
+_PHASE_MELD: Final = Phase.MELD
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_PLAY: Final = Phase.PLAY
 
 _NINE = 5
 _RULE = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
@@ -58,7 +71,7 @@ class ThreeHandedRules(Profile):
             return self.classic.legal_actions(s.sub)
         phase = s.phase
         p = s.current_player
-        if phase is Phase.PLAY:
+        if phase is _PHASE_PLAY:
             assert p is not None
             if s.offer is not None:
                 return _OFFER_ACTIONS
@@ -74,17 +87,17 @@ class ThreeHandedRules(Profile):
                 # Three-handed rules, Melds: more announcements until his first card.
                 return (*plays[:-1], *self._announcements(s, p), A.CLAIM)
             return plays
-        if phase is Phase.DIX:
+        if phase is _PHASE_DIX:
             assert p is not None
             n = self._nines_to_show(s, p)
             return (A.PASS, A.DIX, _DIX2) if n == 2 else (A.PASS, A.DIX) if n else (A.PASS,)
-        if phase is Phase.MELD:
+        if phase is _PHASE_MELD:
             assert p is not None
             found = self._announcements(s, p)
             if found and found[0] is A.MELD:
                 return (A.MELD, A.PASS, *found[1:])
             return (A.PASS, *found)
-        if phase is Phase.DEAL:
+        if phase is _PHASE_DEAL:
             return (self.deal_for(s),)
         return ()
 
@@ -127,7 +140,7 @@ class ThreeHandedRules(Profile):
             pair = s.pair
             assert pair is not None
             return tuple(pair[i] for i in self.classic.claimants(s.sub))
-        if s.phase is not Phase.PLAY or s.offer is not None:
+        if s.phase is not _PHASE_PLAY or s.offer is not None:
             return ()
         out = s.retired
         return (0, 1, 2) if out is None else tuple(i for i in range(3) if i != out)
@@ -136,7 +149,7 @@ class ThreeHandedRules(Profile):
         s: ThreeHandedState = state  # type: ignore[assignment]
         if s.retired == seat:
             return f"seat {seat} has retired after a wrong claim: he cannot claim again"
-        if s.phase is Phase.DIX or s.phase is Phase.MELD:
+        if s.phase is _PHASE_DIX or s.phase is _PHASE_MELD:
             return (
                 f"seat {seat} cannot claim during the {s.phase.value} phase: claims are made"
                 " once the melds are announced (nothing scores before the first trick)"
@@ -160,7 +173,7 @@ class ThreeHandedRules(Profile):
         s: ThreeHandedState = state  # type: ignore[assignment]
         if s.sub is not None:
             return self.classic.resolve(s.sub, action)
-        if action.kind is Kind.DIX and action.number == 1:
+        if action.kind is _KIND_DIX and action.number == 1:
             return A.DIX
         return action
 
@@ -173,16 +186,16 @@ class ThreeHandedRules(Profile):
         if why is not None:
             return why
         assert p is not None
-        if phase is Phase.DIX:
-            if kind is Kind.DIX:
+        if phase is _PHASE_DIX:
+            if kind is _KIND_DIX:
                 return f"dix: seat {p} holds {self._nines_to_show(s, p)} Nine(s) of trumps to show"
             if self._nines_to_show(s, p):
                 return f"seat {p} may show the Nine of trumps (dix) or pass, not {action}"
             return (
                 f"seat {p} holds no Nine of trumps to show: the only action is pass, not {action}"
             )
-        if phase is Phase.MELD:
-            if kind is Kind.MELD:
+        if phase is _PHASE_MELD:
+            if kind is _KIND_MELD:
                 return self._explain_meld(s, p, action)
             return f"seat {p} announces melds now (meld, a combination, or pass), not {action}"
         offer = s.offer
@@ -191,7 +204,7 @@ class ThreeHandedRules(Profile):
                 f"seat {p} may claim the {offer.points} points of meld seat {offer.seat}"
                 f" overlooked (claim overlooked) or let them go (pass), not {action}"
             )
-        if kind is Kind.CLAIM_OVERLOOKED:
+        if kind is _KIND_CLAIM_OVERLOOKED:
             if not self.claim_overlooked:
                 return "an overlooked meld cannot be claimed (option claim_overlooked is off)"
             return (
@@ -199,7 +212,7 @@ class ThreeHandedRules(Profile):
                 " plays his first card without having announced all his meld"
                 " (three-handed rules, Overlooked melds)"
             )
-        if kind is Kind.MELD:
+        if kind is _KIND_MELD:
             if not self.meld_until_first_card:
                 return (
                     "melds are announced in the meld turns only, before the first lead"
@@ -211,7 +224,7 @@ class ThreeHandedRules(Profile):
                     " he did not announce is lost (three-handed rules, Melds)"
                 )
             return self._explain_meld(s, p, action)
-        if kind is Kind.PLAY and action.card is not None:
+        if kind is _KIND_PLAY and action.card is not None:
             c = action.card
             if c not in s.hands[p]:
                 return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
@@ -310,7 +323,7 @@ class ThreeHandedRules(Profile):
         if s.sub is not None:
             self.classic.check(s.sub)
             return
-        if s.phase in (Phase.DEAL, Phase.OVER):
+        if s.phase in (_PHASE_DEAL, _PHASE_OVER):
             if any(s.hands) or s.trick:
                 raise InvalidStateError("cards left out between hands")
             return

@@ -44,6 +44,20 @@ from binocle.rules.classic_melds import (
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 
+# Enum members as module constants for the hot paths: reading a member off its
+# enum class costs several times a global read (Python 3.11).
+_KIND_CLAIM: Final = Kind.CLAIM
+_KIND_DEAL: Final = Kind.DEAL
+_KIND_DIX: Final = Kind.DIX
+_KIND_MELD: Final = Kind.MELD
+_KIND_PASS: Final = Kind.PASS
+_KIND_PLAY: Final = Kind.PLAY
+_PHASE_ANNOUNCE: Final = Phase.ANNOUNCE
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_PLAY: Final = Phase.PLAY
+
+
 __all__ = ["Classic", "ClassicState", "announcement_action", "classic_revoke_penalty"]
 
 DIX_POINTS = 10
@@ -78,7 +92,7 @@ class Classic(ClassicRules):
 
     def initial(self, seed: int, dealer: int) -> ClassicState:
         return _new_state(
-            self, seed, dealer, 0, Phase.DEAL, dealer, None, None, ((), ()), (), (0, 0), (),
+            self, seed, dealer, 0, _PHASE_DEAL, dealer, None, None, ((), ()), (), (0, 0), (),
             None, ((), ()), (_EMPTY_TABLE, _EMPTY_TABLE), (), None, 0, (0, 0), (0, 0),
             ((), ()), (), (self.target, self.target), None,
         )  # fmt: skip
@@ -88,19 +102,19 @@ class Classic(ClassicRules):
     def apply(self, state: GameState, action: Action) -> GameState:
         s: ClassicState = state  # type: ignore[assignment]
         kind = action.kind
-        if kind is Kind.PLAY:
+        if kind is _KIND_PLAY:
             return self._play(s, action)
-        if kind is Kind.DEAL:
+        if kind is _KIND_DEAL:
             return self._deal(s, action)
-        if kind is Kind.CLAIM:
+        if kind is _KIND_CLAIM:
             return self._claim(s, action)
-        if kind is Kind.PASS:
+        if kind is _KIND_PASS:
             return self._draw(
                 s, action, s.concealed, s.tables, s.meld_points, s.turn_up, s.dixes, s.hands
             )
-        if kind is Kind.DIX:
+        if kind is _KIND_DIX:
             return self._dix(s, action)
-        if kind is Kind.MELD:
+        if kind is _KIND_MELD:
             return self._meld(s, action)
         raise AssertionError(f"unhandled action {action}")  # pragma: no cover
 
@@ -125,7 +139,7 @@ class Classic(ClassicRules):
             dixes = 1
         concealed = tuple(tuple(sorted(h)) for h in hands)
         return _new_state(
-            self, s.seed, s.first_dealer, s.hand_number + 1, Phase.PLAY, d, pone, trump,
+            self, s.seed, s.first_dealer, s.hand_number + 1, _PHASE_PLAY, d, pone, trump,
             concealed, (), s.scores, s.results, (s.history, action, None),
             concealed, (_EMPTY_TABLE, _EMPTY_TABLE), stock, turn_up, dixes,
             tuple(meld_points), (0, 0), ((), ()), (), s.targets, None,
@@ -173,7 +187,7 @@ class Classic(ClassicRules):
             piles = (piles[0], (*piles[1], c0, c))
         stock_phase = bool(s.stock) or s.turn_up is not None
         nxt = _change_trick(
-            s, Phase.ANNOUNCE if stock_phase else Phase.PLAY, w, hands, (), history,
+            s, _PHASE_ANNOUNCE if stock_phase else _PHASE_PLAY, w, hands, (), history,
             concealed, tables, taken, piles, (lead, (p, c)),
         )  # fmt: skip
         if stock_phase or hands[0] or hands[1]:
@@ -273,7 +287,7 @@ class Classic(ClassicRules):
             hands = new_concealed
             phase_tables = (_EMPTY_TABLE, _EMPTY_TABLE)
         return _change_draw(
-            s, Phase.PLAY, hands, (s.history, action, w), new_concealed, phase_tables, stock,
+            s, _PHASE_PLAY, hands, (s.history, action, w), new_concealed, phase_tables, stock,
             turn_up, dixes, meld_points,
         )  # fmt: skip
 
@@ -319,7 +333,7 @@ class Classic(ClassicRules):
         result = HandResult(
             s.dealer, s.trump, s.meld_points, s.taken, delta, outcome=outcome, game_end=end
         )
-        phase = Phase.OVER if end is not None else Phase.DEAL
+        phase = _PHASE_OVER if end is not None else _PHASE_DEAL
         dealer = s.dealer if end is not None else 1 - s.dealer
         return _new_state(
             self, s.seed, s.first_dealer, s.hand_number, phase, dealer, None, None,

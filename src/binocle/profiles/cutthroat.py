@@ -30,6 +30,26 @@ from binocle.profiles._cutthroat_rules import CutthroatRules
 from binocle.profiles._cutthroat_rules import plays_of_suit as plays_of_suit
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
 
+# Enum members as module constants for the hot paths: reading a member off its
+# enum class costs several times a global read (Python 3.11).
+_KIND_BID: Final = Kind.BID
+_KIND_BUNCH: Final = Kind.BUNCH
+_KIND_CONCEDE: Final = Kind.CONCEDE
+_KIND_DEAL: Final = Kind.DEAL
+_KIND_DISCARD: Final = Kind.DISCARD
+_KIND_MELD: Final = Kind.MELD
+_KIND_PASS: Final = Kind.PASS
+_KIND_PLAY: Final = Kind.PLAY
+_KIND_TRUMP: Final = Kind.TRUMP
+_PHASE_BIDDING: Final = Phase.BIDDING
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_DISCARD: Final = Phase.DISCARD
+_PHASE_MELD: Final = Phase.MELD
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_PLAY: Final = Phase.PLAY
+_PHASE_TRUMP: Final = Phase.TRUMP
+
+
 __all__ = ["Auction", "Cutthroat", "CutthroatState"]
 
 
@@ -95,7 +115,7 @@ class Cutthroat(CutthroatRules):
 
     def initial(self, seed: int, dealer: int) -> CutthroatState:
         return CutthroatState(
-            self, seed, dealer, 0, Phase.DEAL, dealer, None, None,
+            self, seed, dealer, 0, _PHASE_DEAL, dealer, None, None,
             _EMPTY3, (), (0, 0, 0), (), None,
             _NO_AUCTION, (0, 0, 0), (0, 0, 0), (), None,
         )  # fmt: skip
@@ -105,21 +125,21 @@ class Cutthroat(CutthroatRules):
     def apply(self, state: GameState, action: Action) -> GameState:
         s: CutthroatState = state  # type: ignore[assignment]
         kind = action.kind
-        if kind is Kind.PLAY:
+        if kind is _KIND_PLAY:
             return self._play(s, action)
-        if kind is Kind.DEAL:
+        if kind is _KIND_DEAL:
             return self._deal(s, action)
-        if kind is Kind.BID or kind is Kind.PASS:
+        if kind is _KIND_BID or kind is _KIND_PASS:
             return self._call(s, action)
-        if kind is Kind.DISCARD:
+        if kind is _KIND_DISCARD:
             return self._discard(s, action)
-        if kind is Kind.TRUMP:
+        if kind is _KIND_TRUMP:
             return self._trump(s, action)
-        if kind is Kind.MELD:
+        if kind is _KIND_MELD:
             return self._meld(s, action)
-        if kind is Kind.CONCEDE:
+        if kind is _KIND_CONCEDE:
             return self._concede(s, action)
-        if kind is Kind.BUNCH:
+        if kind is _KIND_BUNCH:
             return self._end_hand(s, action, _zero_result(s, "redeal"), redeal=True)
         raise AssertionError(f"unhandled action {action}")  # pragma: no cover
 
@@ -138,7 +158,7 @@ class Cutthroat(CutthroatRules):
         hands, piles = self.split_deck(action.cards, d)
         widow = tuple(sorted(piles["widow"]))
         return CutthroatState(
-            self, s.seed, s.first_dealer, s.hand_number + 1, Phase.BIDDING, d, (d + 1) % 3,
+            self, s.seed, s.first_dealer, s.hand_number + 1, _PHASE_BIDDING, d, (d + 1) % 3,
             None, tuple(tuple(sorted(h)) for h in hands), (), s.scores, s.results,
             (s.history, action, None),
             _new_auction(widow, (), None, None, _NOBODY3, (), _NONE3), (0, 0, 0), (0, 0, 0), (),
@@ -149,7 +169,7 @@ class Cutthroat(CutthroatRules):
         p = s.current_player
         assert p is not None
         passed = s.passed
-        if action.kind is Kind.PASS:
+        if action.kind is _KIND_PASS:
             passed = replace_at(passed, p, True)
             calls = (*s.calls, (p, 0))
             bidder, bid = s.bidder, s.bid
@@ -164,7 +184,7 @@ class Cutthroat(CutthroatRules):
         if sum(passed) == 2 and bidder is not None:
             hands = replace_at(s.hands, bidder, tuple(sorted(s.hands[bidder] + s.widow)))
             return _rebuild(
-                s, phase=Phase.DISCARD, current=bidder, hands=hands, history=history,
+                s, phase=_PHASE_DISCARD, current=bidder, hands=hands, history=history,
                 calls=calls, bidder=bidder, bid=bid, passed=passed,
             )  # fmt: skip
         nxt = (p + 1) % 3
@@ -179,7 +199,7 @@ class Cutthroat(CutthroatRules):
         assert p is not None and action.card is not None
         hand = remove_card(s.hands[p], action.card)
         discards = (*s.discards, action.card)
-        phase = Phase.TRUMP if len(discards) == 3 else Phase.DISCARD
+        phase = _PHASE_TRUMP if len(discards) == 3 else _PHASE_DISCARD
         return _rebuild(
             s, phase=phase, hands=replace_at(s.hands, p, hand), history=(s.history, action, p),
             discards=discards,
@@ -187,7 +207,7 @@ class Cutthroat(CutthroatRules):
 
     def _trump(self, s: CutthroatState, action: Action) -> GameState:
         return _rebuild(
-            s, phase=Phase.MELD, trump=action.suit, history=(s.history, action, s.current_player)
+            s, phase=_PHASE_MELD, trump=action.suit, history=(s.history, action, s.current_player)
         )
 
     def _meld(self, s: CutthroatState, action: Action) -> GameState:
@@ -195,7 +215,7 @@ class Cutthroat(CutthroatRules):
         assert p is not None and s.trump is not None
         melds = replace_at(s.melds, p, self.meld(s.hands[p], s.trump))
         nxt = (p + 1) % 3
-        phase = Phase.PLAY if nxt == s.bidder else Phase.MELD
+        phase = _PHASE_PLAY if nxt == s.bidder else _PHASE_MELD
         return _rebuild(s, phase=phase, current=nxt, history=(s.history, action, p), melds=melds)
 
     def _concede(self, s: CutthroatState, action: Action) -> GameState:
@@ -226,7 +246,7 @@ class Cutthroat(CutthroatRules):
         trick = s.trick
         if len(trick) < 2:
             return _new_state(
-                self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, (p + 1) % 3,
+                self, s.seed, s.first_dealer, s.hand_number, _PHASE_PLAY, s.dealer, (p + 1) % 3,
                 s.trump, hands, (*trick, (p, c)), s.scores, s.results, (s.history, action, p),
                 s.auction, s.taken, s.counters, s.played, None,
             )  # fmt: skip
@@ -252,7 +272,7 @@ class Cutthroat(CutthroatRules):
             counters = counters[:w] + (counters[w] + pts // 10,) + counters[w + 1 :]
         played = (*s.played, (*trick, (p, c)))
         nxt = _new_state(
-            self, s.seed, s.first_dealer, s.hand_number, Phase.PLAY, s.dealer, w,
+            self, s.seed, s.first_dealer, s.hand_number, _PHASE_PLAY, s.dealer, w,
             trump, hands, (), s.scores, s.results, (s.history, action, p),
             s.auction, taken, counters, played, None,
         )  # fmt: skip
@@ -308,9 +328,9 @@ class Cutthroat(CutthroatRules):
             result = attrs.evolve(result, game_end=end)
         results = (*s.results, result)
         if end is not None:
-            phase, dealer = Phase.OVER, s.dealer
+            phase, dealer = _PHASE_OVER, s.dealer
         else:
-            phase, dealer = Phase.DEAL, s.dealer if redeal else (s.dealer + 1) % 3
+            phase, dealer = _PHASE_DEAL, s.dealer if redeal else (s.dealer + 1) % 3
         return CutthroatState(
             self, s.seed, s.first_dealer, s.hand_number, phase, dealer, None, None,
             _EMPTY3, (), scores, results, history,

@@ -53,6 +53,20 @@ from binocle.rules.classic_melds import (
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 
+# Enum members as module constants for the hot paths: reading a member off its
+# enum class costs several times a global read (Python 3.11).
+_KIND_CLAIM: Final = Kind.CLAIM
+_KIND_CLAIM_OVERLOOKED: Final = Kind.CLAIM_OVERLOOKED
+_KIND_DEAL: Final = Kind.DEAL
+_KIND_PASS: Final = Kind.PASS
+_KIND_PLAY: Final = Kind.PLAY
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_DIX: Final = Phase.DIX
+_PHASE_MELD: Final = Phase.MELD
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_PLAY: Final = Phase.PLAY
+
+
 __all__ = ["Overlooked", "ThreeHanded", "ThreeHandedState"]
 
 DIX_POINTS = 10
@@ -89,7 +103,7 @@ class ThreeHanded(ThreeHandedRules):
     def initial(self, seed: int, dealer: int) -> ThreeHandedState:
         t = self.target
         return ThreeHandedState(
-            self, seed, dealer, 0, Phase.DEAL, dealer, None, None, _E3, (), (0, 0, 0), (),
+            self, seed, dealer, 0, _PHASE_DEAL, dealer, None, None, _E3, (), (0, 0, 0), (),
             None, None, False, _Z3, _Z3, _T3, _S3, _F3, _Z3, _Z3, _Z3, _E3, 0, None, (),
             (t, t, t), None, None, None, (), _Z3, None,
         )  # fmt: skip
@@ -101,15 +115,15 @@ class ThreeHanded(ThreeHandedRules):
         if s.sub is not None:
             return self._apply_sub(s, action)
         kind = action.kind
-        if kind is Kind.PLAY:
+        if kind is _KIND_PLAY:
             return self._play(s, action)
-        if kind is Kind.DEAL:
+        if kind is _KIND_DEAL:
             return self._deal(s, action)
-        if kind is Kind.CLAIM:
+        if kind is _KIND_CLAIM:
             return self._claim(s, action)
         if s.offer is not None:
             return self._overlooked(s, action)
-        if s.phase is Phase.DIX:
+        if s.phase is _PHASE_DIX:
             return self._dix(s, action)
         return self._meld(s, action)
 
@@ -146,7 +160,7 @@ class ThreeHanded(ThreeHandedRules):
         )
         # The dix turns begin from the dealer's left (_next_dix).
         return _rebuild(
-            s, hand_number=s.hand_number + 1, phase=Phase.DIX, current=(d + 1) % 3, trump=trump,
+            s, hand_number=s.hand_number + 1, phase=_PHASE_DIX, current=(d + 1) % 3, trump=trump,
             hands=h, history=(s.history, action, None), turn_up=turn_up, exchanged=False,
             nines_shown=_Z3, announced=_Z3, tables=_T3, shown=_S3, scored=_F3, meld_scored=_Z3,
             recorded=_Z3, taken=_Z3, piles=_E3, tricks=0, retired=None, dead=(), best=best,
@@ -163,9 +177,9 @@ class ThreeHanded(ThreeHandedRules):
         """
         d = s.dealer
         if after != d:  # the dealer is the last of the three
-            phase, nxt = Phase.DIX, (after + 1) % 3
+            phase, nxt = _PHASE_DIX, (after + 1) % 3
         else:
-            phase, nxt = Phase.MELD, (d + 1) % 3
+            phase, nxt = _PHASE_MELD, (d + 1) % 3
         if not changes:
             return _change_turn(s, phase, nxt, history)
         return _rebuild(s, phase=phase, current=nxt, history=history, **changes)
@@ -175,7 +189,7 @@ class ThreeHanded(ThreeHandedRules):
         p = s.current_player
         assert p is not None and s.trump is not None
         history = (s.history, action, p)
-        if action.kind is Kind.PASS:
+        if action.kind is _KIND_PASS:
             return self._next_dix(s, p, history)
         n = action.number or 1
         hands, exchanged, best = s.hands, s.exchanged, s.best
@@ -204,7 +218,7 @@ class ThreeHanded(ThreeHandedRules):
         p = s.current_player
         assert p is not None and s.trump is not None
         history = (s.history, action, p)
-        if action.kind is Kind.PASS:
+        if action.kind is _KIND_PASS:
             return self._next_melder(s, p, history)
         shown, announced = s.shown[p], s.announced
         if action.name is None:
@@ -212,7 +226,7 @@ class ThreeHanded(ThreeHandedRules):
             total, order = best_meld_of(s.hands[p], s.trump, self.grand_binocle)
             announced = replace_at(announced, p, announced[p] + total)
             shown_now = replace_at(s.shown, p, order)
-            if s.phase is Phase.MELD:
+            if s.phase is _PHASE_MELD:
                 return self._next_melder(s, p, history, announced=announced, shown=shown_now)
             return _rebuild(s, history=history, announced=announced, shown=shown_now)
         table = s.tables[p]
@@ -246,7 +260,7 @@ class ThreeHanded(ThreeHandedRules):
         """``s`` with ``changes``, and the next player's meld turn, or the play once every
         player has had his."""
         nxt = (p + 1) % 3
-        phase = Phase.PLAY if nxt == (s.dealer + 1) % 3 else Phase.MELD
+        phase = _PHASE_PLAY if nxt == (s.dealer + 1) % 3 else _PHASE_MELD
         if not changes:
             return _change_turn(s, phase, nxt, history)
         return _rebuild(s, phase=phase, current=nxt, history=history, **changes)
@@ -273,7 +287,7 @@ class ThreeHanded(ThreeHandedRules):
         offer = s.offer
         assert p is not None and offer is not None
         history = (s.history, action, p)
-        if action.kind is Kind.CLAIM_OVERLOOKED:
+        if action.kind is _KIND_CLAIM_OVERLOOKED:
             points = offer.points
             announced = replace_at(s.announced, p, s.announced[p] + points)
             meld_scored, recorded = s.meld_scored, s.recorded
@@ -461,7 +475,7 @@ class ThreeHanded(ThreeHandedRules):
         dealer = (s.dealer + 1) % 3
         if out is None:
             return _rebuild(
-                s, phase=Phase.DEAL, dealer=dealer, current=None, trump=None, hands=_E3,
+                s, phase=_PHASE_DEAL, dealer=dealer, current=None, trump=None, hands=_E3,
                 trick=(), scores=scores, results=results, turn_up=None, exchanged=False,
                 nines_shown=_Z3, announced=_Z3, tables=_T3, shown=_S3, scored=_F3,
                 meld_scored=_Z3, recorded=_Z3, taken=_Z3, piles=_E3, tricks=0, retired=None,
@@ -489,7 +503,7 @@ class ThreeHanded(ThreeHandedRules):
         assert s.sub is not None and s.pair is not None
         actor = None if s.current_player is None else s.current_player
         inner = action
-        if action.kind is Kind.CLAIM and action.number is not None:
+        if action.kind is _KIND_CLAIM and action.number is not None:
             # A knock names its seat at the three-handed table: the two-handed seat inside.
             actor = action.number
             inner = A.claim(s.pair.index(actor))
@@ -625,7 +639,7 @@ def _finished(
     payers: tuple[int, ...],
 ) -> ThreeHandedState:
     return _rebuild(
-        s, phase=Phase.OVER, current=None, trump=None, hands=_E3, trick=(), scores=scores,
+        s, phase=_PHASE_OVER, current=None, trump=None, hands=_E3, trick=(), scores=scores,
         results=results, targets=targets, game_winner=winner, payers=payers, piles=_E3,
         dead=(), sub=None, offer=None,
     )  # fmt: skip

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from binocle.cards import format_cards
 
@@ -42,6 +42,13 @@ class Obligation(enum.Enum):
     FOLLOW_WIN_TRUMP = "follow-win-trump"
     FOLLOW_WIN_TRUMP_UNDERTRUMP = "follow-win-trump-undertrump"
     EASIER = "easier"
+
+
+# Enum members as module constants for the hot paths: reading a member off its
+# enum class costs several times a global read (Python 3.11).
+_OBLIGATION_EASIER: Final = Obligation.EASIER
+_OBLIGATION_FOLLOW_WIN_TRUMP: Final = Obligation.FOLLOW_WIN_TRUMP
+_OBLIGATION_FREE: Final = Obligation.FREE
 
 
 def beats(card: int, best: int, trump: int | None) -> bool:
@@ -82,13 +89,13 @@ def allowed_cards(
 
     ``played`` are the cards already in the trick, in play order.
     """
-    if not played or rule is Obligation.FREE:
+    if not played or rule is _OBLIGATION_FREE:
         return tuple(dict.fromkeys(hand))
     led = played[0] >> 3
     best = played[trick_winner(played, trump)]
     follow = [c for c in hand if c >> 3 == led]
     if follow:
-        must_beat = rule is not Obligation.EASIER or led == trump
+        must_beat = rule is not _OBLIGATION_EASIER or led == trump
         if must_beat and best >> 3 == led:
             higher = [c for c in follow if c < best]
             if higher:
@@ -97,11 +104,11 @@ def allowed_cards(
     if trump is not None:
         trumps = [c for c in hand if c >> 3 == trump]
         if trumps:
-            if best >> 3 == trump and rule is not Obligation.EASIER:
+            if best >> 3 == trump and rule is not _OBLIGATION_EASIER:
                 over = [c for c in trumps if c < best]
                 if over:
                     return tuple(dict.fromkeys(over))
-                if rule is Obligation.FOLLOW_WIN_TRUMP:
+                if rule is _OBLIGATION_FOLLOW_WIN_TRUMP:
                     return tuple(dict.fromkeys(hand))
             return tuple(dict.fromkeys(trumps))
     return tuple(dict.fromkeys(hand))
@@ -119,7 +126,7 @@ def allowed_slice(
     played, else the cards of one suit (those beating the best card so far,
     where the rule asks for them and the hand holds them).
     """
-    if not trick or rule is Obligation.FREE:
+    if not trick or rule is _OBLIGATION_FREE:
         return hand
     best = trick[0][1]
     led = best >> 3
@@ -133,7 +140,7 @@ def allowed_slice(
     hi = bisect_left(hand, (led + 1) << 3, lo)
     if lo < hi:
         # Follow suit, beating the best card if able (EASIER: only when trump was led).
-        if best >> 3 == led and (rule is not Obligation.EASIER or led == trump):
+        if best >> 3 == led and (rule is not _OBLIGATION_EASIER or led == trump):
             top = bisect_left(hand, best, lo, hi)
             if top > lo:
                 hi = top
@@ -144,11 +151,11 @@ def allowed_slice(
         if lo < hi:
             # Void: trump, overtrumping if able; else under-trump, or (FOLLOW_WIN_TRUMP)
             # any card; EASIER: any trump.
-            if best >> 3 == trump and rule is not Obligation.EASIER:
+            if best >> 3 == trump and rule is not _OBLIGATION_EASIER:
                 top = bisect_left(hand, best, lo, hi)
                 if top > lo:
                     return hand[lo:top]
-                if rule is Obligation.FOLLOW_WIN_TRUMP:
+                if rule is _OBLIGATION_FOLLOW_WIN_TRUMP:
                     return hand
             return hand[lo:hi]
     return hand
