@@ -444,6 +444,7 @@ def run(seconds: float) -> dict[str, Any]:
         row(f"h. binocle.determinize(view, rng), {name}", rate, "samples/s", "from scratch")
     return {
         "python": sys.version.split()[0],
+        "build": "compiled" if binocle.compiled else "pure Python",
         "implementation": platform.python_implementation(),
         "machine": platform.platform(),
         "processor": platform.machine(),
@@ -470,7 +471,8 @@ def show(report: dict[str, Any]) -> str:
         table.append((r["line"], value(r), r["extra"], ratio, r["floor"], met))
     widths = [max(len(t[i]) for t in table) for i in range(len(table[0]))]
     lines = [
-        f"binocle {binocle.__version__} benchmark: Python {report['python']}"
+        f"binocle {binocle.__version__} ({report['build']} build) benchmark:"
+        f" Python {report['python']}"
         f" ({report['implementation']}) on {report['machine']} [{report['processor']}]",
         f"best of {report['runs']} runs of {report['seconds']:g} s each;"
         " playout ratios are to OpenSpiel skat, meld ratios to meld_total",

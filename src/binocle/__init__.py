@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+import importlib.machinery as _machinery
+
+from binocle import core as _core
 from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card, Rank, Suit, pack, parse_card, parse_cards, parse_suit
 from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
@@ -43,7 +46,20 @@ from binocle.record import load_record, record, record_json, replay
 from binocle.serial import dumps, loads
 from binocle.validate import ValidationReport, validate
 
+
+def _extension(module: object) -> bool:
+    """Whether ``module`` was loaded from a C extension (the compiled build)."""
+    path = getattr(module, "__file__", None) or ""
+    return path.endswith(tuple(_machinery.EXTENSION_SUFFIXES))
+
+
 __version__ = "0.1.0"
+
+#: True when the engine's hot path runs compiled: the optional build whose rules
+#: modules mypyc turned into C extensions (docs: Speed, "The compiled build").  It
+#: behaves exactly as the pure-Python package, which is what ``pip install binocle``
+#: gives from source.
+compiled: bool = _extension(_core)
 
 __all__ = [
     "CARDS",
@@ -71,6 +87,7 @@ __all__ = [
     "apply",
     "arena",
     "claimants",
+    "compiled",
     "determinize",
     "dumps",
     "end_reason",

@@ -126,7 +126,7 @@ class GameState:
     with :meth:`actions` or :meth:`moves`.
     """
 
-    profile: Profile
+    profile: "Profile"
     seed: int
     first_dealer: int
     hand_number: int
@@ -208,7 +208,7 @@ class View:
     :func:`binocle.determinize` reads.
     """
 
-    profile: Profile
+    profile: "Profile"
     seat: int
     phase: Phase
     dealer: int
@@ -253,7 +253,7 @@ def _max_hands_value(value: Any) -> Any:
     return None if isinstance(value, str) and value.strip().lower() == "none" else value
 
 
-def _max_hands_option(instance: Any, attribute: Any, value: int | None) -> None:
+def _max_hands_option(instance: Any, attribute: Any, value: Any) -> None:
     """attrs validator of ``max_hands``: None (no limit) or a positive whole number."""
     if value is not None and (
         isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_OPTION
@@ -278,10 +278,10 @@ class Profile:
     :func:`binocle.end_reason` is ``"limit"``.
     """
 
-    name: ClassVar[str] = ""
-    aliases: ClassVar[tuple[str, ...]] = ()
-    players: ClassVar[int] = 0
-    description: ClassVar[str] = ""
+    name: "ClassVar[str]" = ""
+    aliases: "ClassVar[tuple[str, ...]]" = ()
+    players: "ClassVar[int]" = 0
+    description: "ClassVar[str]" = ""
 
     max_hands: int | None = attrs.field(
         default=None, converter=_max_hands_value, validator=_max_hands_option, kw_only=True
@@ -681,13 +681,22 @@ def remove_card(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
 MAX_OPTION = 999_999_999
 
 
-def flag_option(instance: Any, attribute: Any, value: bool) -> None:
+def profile_option(default: Any, validator: Callable[[Any, Any, Any], None]) -> Any:
+    """A profile's option field: its default and its validator (an attrs field).
+
+    Typed ``Any``: the compiled build's mypyc would otherwise check, as it builds the
+    class, the field specification against the option's own type (an ``int``).
+    """
+    return attrs.field(default=default, validator=validator)
+
+
+def flag_option(instance: Any, attribute: Any, value: Any) -> None:
     """attrs validator of a true/false profile option."""
     if not isinstance(value, bool):
         raise ValueError(f"{attribute.name} must be true or false, not {excerpt(value)}")
 
 
-def positive_option(instance: Any, attribute: Any, value: int) -> None:
+def positive_option(instance: Any, attribute: Any, value: Any) -> None:
     """attrs validator of a positive whole-number profile option (at most ``MAX_OPTION``)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_OPTION:
         raise ValueError(

@@ -14,6 +14,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 from binocle import actions as A
+from binocle._mypyc import mypyc_attr
 from binocle.actions import CLAIM_AT, PLAY_OR_CLAIM, Action, Kind
 from binocle.cards import CARDS, Card, Suit, format_cards, pack, parse_card
 from binocle.core import GameState, Meld, MeldResult, Phase, Profile, View, public_log
@@ -48,6 +49,7 @@ _PHASE_PLAY: Final = Phase.PLAY
 _NINE, _SEVEN = 5, 7
 
 
+@mypyc_attr(native_class=False)
 class ClassicRules(Profile):
     """The reading half of the classic profile (its options are the profile's)."""
 

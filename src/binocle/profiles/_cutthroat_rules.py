@@ -13,6 +13,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from binocle import actions as A
+from binocle._mypyc import mypyc_attr
 from binocle.actions import Action, Kind
 from binocle.cards import Card, Suit, format_cards, pack
 from binocle.core import GameState, Meld, MeldResult, Phase, Profile, View, public_log
@@ -66,6 +67,7 @@ _NO_MELD: Final = MeldResult(0, ())
 _COUNT_START: Final = [2 if c & 7 >= 6 else 0 for c in range(32)]
 
 
+@mypyc_attr(native_class=False)
 class CutthroatRules(Profile):
     """The reading half of the cutthroat profile (its options are the profile's)."""
 

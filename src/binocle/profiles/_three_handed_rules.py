@@ -12,6 +12,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from binocle import actions as A
+from binocle._mypyc import mypyc_attr
 from binocle.actions import CLAIM_AT, PLAY_OR_CLAIM, Action, Kind
 from binocle.cards import CARDS, Card, Suit, format_cards, pack
 from binocle.core import GameState, Meld, MeldResult, Phase, Profile, View, public_log
@@ -46,6 +47,7 @@ _DIX2 = A.DIX2
 _OFFER_ACTIONS = (A.CLAIM_OVERLOOKED, A.PASS)
 
 
+@mypyc_attr(native_class=False)
 class ThreeHandedRules(Profile):
     """The reading half of the three-handed profile (its options are the profile's)."""
 

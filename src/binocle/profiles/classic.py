@@ -23,6 +23,7 @@ from binocle.core import (
     Phase,
     flag_option,
     positive_option,
+    profile_option,
     remove_card,
     replace_at,
     state_builder,
@@ -64,7 +65,7 @@ DIX_POINTS = 10
 TARGET_STEP = 250
 
 
-def _pack(instance: Any, attribute: Any, value: int) -> None:
+def _pack(instance: Any, attribute: Any, value: Any) -> None:
     if value not in (48, 64):
         raise ValueError(f"pack must be 48 or 64, not {value!r}")
 
@@ -79,14 +80,14 @@ class Classic(ClassicRules):
     the Nine for dix).
     """
 
-    name: ClassVar[str] = "classic"
-    aliases: ClassVar[tuple[str, ...]] = ("two-handed", "binocle", "two-hand")
-    players: ClassVar[int] = 2
-    description: ClassVar[str] = "two-handed Binocle to 1000 with a stock"
+    name: "ClassVar[str]" = "classic"
+    aliases: "ClassVar[tuple[str, ...]]" = ("two-handed", "binocle", "two-hand")
+    players: "ClassVar[int]" = 2
+    description: "ClassVar[str]" = "two-handed Binocle to 1000 with a stock"
 
-    target: int = attrs.field(default=1000, validator=positive_option)
-    grand_binocle: bool = attrs.field(default=False, validator=flag_option)
-    pack: int = attrs.field(default=48, validator=_pack)
+    target: int = profile_option(1000, positive_option)
+    grand_binocle: bool = profile_option(False, flag_option)
+    pack: int = profile_option(48, _pack)
 
     # -- states ----------------------------------------------------------------
 
@@ -151,19 +152,23 @@ class Classic(ClassicRules):
         assert p is not None and action.card is not None
         c = action.card
         concealed, tables, hands = s.concealed, s.tables, s.hands
+        shared = hands is concealed  # after the stock: no table, one tuple
         if action.source == "table":
             slot = action.number if action.number is not None else _table_slot(tables[p], c)
             table = play_from_table(tables[p], slot)
             tables = (table, tables[1]) if p == 0 else (tables[0], table)
         else:
-            shared = hands is concealed  # after the stock: no table, one tuple
             h = concealed[p]
             i = h.index(c)
             h = h[:i] + h[i + 1 :]
-            concealed = (h, concealed[1]) if p == 0 else (concealed[0], h)
+            # Declared as a tuple of any length: the compiled build then makes one tuple
+            # object of the pair, which hands shares after the stock (a local narrowed to
+            # a pair would be boxed anew at each use).
+            kept: tuple[tuple[Card, ...], ...] = (h, concealed[1]) if p == 0 else (concealed[0], h)
+            concealed = kept
             if shared:
                 hands = concealed
-        if hands is not concealed:
+        if not shared:
             h = hands[p]
             i = h.index(c)
             h = h[:i] + h[i + 1 :]

@@ -21,6 +21,7 @@ from binocle.core import (
     Phase,
     flag_option,
     positive_option,
+    profile_option,
     remove_card,
     replace_at,
     state_builder,
@@ -53,7 +54,7 @@ _PHASE_TRUMP: Final = Phase.TRUMP
 __all__ = ["Auction", "Cutthroat", "CutthroatState"]
 
 
-def _bid_option(instance: Any, attribute: Any, value: int) -> None:
+def _bid_option(instance: Any, attribute: Any, value: Any) -> None:
     # At most 10,000 (A.INTERNED_BIDS): a thousand bids, every one interned.
     if (
         isinstance(value, bool)
@@ -67,7 +68,7 @@ def _bid_option(instance: Any, attribute: Any, value: int) -> None:
         )
 
 
-def _widow_round(instance: Any, attribute: Any, value: int) -> None:
+def _widow_round(instance: Any, attribute: Any, value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 4:
         raise ValueError(
             f"widow_after_round must be 0..4 (the widow is never the last card),"
@@ -94,18 +95,18 @@ class Cutthroat(CutthroatRules):
     - ``target`` (1500): the score that wins the game.
     """
 
-    name: ClassVar[str] = "cutthroat"
-    aliases: ClassVar[tuple[str, ...]] = ("auction", "three-hand-auction", "cut-throat")
-    players: ClassVar[int] = 3
-    description: ClassVar[str] = "three-hand auction Pinochle to 1500 with a widow"
+    name: "ClassVar[str]" = "cutthroat"
+    aliases: "ClassVar[tuple[str, ...]]" = ("auction", "three-hand-auction", "cut-throat")
+    players: "ClassVar[int]" = 3
+    description: "ClassVar[str]" = "three-hand auction Pinochle to 1500 with a widow"
 
-    min_bid: int = attrs.field(default=250, validator=_bid_option)
-    max_bid: int = attrs.field(default=3000, validator=_bid_option)
-    single_set: bool = attrs.field(default=False, validator=flag_option)
-    easier_tricks: bool = attrs.field(default=False, validator=flag_option)
-    bunched_hands: bool = attrs.field(default=False, validator=flag_option)
-    widow_after_round: int = attrs.field(default=1, validator=_widow_round)
-    target: int = attrs.field(default=1500, validator=positive_option)
+    min_bid: int = profile_option(250, _bid_option)
+    max_bid: int = profile_option(3000, _bid_option)
+    single_set: bool = profile_option(False, flag_option)
+    easier_tricks: bool = profile_option(False, flag_option)
+    bunched_hands: bool = profile_option(False, flag_option)
+    widow_after_round: int = profile_option(1, _widow_round)
+    target: int = profile_option(1500, positive_option)
 
     def __attrs_post_init__(self) -> None:
         if self.max_bid < self.min_bid:

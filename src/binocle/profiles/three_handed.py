@@ -26,6 +26,7 @@ from binocle.core import (
     Profile,
     flag_option,
     positive_option,
+    profile_option,
     remove_card,
     replace_at,
     state_changer,
@@ -87,16 +88,16 @@ class ThreeHanded(ThreeHandedRules):
     card; false: only in his meld turn).
     """
 
-    name: ClassVar[str] = "three-handed"
-    aliases: ClassVar[tuple[str, ...]] = ("three", "three-handed-binocle", "three-hand")
-    players: ClassVar[int] = 3
-    description: ClassVar[str] = "three-handed Binocle: no stock, melds before play"
+    name: "ClassVar[str]" = "three-handed"
+    aliases: "ClassVar[tuple[str, ...]]" = ("three", "three-handed-binocle", "three-hand")
+    players: "ClassVar[int]" = 3
+    description: "ClassVar[str]" = "three-handed Binocle: no stock, melds before play"
 
-    target: int = attrs.field(default=1000, validator=positive_option)
-    claim_overlooked: bool = attrs.field(default=False, validator=flag_option)
-    lowest_pays: bool = attrs.field(default=False, validator=flag_option)
-    grand_binocle: bool = attrs.field(default=False, validator=flag_option)
-    meld_until_first_card: bool = attrs.field(default=True, validator=flag_option)
+    target: int = profile_option(1000, positive_option)
+    claim_overlooked: bool = profile_option(False, flag_option)
+    lowest_pays: bool = profile_option(False, flag_option)
+    grand_binocle: bool = profile_option(False, flag_option)
+    meld_until_first_card: bool = profile_option(True, flag_option)
 
     # -- states ----------------------------------------------------------------
 
@@ -518,34 +519,29 @@ class ThreeHanded(ThreeHandedRules):
         out = s.retired
         assert out is not None
 
-        def seat(i: int | None) -> int | None:
-            return None if i is None else pair[i]
-
-        def spread(values: tuple[Any, ...], fill: Any) -> tuple[Any, ...]:
-            return tuple(fill if i == out else values[pair.index(i)] for i in range(3))
-
         results = s.results[:kept] + tuple(
             HandResult(
                 pair[r.dealer],
                 r.trump,
-                spread(r.meld, 0),
-                spread(r.tricks, 0),
-                spread(r.delta, 0),
+                _spread(pair, out, r.meld, 0),
+                _spread(pair, out, r.tricks, 0),
+                _spread(pair, out, r.delta, 0),
                 outcome=r.outcome,
                 game_end=r.game_end,
             )
             for r in sub.results
         )
-        scores = spread(sub.scores, s.scores[out])
-        winner = seat(sub.game_winner)
+        scores = _spread(pair, out, sub.scores, s.scores[out])
+        winner = None if sub.game_winner is None else pair[sub.game_winner]
         payers: tuple[int, ...] = ()
         if winner is not None and self.lowest_pays:  # pragma: no cover - ended at retirement
             payers = _lowest(scores, exclude=winner)
         return _rebuild(
-            s, hand_number=sub.hand_number, phase=sub.phase, dealer=pair[sub.dealer], current=seat(sub.current_player),
-            trump=sub.trump, hands=spread(sub.hands, ()),
+            s, hand_number=sub.hand_number, phase=sub.phase, dealer=pair[sub.dealer],
+            current=None if sub.current_player is None else pair[sub.current_player],
+            trump=sub.trump, hands=_spread(pair, out, sub.hands, ()),
             trick=tuple((pair[i], c) for i, c in sub.trick), scores=scores, results=results,
-            targets=spread(sub.targets, s.targets[out]), sub=sub, game_winner=winner,
+            targets=_spread(pair, out, sub.targets, s.targets[out]), sub=sub, game_winner=winner,
             payers=payers,
         )  # fmt: skip
 
@@ -643,6 +639,15 @@ def _finished(
         results=results, targets=targets, game_winner=winner, payers=payers, piles=_E3,
         dead=(), sub=None, offer=None,
     )  # fmt: skip
+
+
+def _spread(pair: tuple[int, ...], out: int, values: tuple[Any, ...], fill: Any) -> tuple[Any, ...]:
+    """Values by two-handed seat ``values`` as three seats: ``fill`` for the retired ``out``.
+
+    A module function, not a closure in :meth:`ThreeHanded._mirror`: mypyc does not
+    compile closures in the methods of attrs classes (the compiled build).
+    """
+    return tuple(fill if i == out else values[pair.index(i)] for i in range(3))
 
 
 def _lowest(scores: tuple[int, ...], exclude: int) -> tuple[int, ...]:
