@@ -269,7 +269,8 @@ class Classic(ClassicRules):
         b = concealed[1 - w]
         i = bisect_left(b, second)
         b = (*b[:i], second, *b[i:])
-        new_concealed = (a, b) if w == 0 else (b, a)
+        # Declared as a tuple of any length, as in _play: hands may share it.
+        new_concealed: tuple[tuple[Card, ...], ...] = (a, b) if w == 0 else (b, a)
         if stock or turn_up is not None:
             t0, t1 = tables
             if t0.slots or t1.slots:
@@ -286,7 +287,7 @@ class Classic(ClassicRules):
             phase_tables = tables
         else:
             # The stock is exhausted: the table cards go back to the hands.
-            new_concealed = tuple(  # type: ignore[assignment]
+            new_concealed = tuple(
                 tuple(sorted((*new_concealed[i], *tables[i].cards))) for i in (0, 1)
             )
             hands = new_concealed
