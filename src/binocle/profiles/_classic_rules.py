@@ -398,6 +398,12 @@ def _table_plays(table: MeldTable) -> tuple[Action, ...]:
     kept = _TABLE_PLAYS.get(id(table))
     if kept is not None and kept[0] is table:
         return kept[1]
+    cards = sorted([c for _, c in table.slots])
+    if len(set(cards)) == len(cards):
+        # One copy of each card: one play each, and no copies to tell apart.
+        plays: tuple[Action, ...] = tuple([A.PLAY_TABLE[c] for c in cards])
+        _keep_plays(table, plays)
+        return plays
     out: list[Action] = []
     for c, slots in sorted(_table_groups(table).items()):
         if len(slots) == 1:
@@ -407,10 +413,14 @@ def _table_plays(table: MeldTable) -> tuple[Action, ...]:
                 A.new_action(_KIND_PLAY, card=c, number=slot, source="table") for slot in slots
             )
     plays = tuple(out)
+    _keep_plays(table, plays)
+    return plays
+
+
+def _keep_plays(table: MeldTable, plays: tuple[Action, ...]) -> None:
     if len(_TABLE_PLAYS) >= 256:
         _TABLE_PLAYS.clear()
     _TABLE_PLAYS[id(table)] = (table, plays)  # the table itself is kept: its id stays its own
-    return plays
 
 
 _TABLE_PLAYS: dict[int, tuple[MeldTable, tuple[Action, ...]]] = {}
