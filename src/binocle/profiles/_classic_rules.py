@@ -459,10 +459,13 @@ _TABLE_ACTIONS: dict[int, tuple[Announcement, MeldTable, Action]] = {}
 
 
 def _table_announcement_action(ann: Announcement, table: MeldTable) -> Action:
-    groups = _table_groups(table)
+    on_table = dict(table.slots)
+    cards = on_table.values()
+    # A slot is named only where two copies of a card on the table differ.
+    groups = _table_groups(table) if len(set(cards)) < len(cards) else {}
     words = []
     for slot in ann.table_slots:
-        c = table.card_at(slot)
+        c = on_table[slot] if slot in on_table else table.card_at(slot)  # card_at refuses
         words.append(f"{c}#{slot}" if len(groups.get(c, ())) > 1 else str(c))
     return A.new_action(
         _KIND_MELD,

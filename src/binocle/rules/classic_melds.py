@@ -475,6 +475,9 @@ def table_copies(table: MeldTable) -> dict[int, list[tuple[int, ...]]]:
 
 
 def _copies_on(table: MeldTable) -> dict[int, list[tuple[int, ...]]]:
+    slots = table.slots
+    if len({c for _, c in slots}) == len(slots):
+        return {c: [(s,)] for s, c in slots}  # one copy of each card: nothing to group
     hist: dict[int, tuple[int, ...]] = {}
     for i, m in enumerate(table.melds):
         for s in m.slots:
