@@ -5,9 +5,12 @@ that the compiled one keeps the promises a compiled module could break."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import os
 import random
+import subprocess
+import sys
 from typing import Any, ClassVar
 
 import attrs
@@ -118,3 +121,19 @@ def test_after_the_stock_a_classic_hand_is_one_tuple_in_either_build() -> None:
             assert s.hands is s.concealed  # type: ignore[attr-defined]
             checked += 1
     assert checked == 5
+
+
+def test_import_binocle_pulls_in_only_attrs_and_typing_extensions() -> None:
+    """``import binocle`` loads no third-party package but attrs (and typing-extensions),
+    in either build: the compiled modules need nothing of mypy at run time."""
+    code = (
+        "import sys; before = set(sys.modules); import binocle; "
+        "print(sorted({m.split('.')[0] for m in set(sys.modules) - before}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = set(ast.literal_eval(done.stdout))
+    third_party = {m for m in loaded if m not in sys.stdlib_module_names and m != "binocle"}
+    assert third_party <= {"attr", "attrs", "typing_extensions"}, third_party
+    assert "mypy_extensions" not in loaded
