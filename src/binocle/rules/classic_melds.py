@@ -360,8 +360,9 @@ def _announcements(
     if not slots:
         # Nothing on the table: every announcement is of fresh cards alone.
         out: list[Announcement] = []
+        lacking, single = ~fresh, ~twice
         for combo, _need, needs, doubles in candidates:
-            if needs & fresh and not (needs & ~fresh or doubles & ~twice):
+            if not (needs & lacking or doubles & single):
                 out.append(_all_fresh(combo))
         return tuple(out)
     facts = _TABLE_FACTS.get(id(table))
@@ -372,9 +373,10 @@ def _announcements(
     both = twice | facts.twice | (fresh & on_table)
     known = facts.known
     found: list[Announcement] = []
+    lacking, single = ~once, ~both
     for combo, need, needs, doubles in candidates:
-        # Cheap tests first: a fresh card, and enough copies in hand and on the table.
-        if not needs & fresh or needs & ~once or doubles & ~both:
+        # Cheap tests first: enough copies in hand and on the table, and a fresh card.
+        if needs & lacking or doubles & single or not needs & fresh:
             continue
         if not needs & on_table:
             # None of its cards on the table: from the hand alone, as without a table.
