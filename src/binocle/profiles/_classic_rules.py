@@ -418,7 +418,8 @@ def _table_plays(table: MeldTable) -> tuple[Action, ...]:
 
 
 def _keep_plays(table: MeldTable, plays: tuple[Action, ...]) -> None:
-    if len(_TABLE_PLAYS) >= 256:
+    # A game has two tables at a time: a few kept serve it, and hold little memory.
+    if len(_TABLE_PLAYS) >= 8:
         _TABLE_PLAYS.clear()
     _TABLE_PLAYS[id(table)] = (table, plays)  # the table itself is kept: its id stays its own
 
@@ -449,7 +450,7 @@ def announcement_action(ann: Announcement, table: MeldTable) -> Action:
     if kept is not None and kept[0] is ann and kept[1] is table:
         return kept[2]
     act = _table_announcement_action(ann, table)
-    if len(_TABLE_ACTIONS) >= 1024:
+    if len(_TABLE_ACTIONS) >= 16:  # the announcements of the last table or two
         _TABLE_ACTIONS.clear()
     _TABLE_ACTIONS[id(ann)] = (ann, table, act)
     return act

@@ -449,12 +449,14 @@ class _TableFacts:
 
 #: The facts of the last tables seen, by id (the table kept with them, so its id stays
 #: its own).  A table lasts over several tricks: it changes only when a card is laid
-#: down or played from it.
+#: down or played from it.  A game in progress has two or three tables at a time: a
+#: few kept are enough, and keep little memory.
 _TABLE_FACTS: dict[int, _TableFacts] = {}
+_TABLES_KEPT: Final = 4
 
 
 def _table_facts(table: MeldTable) -> _TableFacts:
-    if len(_TABLE_FACTS) >= 256:
+    if len(_TABLE_FACTS) >= _TABLES_KEPT:
         _TABLE_FACTS.clear()
     facts = _TABLE_FACTS[id(table)] = _TableFacts(table)
     return facts
