@@ -367,12 +367,21 @@ class ThreeHanded(ThreeHandedRules):
                     w, b = seat, c
             elif c >> 3 == trump:
                 w, b = seat, c
-        taken = replace_at(s.taken, w, s.taken[w] + points)
+        taken, piles = s.taken, s.piles
         if len(trick) == 3:
-            won = (*s.piles[w], trick[0][1], trick[1][1], trick[2][1])
+            won = (*piles[w], trick[0][1], trick[1][1], trick[2][1])
         else:
-            won = (*s.piles[w], *[c for _, c in trick])
-        piles = replace_at(s.piles, w, won)
+            won = (*piles[w], *[c for _, c in trick])
+        # Three seats: the winner's entries replaced in place (as replace_at does).
+        if w == 0:
+            taken = (taken[0] + points, taken[1], taken[2])
+            piles = (won, piles[1], piles[2])
+        elif w == 1:
+            taken = (taken[0], taken[1] + points, taken[2])
+            piles = (piles[0], won, piles[2])
+        else:
+            taken = (taken[0], taken[1], taken[2] + points)
+            piles = (piles[0], piles[1], won)
         meld_scored, recorded, scored = s.meld_scored, s.recorded, s.scored
         if not scored[w]:
             meld_scored = replace_at(meld_scored, w, s.announced[w])
