@@ -704,3 +704,21 @@ def test_deals_from_the_seed_are_pythons_shuffle() -> None:
             deck = list(binocle.pack(s.profile.pack_size))
             random.Random(f"binocle:{seed}:0").shuffle(deck)
             assert binocle.legal_actions(s)[0].cards == tuple(deck)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 5, 12])
+def test_play_helpers_give_one_action_per_distinct_card_for_hands_of_any_size(
+    size: int,
+) -> None:
+    """The plays offered for a hand are one ``play`` per distinct card, in the hand's
+    order (common rules: a player plays one of his cards; the two copies of a card are
+    the same play), then ``claim`` where the profile offers it: a tuple for an empty or
+    one-card hand too."""
+    from binocle.actions import CLAIM, PLAY, plays_and_claim, plays_of
+
+    rng = random.Random(size)
+    hand = tuple(sorted(rng.choice(binocle.CARDS[:24]) for _ in range(size)))
+    distinct = tuple(dict.fromkeys(hand))
+    assert plays_of(hand) == tuple(PLAY[c] for c in distinct)
+    assert plays_and_claim(hand) == (*(PLAY[c] for c in distinct), CLAIM)
+    assert plays_of(()) == () and plays_and_claim(()) == (CLAIM,)

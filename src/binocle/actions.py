@@ -267,14 +267,15 @@ CLAIM_AT: Final = len(PLAY)
 
 def plays_and_claim(cards: Iterable[Card]) -> tuple[Action, ...]:
     """``play`` of each distinct card of ``cards`` (in their order), then ``claim``."""
-    found: tuple[Action, ...] = itemgetter(*dict.fromkeys(cards), CLAIM_AT)(PLAY_OR_CLAIM)
-    return found
+    # ``claim`` asked twice: an itemgetter of one item would give the item, not a tuple.
+    found: tuple[Action, ...] = itemgetter(*dict.fromkeys(cards), CLAIM_AT, CLAIM_AT)(PLAY_OR_CLAIM)
+    return found[:-1]
 
 
 def plays_of(cards: Iterable[Card]) -> tuple[Action, ...]:
     """``play`` of each distinct card of ``cards``, in their order."""
-    found: tuple[Action, ...] = itemgetter(*dict.fromkeys(cards), CLAIM_AT)(PLAY_OR_CLAIM)
-    return found[:-1]
+    found: tuple[Action, ...] = itemgetter(*dict.fromkeys(cards), CLAIM_AT, CLAIM_AT)(PLAY_OR_CLAIM)
+    return found[:-2]
 
 
 def play(c: Card, source: str | None = None) -> Action:

@@ -102,6 +102,10 @@ class ClassicRules(Profile):
         p = s.current_player
         assert p is not None
         concealed = s.concealed[p]
+        if not concealed:  # every card on the table (or none left): no itemgetter of nothing
+            table = s.tables[p]
+            stock_phase = s.stock or s.turn_up is not None
+            return (*_table_plays(table), A.CLAIM) if stock_phase and table.slots else (A.CLAIM,)
         if s.stock or s.turn_up is not None:
             # Free play while the stock lasts: any card, from the hand or the table.
             table = s.tables[p]

@@ -52,8 +52,9 @@ _END: Final = len(A.DISCARD)
 
 def _discards_of(hand: tuple[Card, ...]) -> tuple[Action, ...]:
     """``discard`` of each distinct card of the sorted ``hand``."""
-    found: tuple[Action, ...] = itemgetter(*dict.fromkeys(hand), _END)(_DISCARDS_END)
-    return found[:-1]
+    # The end marker asked twice: an itemgetter of one item gives the item, not a tuple.
+    found: tuple[Action, ...] = itemgetter(*dict.fromkeys(hand), _END, _END)(_DISCARDS_END)
+    return found[:-2]
 
 
 #: The Meld object of every meld code, built once.

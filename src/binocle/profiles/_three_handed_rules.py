@@ -45,6 +45,7 @@ _NINE = 5
 _RULE = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
 _DIX2 = A.DIX2
 _OFFER_ACTIONS = (A.CLAIM_OVERLOOKED, A.PASS)
+_CLAIM = (A.CLAIM,)
 
 
 @mypyc_attr(native_class=False)
@@ -82,7 +83,9 @@ class ThreeHandedRules(Profile):
             cards = allowed_slice(hand, trick, s.trump, _RULE) if trick else hand
             plays: tuple[Action, ...]
             if cards is hand:
-                plays = itemgetter(*dict.fromkeys(hand), CLAIM_AT)(PLAY_OR_CLAIM)
+                plays = (
+                    itemgetter(*dict.fromkeys(hand), CLAIM_AT)(PLAY_OR_CLAIM) if hand else _CLAIM
+                )
             else:  # cards of one suit: shared tuples
                 plays = _PLAYS_AND_CLAIM.get(cards) or _plays_and_claim(cards)
             if not s.tricks and self.meld_until_first_card and _before_first_card(s, p):
