@@ -15,9 +15,29 @@ from typing import TYPE_CHECKING, Final
 
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
-from binocle.actions import CLAIM_AT, PLAY_OR_CLAIM, Action, Kind
+from binocle.actions import (
+    _KIND_DEAL,
+    _KIND_DIX,
+    _KIND_MELD,
+    _KIND_PASS,
+    _KIND_PLAY,
+    CLAIM_AT,
+    PLAY_OR_CLAIM,
+    Action,
+)
 from binocle.cards import CARDS, Card, Suit, format_cards, pack, parse_card
-from binocle.core import GameState, Meld, MeldResult, Phase, Profile, View, public_log
+from binocle.core import (
+    _PHASE_ANNOUNCE,
+    _PHASE_DEAL,
+    _PHASE_OVER,
+    _PHASE_PLAY,
+    GameState,
+    Meld,
+    MeldResult,
+    Profile,
+    View,
+    public_log,
+)
 from binocle.errors import InvalidStateError
 from binocle.rules.classic_melds import (
     Announcement,
@@ -27,24 +47,11 @@ from binocle.rules.classic_melds import (
     best_meld,
     table_copies,
 )
-from binocle.rules.tricks import Obligation, obligation_broken
+from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, obligation_broken
 
 if TYPE_CHECKING:
     from binocle.profiles.classic import ClassicState
 
-
-# Enum members as module constants for the hot paths: reading a member off its
-# enum class costs several times a global read (Python 3.11).
-_KIND_DEAL: Final = Kind.DEAL
-_KIND_DIX: Final = Kind.DIX
-_KIND_MELD: Final = Kind.MELD
-_KIND_PASS: Final = Kind.PASS
-_KIND_PLAY: Final = Kind.PLAY
-_OBLIGATION_FOLLOW_WIN_TRUMP: Final = Obligation.FOLLOW_WIN_TRUMP
-_PHASE_ANNOUNCE: Final = Phase.ANNOUNCE
-_PHASE_DEAL: Final = Phase.DEAL
-_PHASE_OVER: Final = Phase.OVER
-_PHASE_PLAY: Final = Phase.PLAY
 
 _NINE, _SEVEN = 5, 7
 

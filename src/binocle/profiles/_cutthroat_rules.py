@@ -14,33 +14,42 @@ from typing import TYPE_CHECKING, Any, Final
 
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
-from binocle.actions import Action, Kind
+from binocle.actions import (
+    _KIND_BID,
+    _KIND_BUNCH,
+    _KIND_CONCEDE,
+    _KIND_DISCARD,
+    _KIND_PLAY,
+    Action,
+)
 from binocle.cards import Card, Suit, format_cards, pack
-from binocle.core import GameState, Meld, MeldResult, Phase, Profile, View, public_log
+from binocle.core import (
+    _PHASE_BIDDING,
+    _PHASE_DEAL,
+    _PHASE_DISCARD,
+    _PHASE_MELD,
+    _PHASE_OVER,
+    _PHASE_PLAY,
+    _PHASE_TRUMP,
+    GameState,
+    Meld,
+    MeldResult,
+    Profile,
+    View,
+    public_log,
+)
 from binocle.errors import InvalidStateError
 from binocle.rules.cutthroat_melds import ENTRIES, codes_of_counts, meld_codes, meld_total
-from binocle.rules.tricks import Obligation, obligation_broken
+from binocle.rules.tricks import (
+    _OBLIGATION_EASIER,
+    _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP,
+    Obligation,
+    obligation_broken,
+)
 
 if TYPE_CHECKING:
     from binocle.profiles.cutthroat import CutthroatState
 
-
-# Enum members as module constants for the hot paths: reading a member off its
-# enum class costs several times a global read (Python 3.11).
-_KIND_BID: Final = Kind.BID
-_KIND_BUNCH: Final = Kind.BUNCH
-_KIND_CONCEDE: Final = Kind.CONCEDE
-_KIND_DISCARD: Final = Kind.DISCARD
-_KIND_PLAY: Final = Kind.PLAY
-_OBLIGATION_EASIER: Final = Obligation.EASIER
-_OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP: Final = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
-_PHASE_BIDDING: Final = Phase.BIDDING
-_PHASE_DEAL: Final = Phase.DEAL
-_PHASE_DISCARD: Final = Phase.DISCARD
-_PHASE_MELD: Final = Phase.MELD
-_PHASE_OVER: Final = Phase.OVER
-_PHASE_PLAY: Final = Phase.PLAY
-_PHASE_TRUMP: Final = Phase.TRUMP
 
 _NINE = 5
 _PLAY_OF: Final = A.PLAY.__getitem__

@@ -9,13 +9,33 @@ in :mod:`binocle.profiles.three_handed`.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
-from binocle.actions import CLAIM_AT, PLAY_OR_CLAIM, Action, Kind
+from binocle.actions import (
+    _KIND_CLAIM_OVERLOOKED,
+    _KIND_DIX,
+    _KIND_MELD,
+    _KIND_PLAY,
+    CLAIM_AT,
+    PLAY_OR_CLAIM,
+    Action,
+)
 from binocle.cards import CARDS, Card, Suit, format_cards, pack
-from binocle.core import GameState, Meld, MeldResult, Phase, Profile, View, public_log
+from binocle.core import (
+    _PHASE_DEAL,
+    _PHASE_DIX,
+    _PHASE_MELD,
+    _PHASE_OVER,
+    _PHASE_PLAY,
+    GameState,
+    Meld,
+    MeldResult,
+    Profile,
+    View,
+    public_log,
+)
 from binocle.errors import InvalidStateError
 from binocle.profiles.classic import (
     Classic,
@@ -28,18 +48,6 @@ from binocle.rules.tricks import Obligation, allowed_slice, obligation_broken
 if TYPE_CHECKING:
     from binocle.profiles.three_handed import ThreeHandedState
 
-
-# Enum members as module constants for the hot paths: reading a member off its
-# enum class costs several times a global read (Python 3.11).
-_KIND_CLAIM_OVERLOOKED: Final = Kind.CLAIM_OVERLOOKED
-_KIND_DIX: Final = Kind.DIX
-_KIND_MELD: Final = Kind.MELD
-_KIND_PLAY: Final = Kind.PLAY
-_PHASE_DEAL: Final = Phase.DEAL
-_PHASE_DIX: Final = Phase.DIX
-_PHASE_MELD: Final = Phase.MELD
-_PHASE_OVER: Final = Phase.OVER
-_PHASE_PLAY: Final = Phase.PLAY
 
 _NINE = 5
 _RULE = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP

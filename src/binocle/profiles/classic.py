@@ -15,12 +15,23 @@ from typing import Any, ClassVar, Final
 
 import attrs
 
-from binocle.actions import Action, Kind
+from binocle.actions import (
+    _KIND_CLAIM,
+    _KIND_DEAL,
+    _KIND_DIX,
+    _KIND_MELD,
+    _KIND_PASS,
+    _KIND_PLAY,
+    Action,
+)
 from binocle.cards import Card
 from binocle.core import (
+    _PHASE_ANNOUNCE,
+    _PHASE_DEAL,
+    _PHASE_OVER,
+    _PHASE_PLAY,
     GameState,
     HandResult,
-    Phase,
     flag_option,
     positive_option,
     profile_option,
@@ -44,20 +55,6 @@ from binocle.rules.classic_melds import (
     play_from_table,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
-
-# Enum members as module constants for the hot paths: reading a member off its
-# enum class costs several times a global read (Python 3.11).
-_KIND_CLAIM: Final = Kind.CLAIM
-_KIND_DEAL: Final = Kind.DEAL
-_KIND_DIX: Final = Kind.DIX
-_KIND_MELD: Final = Kind.MELD
-_KIND_PASS: Final = Kind.PASS
-_KIND_PLAY: Final = Kind.PLAY
-_PHASE_ANNOUNCE: Final = Phase.ANNOUNCE
-_PHASE_DEAL: Final = Phase.DEAL
-_PHASE_OVER: Final = Phase.OVER
-_PHASE_PLAY: Final = Phase.PLAY
-
 
 __all__ = ["Classic", "ClassicState", "announcement_action", "classic_revoke_penalty"]
 

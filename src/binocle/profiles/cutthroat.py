@@ -12,13 +12,30 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from binocle import actions as A
-from binocle.actions import Action, Kind
+from binocle.actions import (
+    _KIND_BID,
+    _KIND_BUNCH,
+    _KIND_CONCEDE,
+    _KIND_DEAL,
+    _KIND_DISCARD,
+    _KIND_MELD,
+    _KIND_PASS,
+    _KIND_PLAY,
+    _KIND_TRUMP,
+    Action,
+)
 from binocle.cards import Card
 from binocle.core import (
+    _PHASE_BIDDING,
+    _PHASE_DEAL,
+    _PHASE_DISCARD,
+    _PHASE_MELD,
+    _PHASE_OVER,
+    _PHASE_PLAY,
+    _PHASE_TRUMP,
     GameState,
     HandResult,
     MeldResult,
-    Phase,
     flag_option,
     positive_option,
     profile_option,
@@ -30,26 +47,6 @@ from binocle.errors import excerpt
 from binocle.profiles._cutthroat_rules import CutthroatRules
 from binocle.profiles._cutthroat_rules import plays_of_suit as plays_of_suit
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
-
-# Enum members as module constants for the hot paths: reading a member off its
-# enum class costs several times a global read (Python 3.11).
-_KIND_BID: Final = Kind.BID
-_KIND_BUNCH: Final = Kind.BUNCH
-_KIND_CONCEDE: Final = Kind.CONCEDE
-_KIND_DEAL: Final = Kind.DEAL
-_KIND_DISCARD: Final = Kind.DISCARD
-_KIND_MELD: Final = Kind.MELD
-_KIND_PASS: Final = Kind.PASS
-_KIND_PLAY: Final = Kind.PLAY
-_KIND_TRUMP: Final = Kind.TRUMP
-_PHASE_BIDDING: Final = Phase.BIDDING
-_PHASE_DEAL: Final = Phase.DEAL
-_PHASE_DISCARD: Final = Phase.DISCARD
-_PHASE_MELD: Final = Phase.MELD
-_PHASE_OVER: Final = Phase.OVER
-_PHASE_PLAY: Final = Phase.PLAY
-_PHASE_TRUMP: Final = Phase.TRUMP
-
 
 __all__ = ["Auction", "Cutthroat", "CutthroatState"]
 

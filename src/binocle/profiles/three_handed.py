@@ -17,12 +17,23 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from binocle import actions as A
-from binocle.actions import Action, Kind
+from binocle.actions import (
+    _KIND_CLAIM,
+    _KIND_CLAIM_OVERLOOKED,
+    _KIND_DEAL,
+    _KIND_PASS,
+    _KIND_PLAY,
+    Action,
+)
 from binocle.cards import CARDS, Card, parse_card, parse_cards
 from binocle.core import (
+    _PHASE_DEAL,
+    _PHASE_DIX,
+    _PHASE_MELD,
+    _PHASE_OVER,
+    _PHASE_PLAY,
     GameState,
     HandResult,
-    Phase,
     Profile,
     flag_option,
     positive_option,
@@ -53,20 +64,6 @@ from binocle.rules.classic_melds import (
     table_after,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
-
-# Enum members as module constants for the hot paths: reading a member off its
-# enum class costs several times a global read (Python 3.11).
-_KIND_CLAIM: Final = Kind.CLAIM
-_KIND_CLAIM_OVERLOOKED: Final = Kind.CLAIM_OVERLOOKED
-_KIND_DEAL: Final = Kind.DEAL
-_KIND_PASS: Final = Kind.PASS
-_KIND_PLAY: Final = Kind.PLAY
-_PHASE_DEAL: Final = Phase.DEAL
-_PHASE_DIX: Final = Phase.DIX
-_PHASE_MELD: Final = Phase.MELD
-_PHASE_OVER: Final = Phase.OVER
-_PHASE_PLAY: Final = Phase.PLAY
-
 
 __all__ = ["Overlooked", "ThreeHanded", "ThreeHandedState"]
 
