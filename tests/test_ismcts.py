@@ -14,6 +14,7 @@ import pytest
 import binocle
 from binocle import InvalidArgumentError, Phase
 from binocle.bots import BaselineBot, ISMCTSBot, PIMCBot, make_bot, play_game
+from binocle.ismcts import candidates
 
 
 class Recording:
@@ -97,6 +98,42 @@ def test_no_peeking(profile: str) -> None:
     assert len(choices) == 1
 
 
+def _first_view(profile: str, seed: int) -> binocle.View:
+    """The view of the first seat with a choice to make, the baseline bot playing until then."""
+    s = binocle.new_game(profile, seed=seed)
+    base = [BaselineBot(i) for i in range(s.profile.players)]
+    while True:
+        p = s.current_player
+        assert p is not None
+        v = binocle.observe(s, p)
+        if len(candidates(v.legal_actions, v.phase)) > 1:
+            return v
+        s = binocle.apply(s, base[p].choose(v))
+
+
+def test_the_default_iterations_are_the_profiles() -> None:
+    """Bots page, Settings: 600 iterations a move in the three-handed game, 150 in the
+    others; given iterations override the default, None leaves the time limit alone."""
+    views = {name: _first_view(name, 5) for name in ("cutthroat", "classic", "three-handed")}
+    assert {n: ISMCTSBot(1).budget(v) for n, v in views.items()} == {
+        "cutthroat": 150,
+        "classic": 150,
+        "three-handed": 600,
+    }
+    assert PIMCBot(1).budget(views["three-handed"]) == 600
+    assert ISMCTSBot(1, iterations=40).budget(views["three-handed"]) == 40
+    assert ISMCTSBot(1, iterations=None, time_limit=0.1).budget(views["classic"]) is None
+
+
+def test_the_default_searches_as_the_same_iterations_given() -> None:
+    """A three-handed move at the default is the move of a bot given 600 iterations, and
+    not always that of a bot given 150 (the default really is applied)."""
+    views = [_first_view("three-handed", seed) for seed in range(6)]
+    default = [ISMCTSBot(3).choose(v) for v in views]
+    assert default == [ISMCTSBot(3, iterations=600).choose(v) for v in views]
+    assert default != [ISMCTSBot(3, iterations=150).choose(v) for v in views]
+
+
 def test_a_time_budget_bounds_the_move() -> None:
     """time_limit stops the search (at least one iteration is always made)."""
     s = binocle.new_game("classic", seed=2)
@@ -141,6 +178,8 @@ def test_the_search_claims_exactly_when_the_claim_is_correct() -> None:
         {"exploration": -0.1},
         {"samples": 0},
         {"iterations": None},
+        {"iterations": "defaults"},
+        {"iterations": "600"},
     ],
 )
 def test_bad_settings_raise_documented_errors(kwargs: dict[str, object]) -> None:
