@@ -50,9 +50,9 @@ __all__ = ["ISMCTSBot", "PIMCBot"]
 #: (``PROFILE_ITERATIONS``).
 DEFAULT_ITERATIONS = 150
 #: Default iterations per move by profile name.  A three-handed move is cheap to
-#: search (the cards are all dealt and most plays are forced), and the hand is
-#: won or lost on few choices, so it searches four times as long: still about a
-#: tenth of a second a move on one core.
+#: search (the cards are all dealt and many plays are forced), so it searches
+#: four times as long, still about a tenth of a second a move on one core, and
+#: gains about 5 points a hand against random players by it (docs: Bots).
 PROFILE_ITERATIONS: dict[str, int] = {"three-handed": 600}
 #: Default exploration constant of UCB1 (results are scaled to about [-1, 1]).
 DEFAULT_EXPLORATION = 0.7
