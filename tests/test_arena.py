@@ -15,7 +15,7 @@ import pytest
 import binocle
 from binocle import InvalidArgumentError
 from binocle.cli import main
-from binocle.duplicate import play_deal, wilson
+from binocle.duplicate import _report, play_deal, wilson
 
 
 def test_every_bot_sits_in_every_seat_of_every_deal() -> None:
@@ -54,6 +54,37 @@ def test_a_stronger_bot_shows_an_advantage_with_honest_intervals() -> None:
     doc = json.loads(r.to_json())
     assert doc["deals"] == 6 and doc["stats"][0]["bot"] == "baseline"
     assert "points/hand" in r.table()
+
+
+def test_a_deal_is_won_by_the_place_with_the_most_points_over_its_rotations() -> None:
+    """Duplicate result: place k of the line-up holds seat (k + r) % n in rotation r;
+    its points over the rotations are compared with every other place's, a tie wins
+    nothing.  Here ``a`` takes 100 + 20 + 0 against ``b``'s 50 + 30 + 0 and ``c``'s
+    0 + 10 + 0 in the first deal, though ``b`` won the second rotation's hand, and
+    the second deal is all ties."""
+    deal1 = ((100, 50, 0), (10, 20, 30), (0, 0, 0))
+    deal2 = ((5, 5, 5), (5, 5, 5), (5, 5, 5))
+    r = _report("cutthroat", ("a", "b", "c"), 2, 0, [deal1, deal2])
+    a, b, c = r.get("a"), r.get("b"), r.get("c")
+    assert (a.deals, a.deal_wins, b.deal_wins, c.deal_wins) == (2, 1, 0, 0)
+    assert a.deal_win_rate == 0.5 and a.deal_win_ci == wilson(1, 2)
+    # Hands: a won only the first rotation's hand, b the second's.
+    assert (a.wins, b.wins, c.wins) == (1, 1, 0)
+    # A bot named twice holds two places, each compared with every other place.
+    r2 = _report("cutthroat", ("a", "b", "b"), 2, 0, [deal1, deal2])
+    assert r2.get("b").deals == 4 and r2.get("b").deal_wins == 0
+    assert r2.get("a").deal_wins == 1
+    doc = r2.as_dict()["stats"][0]
+    assert doc["deal_wins"] == 1 and doc["deal_win_ci95_wilson"] == list(wilson(1, 2))
+
+
+def test_deals_won_by_the_stronger_bot() -> None:
+    """Baseline against random, classic: the baseline wins most deals in duplicate,
+    and the two places' deal wins never exceed the deals (ties win nothing)."""
+    r = binocle.arena("classic", ["baseline", "random"], deals=6, seed=3)
+    b, x = r.get("baseline"), r.get("random")
+    assert b.deal_wins > x.deal_wins and b.deal_wins + x.deal_wins <= 6
+    assert b.deal_win_ci[0] <= b.deal_win_rate <= b.deal_win_ci[1]
 
 
 def test_wilson_interval() -> None:
@@ -99,7 +130,8 @@ def test_the_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert doc["bots"] == ["baseline", "random"] and doc["hands"] == 4
     assert main(["arena", "--profile", "classic", "--bots", "baseline,random", "--deals", "1",
                  "--seed", "1"]) == 0  # fmt: skip
-    assert "wins (Wilson 95%)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "hands won (Wilson 95%)" in out and "deals won (Wilson 95%)" in out
     assert main(["arena", "--bots", "baseline,random", "--deals", "1"]) == 2
     assert "needs 3 bots" in capsys.readouterr().err
 

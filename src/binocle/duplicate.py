@@ -12,11 +12,14 @@ depends on how the work was split.
 
 The report gives, per bot: hands played, mean points per hand and its 95%
 interval; the mean advantage per hand over the other seats of the same hands
-(its points less their mean) and its interval; and the win rate (hands in
-which it scored more than every other seat) with its Wilson 95% interval.
-The intervals for points are normal intervals over deals (the deals are
-independent; the rotations of one deal are not), so they are honest for
-duplicate play.
+(its points less their mean) and its interval; the win rate (hands in
+which it scored more than every other seat) with its Wilson 95% interval; and
+the duplicate result of every deal: the deals in which the bot's points over
+all the deal's rotations (it held every seat's cards once) beat those of every
+other place in the line-up, with their Wilson 95% interval.  The intervals for
+points and for deals won are over deals, which are independent (the rotations
+of one deal are not), so they are honest for duplicate play; the interval for
+hands won treats the hands as independent, which they are only across deals.
 """
 
 from __future__ import annotations
@@ -102,7 +105,15 @@ def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
 
 @attrs.frozen
 class BotStats:
-    """One bot's results (a bot named twice in the line-up counts as one)."""
+    """One bot's results (a bot named twice in the line-up counts as one).
+
+    ``hands``, ``wins``, ``win_rate`` and ``win_ci`` count hands: a hand is won
+    when the bot scores more in it than every other seat.  ``deals``,
+    ``deal_wins``, ``deal_win_rate`` and ``deal_win_ci`` count duplicate deals
+    (once for each place the bot holds in the line-up): a deal is won when the
+    place's points summed over the deal's rotations exceed those of every other
+    place, the same cards having been played from every seat by each.
+    """
 
     bot: str
     hands: int
@@ -113,6 +124,10 @@ class BotStats:
     wins: int
     win_rate: float
     win_ci: tuple[float, float]
+    deals: int
+    deal_wins: int
+    deal_win_rate: float
+    deal_win_ci: tuple[float, float]
 
 
 @attrs.frozen
@@ -157,6 +172,10 @@ class ArenaReport:
                     "wins": st.wins,
                     "win_rate": st.win_rate,
                     "win_ci95_wilson": list(st.win_ci),
+                    "deals": st.deals,
+                    "deal_wins": st.deal_wins,
+                    "deal_win_rate": st.deal_win_rate,
+                    "deal_win_ci95_wilson": list(st.deal_win_ci),
                 }
                 for st in self.stats
             ],
@@ -172,7 +191,16 @@ class ArenaReport:
             f"{self.profile}: {self.deals} duplicate deals x {len(self.lineups)} seatings,"
             f" seed {self.seed}"
         )
-        rows = [("bot", "hands", "points/hand (95%)", "advantage (95%)", "wins (Wilson 95%)")]
+        rows = [
+            (
+                "bot",
+                "hands",
+                "points/hand (95%)",
+                "advantage (95%)",
+                "hands won (Wilson 95%)",
+                "deals won (Wilson 95%)",
+            )
+        ]
         for st in self.stats:
             rows.append(
                 (
@@ -181,6 +209,7 @@ class ArenaReport:
                     f"{st.mean_points:.1f} [{st.points_ci[0]:.1f}, {st.points_ci[1]:.1f}]",
                     f"{st.advantage:+.1f} [{st.advantage_ci[0]:+.1f}, {st.advantage_ci[1]:+.1f}]",
                     f"{st.win_rate:.1%} [{st.win_ci[0]:.1%}, {st.win_ci[1]:.1%}]",
+                    f"{st.deal_win_rate:.1%} [{st.deal_win_ci[0]:.1%}, {st.deal_win_ci[1]:.1%}]",
                 )
             )
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -340,8 +369,19 @@ def _report(
 ) -> ArenaReport:
     points = tuple(results)
     lineups = _lineups(bots)
+    n = len(bots)
+    # Place k of the line-up sits at seat (k + r) % n in rotation r.
+    totals = [
+        [sum(delta[(k + r) % n] for r, delta in enumerate(deal)) for k in range(n)]
+        for deal in points
+    ]
     stats = []
     for name in dict.fromkeys(bots):
+        places = [k for k, b in enumerate(bots) if b == name]
+        deal_wins = sum(
+            all(t[k] > t[j] for j in range(n) if j != k) for t in totals for k in places
+        )
+        played = len(points) * len(places)
         per_deal_points: list[float] = []
         per_deal_adv: list[float] = []
         hands = wins = 0
@@ -372,6 +412,10 @@ def _report(
                 wins,
                 wins / hands if hands else 0.0,
                 wilson(wins, hands),
+                played,
+                deal_wins,
+                deal_wins / played if played else 0.0,
+                wilson(deal_wins, played),
             )
         )
     return ArenaReport(spec, bots, deals, seed, lineups, points, tuple(stats))
