@@ -57,7 +57,7 @@ def test_a_stronger_bot_shows_an_advantage_with_honest_intervals() -> None:
 
 
 def test_a_deal_is_won_by_the_place_with_the_most_points_over_its_rotations() -> None:
-    """Duplicate result: place k of the line-up holds seat (k + r) % n in rotation r;
+    """Duplicate result: each rotation moves every place of the line-up one seat on;
     its points over the rotations are compared with every other place's, a tie wins
     nothing.  Here ``a`` takes 100 + 20 + 0 against ``b``'s 50 + 30 + 0 and ``c``'s
     0 + 10 + 0 in the first deal, though ``b`` won the second rotation's hand, and

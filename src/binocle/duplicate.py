@@ -224,10 +224,16 @@ class ArenaReport:
         return self.table()
 
 
+def _place_at(seat: int, rotation: int, n: int) -> int:
+    """The place in the line-up that holds ``seat`` in ``rotation``: each rotation moves
+    every bot one seat on."""
+    return (seat - rotation) % n
+
+
 def _lineups(bots: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """Every rotation of the bots round the table: rotation r puts bots[(i - r) % n] at seat i."""
+    """Every rotation of the bots round the table, the bot at each seat."""
     n = len(bots)
-    return tuple(tuple(bots[(i - r) % n] for i in range(n)) for r in range(n))
+    return tuple(tuple(bots[_place_at(i, r, n)] for i in range(n)) for r in range(n))
 
 
 def _deal_seed(seed: int, deal: int) -> int:
@@ -370,11 +376,14 @@ def _report(
     points = tuple(results)
     lineups = _lineups(bots)
     n = len(bots)
-    # Place k of the line-up sits at seat (k + r) % n in rotation r.
-    totals = [
-        [sum(delta[(k + r) % n] for r, delta in enumerate(deal)) for k in range(n)]
-        for deal in points
-    ]
+    # Each place's points over a deal's rotations (its duplicate result).
+    totals = []
+    for deal in points:
+        total = [0] * n
+        for r, delta in enumerate(deal):
+            for seat, got in enumerate(delta):
+                total[_place_at(seat, r, n)] += got
+        totals.append(total)
     stats = []
     for name in dict.fromkeys(bots):
         places = [k for k, b in enumerate(bots) if b == name]
