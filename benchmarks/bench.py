@@ -215,11 +215,16 @@ def cold_rate(
 
 def state_bytes(name: str, seed: int = 5) -> tuple[float, int]:
     """Traced bytes per state over one hand played out (as an honest playout plays it),
-    every state kept alive and its legal actions computed."""
-    rng = random.Random(seed)
+    every state kept alive and its legal actions computed.
+
+    The same hand, with the same choices, is played once before it is measured: what
+    it adds to the engine's caches (tables, memos of melds and plays, shared tuples)
+    is added once in a process, not by every state, and would otherwise swing the
+    figure by tens of bytes with the order the lines ran in."""
     ends = (binocle.Phase.DEAL, binocle.Phase.OVER)
 
     def one_hand(s: binocle.GameState, keep: list[binocle.GameState]) -> None:
+        rng = random.Random(seed)
         while s.phase not in ends:
             legal = binocle.legal_actions(s)
             a = rng.choice(legal)
@@ -229,7 +234,7 @@ def state_bytes(name: str, seed: int = 5) -> tuple[float, int]:
             keep.append(s)
         binocle.legal_actions(s)
 
-    one_hand(binocle.new_game(name, seed=seed + 1), [])  # warm every cache
+    one_hand(binocle.new_game(name, seed=seed), [])  # the caches this hand fills
     s0 = binocle.new_game(name, seed=seed)
     gc.collect()
     tracemalloc.start()

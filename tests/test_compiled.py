@@ -24,6 +24,7 @@ from binocle.profiles.cutthroat import Cutthroat
 COMPILED = [
     "binocle.core",
     "binocle._build",
+    "binocle._step",
     "binocle.profiles.cutthroat",
     "binocle.profiles._cutthroat_rules",
     "binocle.profiles.classic",

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -172,7 +171,7 @@ def _swap_hidden(s: GameState, seat: int, rng: random.Random) -> GameState | Non
         new[other] = tuple(sorted(mine))
         hands = list(s.hands)
         hands[other] = tuple(sorted((*new[other], *s.tables[other].cards)))  # type: ignore[attr-defined]
-        return attrs.evolve(s, concealed=tuple(new), stock=tuple(stock), hands=tuple(hands))  # type: ignore[misc]
+        return s.replace(concealed=tuple(new), stock=tuple(stock), hands=tuple(hands))
     if getattr(s, "sub", None) is not None:
         return None
     others = [i for i in range(3) if i != seat and s.hands[i]]
@@ -184,7 +183,7 @@ def _swap_hidden(s: GameState, seat: int, rng: random.Random) -> GameState | Non
     ha[i], hb[j] = hb[j], ha[i]
     hands = list(s.hands)
     hands[a], hands[b] = tuple(sorted(ha)), tuple(sorted(hb))
-    return attrs.evolve(s, hands=tuple(hands))  # type: ignore[misc]
+    return s.replace(hands=tuple(hands))
 
 
 @settings(max_examples=60, deadline=None)

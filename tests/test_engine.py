@@ -12,9 +12,8 @@ import json
 import pickle
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
-import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -33,6 +32,8 @@ from binocle import (
     Phase,
     UnknownProfileError,
 )
+from binocle.core import frozen_state
+from binocle.profiles.cutthroat import CutthroatState
 from binocle.testing import check_state
 from helpers import cs, run
 
@@ -156,7 +157,7 @@ def test_states_are_immutable_values() -> None:
     t = binocle.new_game("cutthroat", seed=10)
     assert s == t and hash(s) == hash(t) and s is not t
     assert len({s, t}) == 1
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         s.scores = (1, 2, 3)  # type: ignore[misc]
     with pytest.raises(AttributeError):
         s.hands = ()  # type: ignore[misc]
@@ -677,22 +678,64 @@ def test_state_builder_gives_the_constructors_frozen_state() -> None:
 
     s = binocle.new_game("cutthroat", seed=3)
     cls = type(s)
-    args = [getattr(s, f.name) for f in attrs.fields(cls) if f.init]
+    args = [getattr(s, name) for name in cls.fields()]
     built = state_builder(cls)(*args)
     assert type(built) is cls and built == cls(*args) == s
     assert hash(built) == hash(s) and built._legal is None
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         built.phase = binocle.Phase.OVER  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del built.hands  # type: ignore[misc]
 
-    # A state class whose base is frozen too: the builder fills the slots one by one.
-    @attrs.frozen(slots=True, weakref_slot=False)
-    class Marked(cls):  # type: ignore[valid-type,misc]
-        mark: int
 
-    marked = state_builder(Marked)(*args, 7)
-    assert type(marked) is Marked and marked == Marked(*args, 7) and marked.mark == 7
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        marked.mark = 8
+class _Marked(CutthroatState):
+    """A state class of one more field, written in Python over a profile's (compiled or
+    not): the pattern every state class follows."""
+
+    __slots__ = ("mark",)
+    _FIELDS: ClassVar[tuple[str, ...]] = (*CutthroatState._FIELDS, "mark")
+
+    def __init__(
+        self, profile: Any, seed: Any, first_dealer: Any, hand_number: Any, phase: Any,
+        dealer: Any, current_player: Any, trump: Any, hands: Any, trick: Any, scores: Any,
+        results: Any, history: Any, auction: Any, taken: Any, counters: Any, played: Any,
+        game_winner: Any, mark: int,
+    ) -> None:  # fmt: skip
+        raise AssertionError("frozen_state gives the class its constructor")
+
+
+frozen_state(_Marked)
+
+
+def test_a_state_class_written_over_another_is_a_frozen_value_in_either_build() -> None:
+    """A state class names its fields once (``_FIELDS``) and :func:`frozen_state` makes it
+    a frozen value: built by its constructor or by state_builder, equal by value (the
+    history aside), hashable, refusing to set or delete a field, and read back by
+    ``replace``."""
+    from binocle.core import state_builder
+
+    s = binocle.new_game("cutthroat", seed=3)
+    args = [getattr(s, name) for name in CutthroatState.fields()]
+    marked = _Marked(*args, 7)
+    assert _Marked.fields()[-1] == "mark" and marked.mark == 7 and marked.hands == s.hands
+    assert marked == state_builder(_Marked)(*args, 7) and marked != _Marked(*args, 8)
+    other_history = list(args)
+    other_history[CutthroatState.fields().index("history")] = (
+        None,
+        binocle.parse_action(s, "claim"),
+        0,
+    )
+    assert marked != s and marked == _Marked(*other_history, 7)
+    assert hash(marked) == hash(_Marked(*other_history, 7))
+    with pytest.raises(AttributeError):
+        marked.mark = 8  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        marked.scores = (1, 2, 3)  # type: ignore[misc]
+    again = marked.replace(mark=9, scores=(1, 2, 3))
+    assert type(again) is _Marked and (again.mark, again.scores) == (9, (1, 2, 3))
+    assert again.hands is marked.hands and marked.mark == 7
+    with pytest.raises(TypeError, match="no field 'marks'"):
+        marked.replace(marks=1)
 
 
 def test_deals_from_the_seed_are_pythons_shuffle() -> None:

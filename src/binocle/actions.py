@@ -32,7 +32,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from itertools import islice
-from operator import itemgetter
 from typing import Any, Final
 
 import attrs
@@ -276,23 +275,20 @@ TRUMP: Final = tuple(Action(Kind.TRUMP, suit=s) for s in Suit)
 _BIDS: dict[int, Action] = {}
 #: ``claim <seat>`` for the seats a table may have (a knock named by its seat).
 CLAIM_BY: Final = tuple(Action(Kind.CLAIM, number=seat) for seat in range(8))
-#: Every ``play`` action by card, then ``claim`` at index ``CLAIM_AT``: the legal plays
-#: of a hand are read off it by one ``itemgetter`` (far cheaper than a call per card).
-PLAY_OR_CLAIM: Final = (*PLAY, CLAIM)
-CLAIM_AT: Final = len(PLAY)
 
 
 def plays_and_claim(cards: Iterable[Card]) -> tuple[Action, ...]:
     """``play`` of each distinct card of ``cards`` (in their order), then ``claim``."""
-    # ``claim`` asked twice: an itemgetter of one item would give the item, not a tuple.
-    found: tuple[Action, ...] = itemgetter(*dict.fromkeys(cards), CLAIM_AT, CLAIM_AT)(PLAY_OR_CLAIM)
-    return found[:-1]
+    from binocle.core import plays_then  # the engine's own (compiled in that build)
+
+    return plays_then(tuple(dict.fromkeys(cards)), CLAIM)
 
 
 def plays_of(cards: Iterable[Card]) -> tuple[Action, ...]:
     """``play`` of each distinct card of ``cards``, in their order."""
-    found: tuple[Action, ...] = itemgetter(*dict.fromkeys(cards), CLAIM_AT, CLAIM_AT)(PLAY_OR_CLAIM)
-    return found[:-2]
+    from binocle.core import plays_then
+
+    return plays_then(tuple(dict.fromkeys(cards)))
 
 
 def play(c: Card, source: str | None = None) -> Action:

@@ -7,13 +7,13 @@ documented errors (:mod:`binocle.errors`); the profiles behind it trust them.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
-from typing import Any, Final
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final
 
-from binocle.actions import CLAIM, Action, Kind, claim, deal, parse_action_text
+from binocle.actions import Action, deal, parse_action_text
 from binocle.cards import Card, Suit, parse_cards, parse_suit
 from binocle.core import GameState, MeldResult, Phase, Profile, View
-from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError, excerpt
+from binocle.errors import InvalidArgumentError, InvalidNotationError, excerpt
 from binocle.profiles import get_profile
 
 __all__ = [
@@ -129,90 +129,18 @@ def stack_deck(profile: Any, hands: Any, dealer: int = 0, **piles: Any) -> tuple
     return p.stack_deck(hands, dealer, **piles)
 
 
-def legal_actions(state: GameState) -> tuple[Action, ...]:
-    """Every legal action, in a deterministic order; empty only when the game is over.
+if TYPE_CHECKING:
 
-    Between hands it holds the one deal drawn from the game's seed.
-    """
-    if not isinstance(state, GameState):
-        raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
-    legal = state._legal
-    if legal is None:
-        legal = state.profile.legal_actions(state)
-        _set_legal(state, legal)
-    return legal
+    def legal_actions(state: GameState) -> tuple[Action, ...]:
+        """Every legal action, in a deterministic order (see binocle._step)."""
 
+    def apply(state: GameState, action: Action | str) -> GameState:
+        """The state after ``action`` (see binocle._step)."""
 
-def apply(state: GameState, action: Action | str) -> GameState:
-    """The state after ``action`` (an action or its text); ``state`` is unchanged.
-
-    Raises IllegalActionError naming the rule when the action is not legal.
-    """
-    if not isinstance(state, GameState):
-        raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
-    s = state
-    legal = s._legal
-    if legal is None:
-        legal = s.profile.legal_actions(s)
-        _set_legal(s, legal)
-    if type(action) is Action:
-        # Legal actions are mostly interned: look for the very object first,
-        # which costs far less than comparing actions field by field.
-        if len(legal) < 40:
-            for x in legal:
-                if x is action:
-                    return s.profile.apply(s, action)
-        elif id(action) in _ids(legal):
-            return s.profile.apply(s, action)
-        if action in legal:
-            # The engine's own equal action: one built by hand may hold plain ints.
-            return s.profile.apply(s, legal[legal.index(action)])
-    elif isinstance(action, str):
-        action = parse_action(s, action)
-        if action in legal:
-            return s.profile.apply(s, action)
-    else:
-        raise InvalidNotationError(
-            f"an action is an Action or its text, not {type(action).__name__}"
-        )
-    if action.kind is Kind.CLAIM and action.number is not None:
-        return _knock(s, action)
-    if action.kind is Kind.DEAL and s.phase is Phase.DEAL:
-        problem = s.profile.check_deck(action)
-        if problem is None:
-            return s.profile.apply(s, action)
-        raise IllegalActionError(problem)
-    raise IllegalActionError(s.profile.explain(s, action))
-
-
-def _ids(legal: tuple[Action, ...]) -> frozenset[int]:
-    """The ids of the actions of a long legal tuple (the bids), kept for the shared
-    tuples: a bid is found among hundreds at once."""
-    kept = _IDS.get(id(legal))
-    if kept is None or kept[0] is not legal:
-        if len(_IDS) >= 256:
-            _IDS.clear()
-        kept = _IDS[id(legal)] = (legal, frozenset(map(id, legal)))  # the tuple kept too
-    return kept[1]
-
-
-_IDS: dict[int, tuple[tuple[Action, ...], frozenset[int]]] = {}
-
-
-def _knock(s: GameState, action: Action) -> GameState:
-    """A knock that names its seat, from any seat among the claimants (classic rules,
-    Claiming (knocking)).  The player to act's knock is recorded as plain ``claim``."""
-    seat = action.number
-    players = s.profile.players
-    if type(seat) is not int or not 0 <= seat < players:
-        raise IllegalActionError(f"a knock names a seat 0..{players - 1}, not {seat!r}")
-    if action != claim(seat):
-        raise IllegalActionError(f"a knock names its seat and nothing else (claim {seat})")
-    if seat not in s.profile.claimants(s):
-        raise IllegalActionError(s.profile.explain_knock(s, seat))
-    if seat == s.current_player:
-        return s.profile.apply(s, CLAIM)
-    return s.profile.apply(s, claim(seat))
+else:
+    # Written (and compiled, in the compiled build) in binocle._step: every playout
+    # makes these two calls, so they are native code there.
+    from binocle._step import apply, legal_actions
 
 
 def claimants(state: GameState) -> tuple[int, ...]:
@@ -254,12 +182,6 @@ def end_reason(state: GameState) -> str | None:
     if s.phase is not Phase.OVER or not s.results:
         return None
     return s.results[-1].game_end
-
-
-#: Memoises a state's legal actions (the slot's own setter: the state is frozen to users).
-_set_legal: Final[Callable[[GameState, tuple[Action, ...]], None]] = vars(GameState)[
-    "_legal"
-].__set__
 
 
 def parse_action(state: GameState, text: str) -> Action:

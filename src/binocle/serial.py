@@ -17,7 +17,7 @@ from typing import Any, Final
 import attrs
 
 from binocle.cards import Card
-from binocle.core import GameState, Profile
+from binocle.core import FrozenValue, GameState, Profile
 from binocle.errors import InvalidArgumentError, InvalidStateError, excerpt
 
 __all__ = ["FORMAT", "VERSION", "dumps", "encode", "loads", "snapshot"]
@@ -43,6 +43,8 @@ def encode(value: Any) -> Any:
         return value.spec()
     if isinstance(value, GameState):
         return {"profile": value.profile.spec(), **snapshot(value)}
+    if isinstance(value, FrozenValue):
+        return {n: encode(getattr(value, n)) for n in value.fields()}
     if attrs.has(type(value)):
         return {f.name: encode(getattr(value, f.name)) for f in attrs.fields(type(value))}
     return str(value)
@@ -50,11 +52,7 @@ def encode(value: Any) -> Any:
 
 def snapshot(state: GameState) -> dict[str, Any]:
     """Every field of a state (but the profile and history) in JSON-ready form."""
-    return {
-        f.name: encode(getattr(state, f.name))
-        for f in attrs.fields(type(state))
-        if f.name not in _SKIP
-    }
+    return {n: encode(getattr(state, n)) for n in state.fields() if n not in _SKIP}
 
 
 def dumps(state: GameState, *, indent: int | None = None) -> str:

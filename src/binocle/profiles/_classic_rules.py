@@ -10,8 +10,7 @@ revoke penalty, the meld total and the state checks of
 from __future__ import annotations
 
 from bisect import bisect_left
-from operator import itemgetter
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
@@ -21,8 +20,6 @@ from binocle.actions import (
     _KIND_MELD,
     _KIND_PASS,
     _KIND_PLAY,
-    CLAIM_AT,
-    PLAY_OR_CLAIM,
     Action,
 )
 from binocle.cards import CARDS, Card, Suit, format_cards, pack, parse_card
@@ -36,6 +33,7 @@ from binocle.core import (
     MeldResult,
     Profile,
     View,
+    plays_then,
     public_log,
 )
 from binocle.errors import InvalidStateError
@@ -109,7 +107,7 @@ class ClassicRules(Profile):
         p = s.current_player
         assert p is not None
         concealed = s.concealed[p]
-        if not concealed:  # every card on the table (or none left): no itemgetter of nothing
+        if not concealed:  # every card on the table, or none left
             table = s.tables[p]
             stock_phase = s.stock or s.turn_up is not None
             return (*_table_plays(table), A.CLAIM) if stock_phase and table.slots else (A.CLAIM,)
@@ -117,11 +115,11 @@ class ClassicRules(Profile):
             # Free play while the stock lasts: any card, from the hand or the table.
             table = s.tables[p]
             if table.slots:
-                return (*_plays_of(concealed), *_table_plays(table), A.CLAIM)
-            return itemgetter(*dict.fromkeys(concealed), CLAIM_AT)(PLAY_OR_CLAIM)  # type: ignore[no-any-return]
+                return (*plays_then(concealed), *_table_plays(table), A.CLAIM)
+            return plays_then(concealed, A.CLAIM)
         trick = s.trick
         if not trick:
-            return itemgetter(*dict.fromkeys(concealed), CLAIM_AT)(PLAY_OR_CLAIM)  # type: ignore[no-any-return]
+            return plays_then(concealed, A.CLAIM)
         # After the stock (classic rules, Play after the stock): follow suit and win if
         # able; void, trump (any trump wins a plain card); else any card.  The sorted
         # hand holds each suit together, the stronger cards first.
@@ -138,7 +136,7 @@ class ClassicRules(Profile):
             hi = bisect_left(concealed, (trump + 1) << 3, lo)
             if lo < hi:
                 return _plays_and_claim(concealed[lo:hi])
-        return itemgetter(*dict.fromkeys(concealed), CLAIM_AT)(PLAY_OR_CLAIM)  # type: ignore[no-any-return]
+        return plays_then(concealed, A.CLAIM)
 
     def _announcements(self, s: ClassicState, p: int) -> tuple[Announcement, ...]:
         assert s.trump is not None
@@ -382,7 +380,6 @@ class ClassicRules(Profile):
 #: The announcements after a trick (RULES.md §2): each is followed by the draw.
 _DRAWING = frozenset({_KIND_PASS, _KIND_MELD, _KIND_DIX})
 
-_plays_of: Final = A.plays_of
 #: ``play`` actions then ``claim``, by the sorted cards of one suit (shared tuples).
 _PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
 

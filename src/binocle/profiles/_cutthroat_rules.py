@@ -9,7 +9,6 @@ profile in :mod:`binocle.profiles.cutthroat`.
 from __future__ import annotations
 
 from bisect import bisect_left
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from binocle import actions as A
@@ -36,6 +35,7 @@ from binocle.core import (
     MeldResult,
     Profile,
     View,
+    plays_then,
     public_log,
 )
 from binocle.errors import InvalidStateError
@@ -53,19 +53,6 @@ if TYPE_CHECKING:
 
 _NINE = 5
 _PLAY_OF: Final = A.PLAY.__getitem__
-_plays_of: Final = A.plays_of
-#: Every ``discard`` action by card, then an end marker: read off by one itemgetter.
-_DISCARDS_END: Final = (*A.DISCARD, None)
-_END: Final = len(A.DISCARD)
-
-
-def _discards_of(hand: tuple[Card, ...]) -> tuple[Action, ...]:
-    """``discard`` of each distinct card of the sorted ``hand``."""
-    # The end marker asked twice: an itemgetter of one item gives the item, not a tuple.
-    found: tuple[Action, ...] = itemgetter(*dict.fromkeys(hand), _END, _END)(_DISCARDS_END)
-    return found[:-2]
-
-
 #: The Meld object of every meld code, built once.
 _MELDS: Final = tuple(Meld(*entry) for entry in ENTRIES)
 #: Results by their meld codes: hands that score the same melds share one MeldResult
@@ -107,7 +94,7 @@ class CutthroatRules(Profile):
             trick = s.trick
             if trick:
                 return _follow(s.hands[p], trick, s.trump, self.easier_tricks)
-            plays = _plays_of(s.hands[p])
+            plays = plays_then(s.hands[p])
             if p == s.auction.bidder and not s.played:
                 return (*plays, A.CONCEDE)
             return plays
@@ -116,7 +103,7 @@ class CutthroatRules(Profile):
         if phase is _PHASE_DISCARD:
             p = s.current_player
             assert p is not None
-            return _discards_of(s.hands[p])
+            return plays_then(s.hands[p], None, A.DISCARD)
         if phase is _PHASE_TRUMP:
             return A.TRUMP
         if phase is _PHASE_MELD:
@@ -335,7 +322,7 @@ def _follow(
                 if top > lo:
                     hi = top
             return plays_of_suit(hand[lo:hi])
-    return _plays_of(hand)
+    return plays_then(hand)
 
 
 #: The plays of cards of one suit, by the (sorted) cards: at most 3**8 keys a suit.

@@ -8,7 +8,6 @@ in :mod:`binocle.profiles.three_handed`.
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from binocle import actions as A
@@ -18,8 +17,6 @@ from binocle.actions import (
     _KIND_DIX,
     _KIND_MELD,
     _KIND_PLAY,
-    CLAIM_AT,
-    PLAY_OR_CLAIM,
     Action,
 )
 from binocle.cards import CARDS, Card, Suit, format_cards, pack
@@ -34,6 +31,7 @@ from binocle.core import (
     MeldResult,
     Profile,
     View,
+    plays_then,
     public_log,
 )
 from binocle.errors import InvalidStateError
@@ -91,9 +89,7 @@ class ThreeHandedRules(Profile):
             cards = allowed_slice(hand, trick, s.trump, _RULE) if trick else hand
             plays: tuple[Action, ...]
             if cards is hand:
-                plays = (
-                    itemgetter(*dict.fromkeys(hand), CLAIM_AT)(PLAY_OR_CLAIM) if hand else _CLAIM
-                )
+                plays = plays_then(hand, A.CLAIM) if hand else _CLAIM
             else:  # cards of one suit: shared tuples
                 plays = _PLAYS_AND_CLAIM.get(cards) or _plays_and_claim(cards)
             if not s.tricks and self.meld_until_first_card and _before_first_card(s, p):

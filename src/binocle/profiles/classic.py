@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Final
 
 import attrs
 
+from binocle._mypyc import mypyc_attr
 from binocle.actions import (
     _KIND_CLAIM,
     _KIND_DEAL,
@@ -24,7 +25,7 @@ from binocle.actions import (
     _KIND_PLAY,
     Action,
 )
-from binocle.cards import Card
+from binocle.cards import Card, Suit
 from binocle.core import (
     _PHASE_ANNOUNCE,
     _PHASE_DEAL,
@@ -32,13 +33,15 @@ from binocle.core import (
     _PHASE_PLAY,
     GameState,
     HandResult,
+    Phase,
+    Profile,
     flag_option,
+    frozen_state,
     positive_option,
     profile_option,
+    python_changers,
     remove_card,
     replace_at,
-    state_builder,
-    state_changer,
     state_updater,
     top_scorer,
 )
@@ -89,7 +92,7 @@ class Classic(ClassicRules):
     # -- states ----------------------------------------------------------------
 
     def initial(self, seed: int, dealer: int) -> ClassicState:
-        return _new_state(
+        return ClassicState(
             self, seed, dealer, 0, _PHASE_DEAL, dealer, None, None, ((), ()), (), (0, 0), (),
             None, ((), ()), (_EMPTY_TABLE, _EMPTY_TABLE), (), None, 0, (0, 0), (0, 0),
             ((), ()), (), (self.target, self.target), None,
@@ -136,7 +139,7 @@ class Classic(ClassicRules):
             meld_points[d] += DIX_POINTS
             dixes = 1
         concealed = tuple(tuple(sorted(h)) for h in hands)
-        return _new_state(
+        return ClassicState(
             self, s.seed, s.first_dealer, s.hand_number + 1, _PHASE_PLAY, d, pone, trump,
             concealed, (), s.scores, s.results, (s.history, action, None),
             concealed, (_EMPTY_TABLE, _EMPTY_TABLE), stock, turn_up, dixes,
@@ -338,7 +341,7 @@ class Classic(ClassicRules):
         )
         phase = _PHASE_OVER if end is not None else _PHASE_DEAL
         dealer = s.dealer if end is not None else 1 - s.dealer
-        return _new_state(
+        return ClassicState(
             self, s.seed, s.first_dealer, s.hand_number, phase, dealer, None, None,
             ((), ()), (), scores, (*s.results, result), s.history,
             ((), ()), (_EMPTY_TABLE, _EMPTY_TABLE), (), None, 0, (0, 0), (0, 0),
@@ -346,7 +349,7 @@ class Classic(ClassicRules):
         )  # fmt: skip
 
 
-@attrs.frozen(slots=True, weakref_slot=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ClassicState(GameState):
     """A classic position (see :class:`binocle.core.GameState` for the common fields).
 
@@ -360,39 +363,154 @@ class ClassicState(GameState):
     seat's target (1000, then 1250 … when both reach it); ``game_winner``.
     """
 
-    concealed: tuple[tuple[Card, ...], ...]
-    tables: tuple[MeldTable, ...]
-    stock: tuple[Card, ...]
-    turn_up: Card | None
-    dixes: int
-    meld_points: tuple[int, ...]
-    taken: tuple[int, ...]
-    piles: tuple[tuple[Card, ...], ...]
-    last_trick: tuple[tuple[int, Card], ...]
-    targets: tuple[int, ...]
-    game_winner: int | None
+    __slots__ = (
+        "concealed",
+        "dixes",
+        "game_winner",
+        "last_trick",
+        "meld_points",
+        "piles",
+        "stock",
+        "tables",
+        "taken",
+        "targets",
+        "turn_up",
+    )  # fmt: skip
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        *GameState._FIELDS,
+        "concealed", "tables", "stock", "turn_up", "dixes", "meld_points",
+        "taken", "piles", "last_trick", "targets", "game_winner",
+    )  # fmt: skip
 
+    def __init__(
+        self,
+        profile: "Profile",
+        seed: int,
+        first_dealer: int,
+        hand_number: int,
+        phase: Phase,
+        dealer: int,
+        current_player: int | None,
+        trump: Suit | None,
+        hands: tuple[tuple[Card, ...], ...],
+        trick: tuple[tuple[int, Card], ...],
+        scores: tuple[int, ...],
+        results: tuple[HandResult, ...],
+        history: tuple[Any, Action, int | None] | None,
+        concealed: tuple[tuple[Card, ...], ...],
+        tables: tuple[MeldTable, ...],
+        stock: tuple[Card, ...],
+        turn_up: Card | None,
+        dixes: int,
+        meld_points: tuple[int, ...],
+        taken: tuple[int, ...],
+        piles: tuple[tuple[Card, ...], ...],
+        last_trick: tuple[tuple[int, Card], ...],
+        targets: tuple[int, ...],
+        game_winner: int | None,
+    ) -> None:
+        GameState.__init__(
+            self,
+            profile,
+            seed,
+            first_dealer,
+            hand_number,
+            phase,
+            dealer,
+            current_player,
+            trump,
+            hands,
+            trick,
+            scores,
+            results,
+            history,
+        )
+        self.concealed: Final = concealed
+        self.tables: Final = tables
+        self.stock: Final = stock
+        self.turn_up: Final = turn_up
+        self.dixes: Final = dixes
+        self.meld_points: Final = meld_points
+        self.taken: Final = taken
+        self.piles: Final = piles
+        self.last_trick: Final = last_trick
+        self.targets: Final = targets
+        self.game_winner: Final = game_winner
+
+
+frozen_state(ClassicState)
 
 _EMPTY_TABLE = MeldTable()
 
 
 #: A copy of a state with some fields changed.
 _replace = state_updater(ClassicState)
-#: ClassicState(...) for the transitions (see binocle.core.state_builder).
-_new_state: Final = state_builder(ClassicState)
-#: The copies the play makes: a trick led, and a trick taken (see binocle.core.state_changer).
-_change_lead: Final = state_changer(
-    ClassicState, "current_player", "hands", "trick", "history", "concealed", "tables"
-)
-_change_trick: Final = state_changer(
-    ClassicState, "phase", "current_player", "hands", "trick", "history", "concealed", "tables",
-    "taken", "piles", "last_trick",
-)  # fmt: skip
-#: The copy the draw makes after an announcement (the winner leads next: he is to act).
-_change_draw: Final = state_changer(
-    ClassicState, "phase", "hands", "history", "concealed", "tables", "stock", "turn_up",
-    "dixes", "meld_points",
-)  # fmt: skip
+# The copies the play makes, written out: compiled, each is one native constructor
+# call; in pure Python, the generated changers of the same fields.
+
+
+def _change_lead(
+    s: ClassicState,
+    current_player: int | None,
+    hands: tuple[tuple[Card, ...], ...],
+    trick: tuple[tuple[int, Card], ...],
+    history: tuple[Any, Action, int | None] | None,
+    concealed: tuple[tuple[Card, ...], ...],
+    tables: tuple[MeldTable, ...],
+) -> ClassicState:
+    """The state after a lead: the card played and the turn passed on."""
+    return ClassicState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, current_player,
+        s.trump, hands, trick, s.scores, s.results, history, concealed, tables, s.stock,
+        s.turn_up, s.dixes, s.meld_points, s.taken, s.piles, s.last_trick, s.targets,
+        s.game_winner,
+    )  # fmt: skip
+
+
+def _change_trick(
+    s: ClassicState,
+    phase: Phase,
+    current_player: int | None,
+    hands: tuple[tuple[Card, ...], ...],
+    trick: tuple[tuple[int, Card], ...],
+    history: tuple[Any, Action, int | None] | None,
+    concealed: tuple[tuple[Card, ...], ...],
+    tables: tuple[MeldTable, ...],
+    taken: tuple[int, ...],
+    piles: tuple[tuple[Card, ...], ...],
+    last_trick: tuple[tuple[int, Card], ...],
+) -> ClassicState:
+    """The state after a trick taken."""
+    return ClassicState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, current_player,
+        s.trump, hands, trick, s.scores, s.results, history, concealed, tables, s.stock,
+        s.turn_up, s.dixes, s.meld_points, taken, piles, last_trick, s.targets,
+        s.game_winner,
+    )  # fmt: skip
+
+
+def _change_draw(
+    s: ClassicState,
+    phase: Phase,
+    hands: tuple[tuple[Card, ...], ...],
+    history: tuple[Any, Action, int | None] | None,
+    concealed: tuple[tuple[Card, ...], ...],
+    tables: tuple[MeldTable, ...],
+    stock: tuple[Card, ...],
+    turn_up: Card | None,
+    dixes: int,
+    meld_points: tuple[int, ...],
+) -> ClassicState:
+    """The state after the draw that follows an announcement."""
+    return ClassicState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, s.current_player,
+        s.trump, hands, s.trick, s.scores, s.results, history, concealed, tables, stock,
+        turn_up, dixes, meld_points, s.taken, s.piles, s.last_trick, s.targets,
+        s.game_winner,
+    )  # fmt: skip
+
+
+python_changers(globals(), ClassicState, "_change_lead", "_change_trick", "_change_draw")
 
 
 def _hands_of(

@@ -7,11 +7,13 @@ first lead) → DEAL again, or OVER.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, ClassVar, Final
 
 import attrs
 
 from binocle import actions as A
+from binocle._mypyc import mypyc_attr
 from binocle.actions import (
     _KIND_BID,
     _KIND_BUNCH,
@@ -24,7 +26,7 @@ from binocle.actions import (
     _KIND_TRUMP,
     Action,
 )
-from binocle.cards import Card
+from binocle.cards import Card, Suit
 from binocle.core import (
     _PHASE_BIDDING,
     _PHASE_DEAL,
@@ -33,15 +35,19 @@ from binocle.core import (
     _PHASE_OVER,
     _PHASE_PLAY,
     _PHASE_TRUMP,
+    FrozenValue,
     GameState,
     HandResult,
     MeldResult,
+    Phase,
+    Profile,
     flag_option,
+    frozen_state,
     positive_option,
     profile_option,
+    python_changers,
     remove_card,
     replace_at,
-    state_builder,
 )
 from binocle.errors import excerpt
 from binocle.profiles._cutthroat_rules import CutthroatRules
@@ -124,7 +130,7 @@ class Cutthroat(CutthroatRules):
         s: CutthroatState = state  # type: ignore[assignment]
         kind = action.kind
         if kind is _KIND_PLAY:
-            return self._play(s, action)
+            return _play(self, s, action)
         if kind is _KIND_DEAL:
             return self._deal(s, action)
         if kind is _KIND_BID or kind is _KIND_PASS:
@@ -159,7 +165,7 @@ class Cutthroat(CutthroatRules):
             self, s.seed, s.first_dealer, s.hand_number + 1, _PHASE_BIDDING, d, (d + 1) % 3,
             None, tuple(tuple(sorted(h)) for h in hands), (), s.scores, s.results,
             (s.history, action, None),
-            _new_auction(widow, (), None, None, _NOBODY3, (), _NONE3), (0, 0, 0), (0, 0, 0), (),
+            Auction(widow, (), None, None, _NOBODY3, (), _NONE3), (0, 0, 0), (0, 0, 0), (),
             None,
         )  # fmt: skip
 
@@ -226,58 +232,6 @@ class Cutthroat(CutthroatRules):
         )
         return self._end_hand(s, action, result, redeal=False)
 
-    def _play(self, s: CutthroatState, action: Action) -> GameState:
-        # The hot path of random playouts: tuples built in place, no comprehensions.
-        p = s.current_player
-        c = action.card
-        assert p is not None and c is not None
-        hands = s.hands
-        hand = hands[p]
-        i = hand.index(c)
-        hand = hand[:i] + hand[i + 1 :]
-        if p == 0:
-            hands = (hand, hands[1], hands[2])
-        elif p == 1:
-            hands = (hands[0], hand, hands[2])
-        else:
-            hands = (hands[0], hands[1], hand)
-        trick = s.trick
-        if len(trick) < 2:
-            return _new_state(
-                self, s.seed, s.first_dealer, s.hand_number, _PHASE_PLAY, s.dealer, (p + 1) % 3,
-                s.trump, hands, (*trick, (p, c)), s.scores, s.results, (s.history, action, p),
-                s.auction, s.taken, s.counters, s.played, None,
-            )  # fmt: skip
-        # The trick is complete: its winner (RULES.md §1, as trick_winner) and points.
-        trump = s.trump
-        (p0, c0), (p1, c1) = trick
-        w, b = p0, c0
-        if c1 >> 3 == c0 >> 3:
-            if c1 < c0:
-                w, b = p1, c1
-        elif c1 >> 3 == trump:
-            w, b = p1, c1
-        if c >> 3 == b >> 3:
-            if c < b:
-                w = p
-        elif c >> 3 == trump:
-            w = p
-        pts = COUNTER_POINTS[c0] + COUNTER_POINTS[c1] + COUNTER_POINTS[c]
-        taken = s.taken
-        counters = s.counters
-        if pts:
-            taken = taken[:w] + (taken[w] + pts,) + taken[w + 1 :]
-            counters = counters[:w] + (counters[w] + pts // 10,) + counters[w + 1 :]
-        played = (*s.played, (*trick, (p, c)))
-        nxt = _new_state(
-            self, s.seed, s.first_dealer, s.hand_number, _PHASE_PLAY, s.dealer, w,
-            trump, hands, (), s.scores, s.results, (s.history, action, p),
-            s.auction, taken, counters, played, None,
-        )  # fmt: skip
-        if len(played) < 15:
-            return nxt
-        return self._score_hand(nxt, w)
-
     def _score_hand(self, s: CutthroatState, last: int) -> GameState:
         """Hand scoring (cutthroat rules, Scoring a hand)."""
         bidder, bid = s.bidder, s.bid
@@ -336,8 +290,55 @@ class Cutthroat(CutthroatRules):
         )  # fmt: skip
 
 
-@attrs.frozen(slots=True, weakref_slot=False)
-class Auction:
+def _play(profile: Cutthroat, s: CutthroatState, action: Action) -> GameState:
+    """A card played (the hot path of playouts): a module function, which compiled
+    code calls directly, where a method of the profile is looked up on each call."""
+    # The hot path of random playouts: tuples built in place, no comprehensions.
+    p = s.current_player
+    c = action.card
+    assert p is not None and c is not None
+    hands = s.hands
+    hand = hands[p]
+    i = bisect_left(hand, c)  # the hand is sorted: its first copy of the card
+    hand = hand[:i] + hand[i + 1 :]
+    if p == 0:
+        hands = (hand, hands[1], hands[2])
+    elif p == 1:
+        hands = (hands[0], hand, hands[2])
+    else:
+        hands = (hands[0], hands[1], hand)
+    trick = s.trick
+    if len(trick) < 2:
+        return _change_play(s, (p + 1) % 3, hands, (*trick, (p, c)), (s.history, action, p))
+    # The trick is complete: its winner (RULES.md §1, as trick_winner) and points.
+    trump = s.trump
+    (p0, c0), (p1, c1) = trick
+    w, b = p0, c0
+    if c1 >> 3 == c0 >> 3:
+        if c1 < c0:
+            w, b = p1, c1
+    elif c1 >> 3 == trump:
+        w, b = p1, c1
+    if c >> 3 == b >> 3:
+        if c < b:
+            w = p
+    elif c >> 3 == trump:
+        w = p
+    pts = COUNTER_POINTS[c0] + COUNTER_POINTS[c1] + COUNTER_POINTS[c]
+    taken = s.taken
+    counters = s.counters
+    if pts:
+        taken = taken[:w] + (taken[w] + pts,) + taken[w + 1 :]
+        counters = counters[:w] + (counters[w] + pts // 10,) + counters[w + 1 :]
+    played = (*s.played, (*trick, (p, c)))
+    nxt = _change_trick(s, w, hands, (), (s.history, action, p), taken, counters, played)
+    if len(played) < 15:
+        return nxt
+    return profile._score_hand(nxt, w)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Auction(FrozenValue):
     """The part of a cutthroat hand settled before the first lead.
 
     ``widow``: the three widow cards (public once the bidding is over);
@@ -347,16 +348,32 @@ class Auction:
     The play of the hand passes it along unchanged (one field to copy, not seven).
     """
 
-    widow: tuple[Card, ...]
-    calls: tuple[tuple[int, int], ...]
-    bidder: int | None
-    bid: int | None
-    passed: tuple[bool, ...]
-    discards: tuple[Card, ...]
-    melds: tuple[MeldResult | None, ...]
+    __slots__ = ("bid", "bidder", "calls", "discards", "melds", "passed", "widow")  # fmt: skip
+    _FIELDS: ClassVar[tuple[str, ...]] = ("widow", "calls", "bidder", "bid", "passed", "discards", "melds")  # fmt: skip
+
+    def __init__(
+        self,
+        widow: tuple[Card, ...],
+        calls: tuple[tuple[int, int], ...],
+        bidder: int | None,
+        bid: int | None,
+        passed: tuple[bool, ...],
+        discards: tuple[Card, ...],
+        melds: tuple[MeldResult | None, ...],
+    ) -> None:
+        self.widow: Final = widow
+        self.calls: Final = calls
+        self.bidder: Final = bidder
+        self.bid: Final = bid
+        self.passed: Final = passed
+        self.discards: Final = discards
+        self.melds: Final = melds
 
 
-@attrs.frozen(slots=True, weakref_slot=False)
+frozen_state(Auction)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CutthroatState(GameState):
     """A cutthroat position (see :class:`binocle.core.GameState` for the common fields).
 
@@ -367,11 +384,60 @@ class CutthroatState(GameState):
     ``game_winner``.
     """
 
-    auction: Auction
-    taken: tuple[int, ...]
-    counters: tuple[int, ...]
-    played: tuple[tuple[tuple[int, Card], ...], ...]
-    game_winner: int | None
+    __slots__ = (
+        "auction",
+        "counters",
+        "game_winner",
+        "played",
+        "taken",
+    )  # fmt: skip
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        *GameState._FIELDS,
+        "auction", "taken", "counters", "played", "game_winner",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        profile: "Profile",
+        seed: int,
+        first_dealer: int,
+        hand_number: int,
+        phase: Phase,
+        dealer: int,
+        current_player: int | None,
+        trump: Suit | None,
+        hands: tuple[tuple[Card, ...], ...],
+        trick: tuple[tuple[int, Card], ...],
+        scores: tuple[int, ...],
+        results: tuple[HandResult, ...],
+        history: tuple[Any, Action, int | None] | None,
+        auction: Auction,
+        taken: tuple[int, ...],
+        counters: tuple[int, ...],
+        played: tuple[tuple[tuple[int, Card], ...], ...],
+        game_winner: int | None,
+    ) -> None:
+        GameState.__init__(
+            self,
+            profile,
+            seed,
+            first_dealer,
+            hand_number,
+            phase,
+            dealer,
+            current_player,
+            trump,
+            hands,
+            trick,
+            scores,
+            results,
+            history,
+        )
+        self.auction: Final = auction
+        self.taken: Final = taken
+        self.counters: Final = counters
+        self.played: Final = played
+        self.game_winner: Final = game_winner
 
     @property
     def widow(self) -> tuple[Card, ...]:
@@ -409,12 +475,12 @@ class CutthroatState(GameState):
         return self.auction.melds
 
 
+frozen_state(CutthroatState)
+
 _EMPTY3: tuple[tuple[Card, ...], ...] = ((), (), ())
 _NOBODY3 = (False, False, False)
 _NONE3: tuple[MeldResult | None, ...] = (None, None, None)
 _NO_AUCTION = Auction((), (), None, None, _NOBODY3, (), _NONE3)
-_new_state: Final = state_builder(CutthroatState)
-_new_auction: Final = state_builder(Auction)
 
 
 def _total(m: MeldResult | None) -> int:
@@ -476,7 +542,7 @@ def _rebuild(
     if not (
         calls is k and bidder is k and bid is k and passed is k and discards is k and melds is k
     ):
-        a = _new_auction(
+        a = Auction(
             a.widow,
             a.calls if calls is k else calls,
             a.bidder if bidder is k else bidder,
@@ -485,14 +551,69 @@ def _rebuild(
             a.discards if discards is k else discards,
             a.melds if melds is k else melds,
         )
-    return _new_state(
-        s.profile, s.seed, s.first_dealer, s.hand_number,
+    return _change_auction(
+        s,
         s.phase if phase is k else phase,
-        s.dealer,
         s.current_player if current is k else current,
         s.trump if trump is k else trump,
         s.hands if hands is k else hands,
-        s.trick, s.scores, s.results,
         s.history if history is k else history,
-        a, s.taken, s.counters, s.played, s.game_winner,
+        a,
+    )
+
+
+# The copies the play and the auction make, written out: compiled, each is one native
+# constructor call; in pure Python, the generated changers of the same fields.
+
+
+def _change_play(
+    s: CutthroatState,
+    current_player: int | None,
+    hands: tuple[tuple[Card, ...], ...],
+    trick: tuple[tuple[int, Card], ...],
+    history: tuple[Any, Action, int | None] | None,
+) -> CutthroatState:
+    """The state after a card played to a trick not complete."""
+    return CutthroatState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, current_player,
+        s.trump, hands, trick, s.scores, s.results, history, s.auction, s.taken, s.counters,
+        s.played, s.game_winner,
     )  # fmt: skip
+
+
+def _change_trick(
+    s: CutthroatState,
+    current_player: int | None,
+    hands: tuple[tuple[Card, ...], ...],
+    trick: tuple[tuple[int, Card], ...],
+    history: tuple[Any, Action, int | None] | None,
+    taken: tuple[int, ...],
+    counters: tuple[int, ...],
+    played: tuple[tuple[tuple[int, Card], ...], ...],
+) -> CutthroatState:
+    """The state after a trick taken."""
+    return CutthroatState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, current_player,
+        s.trump, hands, trick, s.scores, s.results, history, s.auction, taken, counters,
+        played, s.game_winner,
+    )  # fmt: skip
+
+
+def _change_auction(
+    s: CutthroatState,
+    phase: Phase,
+    current_player: int | None,
+    trump: Suit | None,
+    hands: tuple[tuple[Card, ...], ...],
+    history: tuple[Any, Action, int | None] | None,
+    auction: Auction,
+) -> CutthroatState:
+    """The state after a bid, a pass, a discard, the trump or the melds (see _rebuild)."""
+    return CutthroatState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, current_player,
+        trump, hands, s.trick, s.scores, s.results, history, auction, s.taken, s.counters,
+        s.played, s.game_winner,
+    )  # fmt: skip
+
+
+python_changers(globals(), CutthroatState, "_change_play", "_change_trick", "_change_auction")

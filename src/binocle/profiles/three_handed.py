@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from binocle import actions as A
+from binocle._mypyc import mypyc_attr
 from binocle.actions import (
     _KIND_CLAIM,
     _KIND_CLAIM_OVERLOOKED,
@@ -25,7 +26,7 @@ from binocle.actions import (
     _KIND_PLAY,
     Action,
 )
-from binocle.cards import CARDS, Card, parse_card, parse_cards
+from binocle.cards import CARDS, Card, Suit, parse_card, parse_cards
 from binocle.core import (
     _PHASE_DEAL,
     _PHASE_DIX,
@@ -34,13 +35,15 @@ from binocle.core import (
     _PHASE_PLAY,
     GameState,
     HandResult,
+    Phase,
     Profile,
     flag_option,
+    frozen_state,
     positive_option,
     profile_option,
+    python_changers,
     remove_card,
     replace_at,
-    state_changer,
     state_updater,
     top_scorer,
 )
@@ -164,31 +167,26 @@ class ThreeHanded(ThreeHandedRules):
             recorded=_Z3, taken=_Z3, piles=_E3, tricks=0, retired=None, dead=(), best=best,
         )  # fmt: skip
 
-    def _next_dix(
-        self, s: ThreeHandedState, after: int, history: Any, **changes: Any
-    ) -> ThreeHandedState:
-        """``s`` with ``history`` and ``changes``, and the turn to the next player in turn
-        from the dealer's left to show dix or pass, or the melds.
+    def _next_dix(self, s: ThreeHandedState, after: int) -> tuple[Phase, int]:
+        """The phase and the player to act after ``after``'s dix turn: the next player in
+        turn from the dealer's left to show dix or pass, or the melds.
 
         Every player gets the turn, holding a Nine of trumps or not (then he
         can only pass), so the turn order tells nobody who holds one.
         """
         d = s.dealer
         if after != d:  # the dealer is the last of the three
-            phase, nxt = _PHASE_DIX, (after + 1) % 3
-        else:
-            phase, nxt = _PHASE_MELD, (d + 1) % 3
-        if not changes:
-            return _change_turn(s, phase, nxt, history)
-        return _rebuild(s, phase=phase, current=nxt, history=history, **changes)
+            return _PHASE_DIX, (after + 1) % 3
+        return _PHASE_MELD, (d + 1) % 3
 
     def _dix(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
         """Dix (three-handed rules, Dix): shown and announced; the first non-dealer exchanges."""
         p = s.current_player
         assert p is not None and s.trump is not None
         history = (s.history, action, p)
+        phase, nxt = self._next_dix(s, p)
         if action.kind is _KIND_PASS:
-            return self._next_dix(s, p, history)
+            return _change_turn(s, phase, nxt, history)
         n = action.number or 1
         hands, exchanged, best = s.hands, s.exchanged, s.best
         nine = CARDS[s.trump * 8 + _NINE]
@@ -202,10 +200,9 @@ class ThreeHanded(ThreeHandedRules):
                 best_meld_of(h, s.trump, self.grand_binocle)[0] if i in (p, d) else b
                 for i, (h, b) in enumerate(zip(hands, best, strict=True))
             )
-        return self._next_dix(
-            s, p, history, hands=hands, exchanged=exchanged, best=best,
-            nines_shown=replace_at(s.nines_shown, p, s.nines_shown[p] + n),
-            announced=replace_at(s.announced, p, s.announced[p] + DIX_POINTS * n),
+        return _change_dix(
+            s, phase, nxt, hands, history, replace_at(s.announced, p, s.announced[p] + DIX_POINTS * n),
+            replace_at(s.nines_shown, p, s.nines_shown[p] + n), exchanged, best,
         )  # fmt: skip
 
     def _meld(self, s: ThreeHandedState, action: Action) -> ThreeHandedState:
@@ -217,7 +214,7 @@ class ThreeHanded(ThreeHandedRules):
         assert p is not None and s.trump is not None
         history = (s.history, action, p)
         if action.kind is _KIND_PASS:
-            return self._next_melder(s, p, history)
+            return _change_turn(s, *self._next_melder(s, p), history)
         shown, announced = s.shown[p], s.announced
         if action.name is None:
             # The best declaration, offered only while nothing is announced.
@@ -225,8 +222,10 @@ class ThreeHanded(ThreeHandedRules):
             announced = replace_at(announced, p, announced[p] + total)
             shown_now = replace_at(s.shown, p, order)
             if s.phase is _PHASE_MELD:
-                return self._next_melder(s, p, history, announced=announced, shown=shown_now)
-            return _rebuild(s, history=history, announced=announced, shown=shown_now)
+                phase, nxt = self._next_melder(s, p)
+            else:
+                phase, nxt = s.phase, p  # in the play, before his first card
+            return _change_declared(s, phase, nxt, history, announced, shown_now)
         table = s.tables[p]
         fresh = None
         if action.source is None:  # fresh cards alone: read off the (legal) action
@@ -252,16 +251,11 @@ class ThreeHanded(ThreeHandedRules):
                 )  # fmt: skip
         raise AssertionError(f"announcement not found: {action}")  # pragma: no cover
 
-    def _next_melder(
-        self, s: ThreeHandedState, p: int, history: Any, **changes: Any
-    ) -> ThreeHandedState:
-        """``s`` with ``changes``, and the next player's meld turn, or the play once every
-        player has had his."""
+    def _next_melder(self, s: ThreeHandedState, p: int) -> tuple[Phase, int]:
+        """The phase and the player to act after ``p``'s meld turn: the next player's
+        meld turn, or the play once every player has had his."""
         nxt = (p + 1) % 3
-        phase = _PHASE_PLAY if nxt == (s.dealer + 1) % 3 else _PHASE_MELD
-        if not changes:
-            return _change_turn(s, phase, nxt, history)
-        return _rebuild(s, phase=phase, current=nxt, history=history, **changes)
+        return (_PHASE_PLAY if nxt == (s.dealer + 1) % 3 else _PHASE_MELD), nxt
 
     def _offer_overlooked(self, s: ThreeHandedState, p: int) -> ThreeHandedState:
         """Option ``claim_overlooked``: ``p`` has just played his first card; what he
@@ -569,7 +563,7 @@ class Overlooked:
     resume: int
 
 
-@attrs.frozen(slots=True, weakref_slot=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ThreeHandedState(GameState):
     """A three-handed position (see :class:`binocle.core.GameState` for the common fields).
 
@@ -586,28 +580,114 @@ class ThreeHandedState(GameState):
     (option ``claim_overlooked``), else None.
     """
 
-    turn_up: Card | None
-    exchanged: bool
-    nines_shown: tuple[int, ...]
-    announced: tuple[int, ...]
-    tables: tuple[MeldTable, ...]
-    shown: tuple[tuple[Combination, ...], ...]
-    scored: tuple[bool, ...]
-    meld_scored: tuple[int, ...]
-    recorded: tuple[int, ...]
-    taken: tuple[int, ...]
-    piles: tuple[tuple[Card, ...], ...]
-    tricks: int
-    retired: int | None
-    dead: tuple[Card, ...]
-    targets: tuple[int, ...]
-    sub: ClassicState | None
-    pair: tuple[int, ...] | None
-    game_winner: int | None
-    payers: tuple[int, ...]
-    best: tuple[int, ...]
-    offer: Overlooked | None
+    __slots__ = (
+        "announced",
+        "best",
+        "dead",
+        "exchanged",
+        "game_winner",
+        "meld_scored",
+        "nines_shown",
+        "offer",
+        "pair",
+        "payers",
+        "piles",
+        "recorded",
+        "retired",
+        "scored",
+        "shown",
+        "sub",
+        "tables",
+        "taken",
+        "targets",
+        "tricks",
+        "turn_up",
+    )  # fmt: skip
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        *GameState._FIELDS,
+        "turn_up", "exchanged", "nines_shown", "announced", "tables", "shown",
+        "scored", "meld_scored", "recorded", "taken", "piles", "tricks",
+        "retired", "dead", "targets", "sub", "pair", "game_winner",
+        "payers", "best", "offer",
+    )  # fmt: skip
 
+    def __init__(
+        self,
+        profile: "Profile",
+        seed: int,
+        first_dealer: int,
+        hand_number: int,
+        phase: Phase,
+        dealer: int,
+        current_player: int | None,
+        trump: Suit | None,
+        hands: tuple[tuple[Card, ...], ...],
+        trick: tuple[tuple[int, Card], ...],
+        scores: tuple[int, ...],
+        results: tuple[HandResult, ...],
+        history: tuple[Any, Action, int | None] | None,
+        turn_up: Card | None,
+        exchanged: bool,
+        nines_shown: tuple[int, ...],
+        announced: tuple[int, ...],
+        tables: tuple[MeldTable, ...],
+        shown: tuple[tuple[Combination, ...], ...],
+        scored: tuple[bool, ...],
+        meld_scored: tuple[int, ...],
+        recorded: tuple[int, ...],
+        taken: tuple[int, ...],
+        piles: tuple[tuple[Card, ...], ...],
+        tricks: int,
+        retired: int | None,
+        dead: tuple[Card, ...],
+        targets: tuple[int, ...],
+        sub: ClassicState | None,
+        pair: tuple[int, ...] | None,
+        game_winner: int | None,
+        payers: tuple[int, ...],
+        best: tuple[int, ...],
+        offer: Overlooked | None,
+    ) -> None:
+        GameState.__init__(
+            self,
+            profile,
+            seed,
+            first_dealer,
+            hand_number,
+            phase,
+            dealer,
+            current_player,
+            trump,
+            hands,
+            trick,
+            scores,
+            results,
+            history,
+        )
+        self.turn_up: Final = turn_up
+        self.exchanged: Final = exchanged
+        self.nines_shown: Final = nines_shown
+        self.announced: Final = announced
+        self.tables: Final = tables
+        self.shown: Final = shown
+        self.scored: Final = scored
+        self.meld_scored: Final = meld_scored
+        self.recorded: Final = recorded
+        self.taken: Final = taken
+        self.piles: Final = piles
+        self.tricks: Final = tricks
+        self.retired: Final = retired
+        self.dead: Final = dead
+        self.targets: Final = targets
+        self.sub: Final = sub
+        self.pair: Final = pair
+        self.game_winner: Final = game_winner
+        self.payers: Final = payers
+        self.best: Final = best
+        self.offer: Final = offer
+
+
+frozen_state(ThreeHandedState)
 
 _E3: tuple[tuple[Card, ...], ...] = ((), (), ())
 _Z3 = (0, 0, 0)
@@ -618,17 +698,134 @@ _S3: tuple[tuple[Combination, ...], ...] = ((), (), ())
 
 #: A copy of a state with some fields changed (``current`` for ``current_player``).
 _rebuild = state_updater(ThreeHandedState)
-#: The copies the play makes: a card played, and a trick taken.
-_change_play: Final = state_changer(ThreeHandedState, "current_player", "hands", "trick", "history")
-_change_trick: Final = state_changer(
-    ThreeHandedState, "current_player", "hands", "trick", "history", "taken", "piles",
-    "meld_scored", "recorded", "scored", "tricks",
-)  # fmt: skip
-#: The copies of the dix and meld turns: the turn passed on, and a combination announced.
-_change_turn: Final = state_changer(ThreeHandedState, "phase", "current_player", "history")
-_change_announced: Final = state_changer(
-    ThreeHandedState, "history", "tables", "shown", "announced"
+# The copies the play makes, written out: compiled, each is one native constructor
+# call; in pure Python, the generated changers of the same fields.
+
+
+def _change_play(
+    s: ThreeHandedState,
+    current_player: int | None,
+    hands: tuple[tuple[Card, ...], ...],
+    trick: tuple[tuple[int, Card], ...],
+    history: tuple[Any, Action, int | None] | None,
+) -> ThreeHandedState:
+    """The state after a card played to a trick not complete."""
+    return ThreeHandedState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, current_player,
+        s.trump, hands, trick, s.scores, s.results, history, s.turn_up, s.exchanged,
+        s.nines_shown, s.announced, s.tables, s.shown, s.scored, s.meld_scored, s.recorded,
+        s.taken, s.piles, s.tricks, s.retired, s.dead, s.targets, s.sub, s.pair,
+        s.game_winner, s.payers, s.best, s.offer,
+    )  # fmt: skip
+
+
+def _change_trick(
+    s: ThreeHandedState,
+    current_player: int | None,
+    hands: tuple[tuple[Card, ...], ...],
+    trick: tuple[tuple[int, Card], ...],
+    history: tuple[Any, Action, int | None] | None,
+    taken: tuple[int, ...],
+    piles: tuple[tuple[Card, ...], ...],
+    meld_scored: tuple[int, ...],
+    recorded: tuple[int, ...],
+    scored: tuple[bool, ...],
+    tricks: int,
+) -> ThreeHandedState:
+    """The state after a trick taken."""
+    return ThreeHandedState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, current_player,
+        s.trump, hands, trick, s.scores, s.results, history, s.turn_up, s.exchanged,
+        s.nines_shown, s.announced, s.tables, s.shown, scored, meld_scored, recorded, taken,
+        piles, tricks, s.retired, s.dead, s.targets, s.sub, s.pair, s.game_winner, s.payers,
+        s.best, s.offer,
+    )  # fmt: skip
+
+
+def _change_turn(
+    s: ThreeHandedState,
+    phase: Phase,
+    current_player: int | None,
+    history: tuple[Any, Action, int | None] | None,
+) -> ThreeHandedState:
+    """The state after a dix or meld turn passed on."""
+    return ThreeHandedState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, current_player,
+        s.trump, s.hands, s.trick, s.scores, s.results, history, s.turn_up, s.exchanged,
+        s.nines_shown, s.announced, s.tables, s.shown, s.scored, s.meld_scored, s.recorded,
+        s.taken, s.piles, s.tricks, s.retired, s.dead, s.targets, s.sub, s.pair,
+        s.game_winner, s.payers, s.best, s.offer,
+    )  # fmt: skip
+
+
+def _change_announced(
+    s: ThreeHandedState,
+    history: tuple[Any, Action, int | None] | None,
+    tables: tuple[MeldTable, ...],
+    shown: tuple[tuple[Combination, ...], ...],
+    announced: tuple[int, ...],
+) -> ThreeHandedState:
+    """The state after a combination announced."""
+    return ThreeHandedState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer,
+        s.current_player, s.trump, s.hands, s.trick, s.scores, s.results, history,
+        s.turn_up, s.exchanged, s.nines_shown, announced, tables, shown, s.scored,
+        s.meld_scored, s.recorded, s.taken, s.piles, s.tricks, s.retired, s.dead, s.targets,
+        s.sub, s.pair, s.game_winner, s.payers, s.best, s.offer,
+    )  # fmt: skip
+
+
+def _change_dix(
+    s: ThreeHandedState,
+    phase: Phase,
+    current_player: int | None,
+    hands: tuple[tuple[Card, ...], ...],
+    history: tuple[Any, Action, int | None] | None,
+    announced: tuple[int, ...],
+    nines_shown: tuple[int, ...],
+    exchanged: bool,
+    best: tuple[int, ...],
+) -> ThreeHandedState:
+    """The state after a dix shown (and the exchange it makes), the turn passed on."""
+    return ThreeHandedState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, current_player,
+        s.trump, hands, s.trick, s.scores, s.results, history, s.turn_up, exchanged,
+        nines_shown, announced, s.tables, s.shown, s.scored, s.meld_scored, s.recorded,
+        s.taken, s.piles, s.tricks, s.retired, s.dead, s.targets, s.sub, s.pair,
+        s.game_winner, s.payers, best, s.offer,
+    )  # fmt: skip
+
+
+def _change_declared(
+    s: ThreeHandedState,
+    phase: Phase,
+    current_player: int | None,
+    history: tuple[Any, Action, int | None] | None,
+    announced: tuple[int, ...],
+    shown: tuple[tuple[Combination, ...], ...],
+) -> ThreeHandedState:
+    """The state after the best declaration."""
+    return ThreeHandedState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, current_player,
+        s.trump, s.hands, s.trick, s.scores, s.results, history, s.turn_up, s.exchanged,
+        s.nines_shown, announced, s.tables, shown, s.scored, s.meld_scored, s.recorded,
+        s.taken, s.piles, s.tricks, s.retired, s.dead, s.targets, s.sub, s.pair,
+        s.game_winner, s.payers, s.best, s.offer,
+    )  # fmt: skip
+
+
+python_changers(
+    globals(),
+    ThreeHandedState,
+    "_change_play",
+    "_change_trick",
+    "_change_turn",
+    "_change_announced",
+    "_change_dix",
+    "_change_declared",
 )
+
+
 _rebuild_classic = state_updater(ClassicState)
 
 

@@ -1,0 +1,133 @@
+"""The two calls every playout makes: :func:`legal_actions` and :func:`apply` (layer 4).
+
+:mod:`binocle.game` publishes them; they are written here, in a module of their
+own, so that the compiled build makes them native code.  Their arguments are
+typed ``Any`` for that build: a compiled function refuses an argument of the
+wrong type with a bare TypeError before its first line, where these check it
+themselves and raise binocle's own errors (binocle.game gives the typed
+signatures).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from binocle._build import native_base
+from binocle.actions import CLAIM, Action, Kind, claim
+from binocle.core import GameState, Phase
+from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError
+
+__all__ = ["apply", "legal_actions"]
+
+
+def legal_actions(state: Any) -> tuple[Action, ...]:
+    """Every legal action, in a deterministic order; empty only when the game is over.
+
+    Between hands it holds the one deal drawn from the game's seed.
+    """
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
+    legal = state._legal
+    if legal is None:
+        profile = state.profile
+        rule = _LEGAL.get(type(profile))
+        if rule is None:
+            rule = _LEGAL[type(profile)] = type(profile).legal_actions
+        legal = rule(profile, state)
+        if _NATIVE:
+            state._legal = legal  # a native attribute's own store
+        else:
+            _set_legal(state, legal)
+    return legal
+
+
+def apply(state: Any, action: Any) -> GameState:
+    """The state after ``action`` (an action or its text); ``state`` is unchanged.
+
+    Raises IllegalActionError naming the rule when the action is not legal.
+    """
+    if not isinstance(state, GameState):
+        raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
+    s = state
+    legal = s._legal
+    if legal is None:
+        legal = s.profile.legal_actions(s)
+        _set_legal(s, legal)
+    if type(action) is Action:
+        # Legal actions are mostly interned: look for the very object first,
+        # which costs far less than comparing actions field by field.
+        if len(legal) < 40:
+            for x in legal:
+                if x is action:
+                    profile = s.profile
+                    move = _APPLY.get(type(profile))
+                    if move is None:
+                        move = _APPLY[type(profile)] = type(profile).apply
+                    return move(profile, s, action)
+        elif id(action) in _ids(legal):
+            return s.profile.apply(s, action)
+        if action in legal:
+            # The engine's own equal action: one built by hand may hold plain ints.
+            return s.profile.apply(s, legal[legal.index(action)])
+    elif isinstance(action, str):
+        from binocle.game import parse_action  # binocle.game imports this module
+
+        action = parse_action(s, action)
+        if action in legal:
+            return s.profile.apply(s, action)
+    else:
+        raise InvalidNotationError(
+            f"an action is an Action or its text, not {type(action).__name__}"
+        )
+    if action.kind is Kind.CLAIM and action.number is not None:
+        return _knock(s, action)
+    if action.kind is Kind.DEAL and s.phase is Phase.DEAL:
+        problem = s.profile.check_deck(action)
+        if problem is None:
+            return s.profile.apply(s, action)
+        raise IllegalActionError(problem)
+    raise IllegalActionError(s.profile.explain(s, action))
+
+
+def _ids(legal: tuple[Action, ...]) -> frozenset[int]:
+    """The ids of the actions of a long legal tuple (the bids), kept for the shared
+    tuples: a bid is found among hundreds at once."""
+    kept = _IDS.get(id(legal))
+    if kept is None or kept[0] is not legal:
+        if len(_IDS) >= 256:
+            _IDS.clear()
+        kept = _IDS[id(legal)] = (legal, frozenset(map(id, legal)))  # the tuple kept too
+    return kept[1]
+
+
+_IDS: dict[int, tuple[tuple[Action, ...], frozenset[int]]] = {}
+
+
+def _knock(s: GameState, action: Action) -> GameState:
+    """A knock that names its seat, from any seat among the claimants (classic rules,
+    Claiming (knocking)).  The player to act's knock is recorded as plain ``claim``."""
+    seat = action.number
+    players = s.profile.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise IllegalActionError(f"a knock names a seat 0..{players - 1}, not {seat!r}")
+    if action != claim(seat):
+        raise IllegalActionError(f"a knock names its seat and nothing else (claim {seat})")
+    if seat not in s.profile.claimants(s):
+        raise IllegalActionError(s.profile.explain_knock(s, seat))
+    if seat == s.current_player:
+        return s.profile.apply(s, CLAIM)
+    return s.profile.apply(s, claim(seat))
+
+
+#: Memoises a state's legal actions (the slot's own setter: the state is frozen to users).
+#: Each profile class's ``legal_actions`` and ``apply``, read off the class once: the
+#: hot calls then skip the method lookup and the bound method made on each call.
+_LEGAL: dict[type, Callable[[Any, GameState], tuple[Action, ...]]] = {}
+_APPLY: dict[type, Callable[[Any, GameState, Action], GameState]] = {}
+#: Whether the states are native classes (the compiled build), whose memo of legal
+#: actions is stored directly; in pure Python past the frozen guard, by its slot.
+_NATIVE: Final = native_base(GameState) is not None
+_set_legal: Final[Callable[[GameState, tuple[Action, ...]], None]] = vars(GameState)[
+    "_legal"
+].__set__
