@@ -765,3 +765,45 @@ def test_play_helpers_give_one_action_per_distinct_card_for_hands_of_any_size(
     assert plays_of(hand) == tuple(PLAY[c] for c in distinct)
     assert plays_and_claim(hand) == (*(PLAY[c] for c in distinct), CLAIM)
     assert plays_of(()) == () and plays_and_claim(()) == (CLAIM,)
+
+
+@given(
+    profile=st.sampled_from(["cutthroat", "classic", "three-handed"]),
+    seeds=st.tuples(st.integers(0, 2**32), st.integers(0, 2**32)),
+    steps=st.tuples(st.integers(0, 40), st.integers(0, 40)),
+    data=st.data(),
+)
+@settings(max_examples=30, deadline=None)
+def test_replace_changes_the_fields_named_and_nothing_else(
+    profile: str, seeds: tuple[int, int], steps: tuple[int, int], data: st.DataObject
+) -> None:
+    """A state is a frozen value (docs: Speed, "States written out"): ``replace`` gives a
+    copy whose fields named hold the values given (here another position's, of the
+    types the fields take in either build) and whose other fields are the very objects
+    of the state (ints equal), leaves the state as it was, and refuses a name that is no field;
+    replacing fields by their own values gives an equal state."""
+
+    def position(seed: int, count: int) -> binocle.GameState:
+        s = binocle.new_game(profile, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(count):
+            if binocle.is_over(s):
+                break
+            s = binocle.apply(s, rng.choice(binocle.legal_actions(s)))
+        return s
+
+    s, other = position(seeds[0], steps[0]), position(seeds[1], steps[1])
+    fields = type(s).fields()
+    assert fields[: len(binocle.GameState.fields())] == binocle.GameState.fields()
+    before = binocle.dumps(s)
+    chosen = data.draw(st.lists(st.sampled_from(fields), unique=True, max_size=4))
+    t = s.replace(**{name: getattr(other, name) for name in chosen})
+    for name in fields:
+        got, given = getattr(t, name), getattr(other if name in chosen else s, name)
+        # Compiled, an int field is stored as a C integer: equal, not the same object.
+        assert got == given and (type(given) is int or got is given)
+    assert binocle.dumps(s) == before and type(t) is type(s)
+    same = s.replace(**{n: getattr(s, n) for n in chosen})
+    assert same == s and hash(same) == hash(s) and same is not s
+    with pytest.raises(TypeError, match="no field 'not_a_field'"):
+        s.replace(not_a_field=1)
