@@ -52,30 +52,25 @@ def apply(state: Any, action: Any) -> GameState:
     s = state
     legal = s._legal
     if legal is None:
-        legal = s.profile.legal_actions(s)
-        _set_legal(s, legal)
+        legal = legal_actions(s)
     if type(action) is Action:
         # Legal actions are mostly interned: look for the very object first,
         # which costs far less than comparing actions field by field.
         if len(legal) < 40:
             for x in legal:
                 if x is action:
-                    profile = s.profile
-                    move = _APPLY.get(type(profile))
-                    if move is None:
-                        move = _APPLY[type(profile)] = type(profile).apply
-                    return move(profile, s, action)
+                    return _rules_apply(s, action)
         elif id(action) in _ids(legal):
-            return s.profile.apply(s, action)
+            return _rules_apply(s, action)
         if action in legal:
             # The engine's own equal action: one built by hand may hold plain ints.
-            return s.profile.apply(s, legal[legal.index(action)])
+            return _rules_apply(s, legal[legal.index(action)])
     elif isinstance(action, str):
         from binocle.game import parse_action  # binocle.game imports this module
 
         action = parse_action(s, action)
         if action in legal:
-            return s.profile.apply(s, action)
+            return _rules_apply(s, action)
     else:
         raise InvalidNotationError(
             f"an action is an Action or its text, not {type(action).__name__}"
@@ -85,9 +80,18 @@ def apply(state: Any, action: Any) -> GameState:
     if action.kind is Kind.DEAL and s.phase is Phase.DEAL:
         problem = s.profile.check_deck(action)
         if problem is None:
-            return s.profile.apply(s, action)
+            return _rules_apply(s, action)
         raise IllegalActionError(problem)
     raise IllegalActionError(s.profile.explain(s, action))
+
+
+def _rules_apply(s: GameState, action: Action) -> GameState:
+    """The profile's ``apply`` of an action found legal, read off its class once."""
+    profile = s.profile
+    move = _APPLY.get(type(profile))
+    if move is None:
+        move = _APPLY[type(profile)] = type(profile).apply
+    return move(profile, s, action)
 
 
 def _ids(legal: tuple[Action, ...]) -> frozenset[int]:
@@ -116,11 +120,10 @@ def _knock(s: GameState, action: Action) -> GameState:
     if seat not in s.profile.claimants(s):
         raise IllegalActionError(s.profile.explain_knock(s, seat))
     if seat == s.current_player:
-        return s.profile.apply(s, CLAIM)
-    return s.profile.apply(s, claim(seat))
+        return _rules_apply(s, CLAIM)
+    return _rules_apply(s, claim(seat))
 
 
-#: Memoises a state's legal actions (the slot's own setter: the state is frozen to users).
 #: Each profile class's ``legal_actions`` and ``apply``, read off the class once: the
 #: hot calls then skip the method lookup and the bound method made on each call.
 _LEGAL: dict[type, Callable[[Any, GameState], tuple[Action, ...]]] = {}
@@ -128,6 +131,8 @@ _APPLY: dict[type, Callable[[Any, GameState, Action], GameState]] = {}
 #: Whether the states are native classes (the compiled build), whose memo of legal
 #: actions is stored directly; in pure Python past the frozen guard, by its slot.
 _NATIVE: Final = native_base(GameState) is not None
+#: Memoises a state's legal actions in pure Python (the slot's own setter: the state
+#: is frozen to users).
 _set_legal: Final[Callable[[GameState, tuple[Action, ...]], None]] = vars(GameState)[
     "_legal"
 ].__set__
