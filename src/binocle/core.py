@@ -144,7 +144,8 @@ class FrozenValue:
     """A frozen value whose class is written out: the states and their parts
     (:class:`~binocle.profiles.cutthroat.Auction`).
 
-    Compared by value (all fields but a state's ``history``) and hashable;
+    Compared by value (all fields but those ``_UNCOMPARED``, a state's ``history``)
+    and hashable;
     :meth:`fields` names the fields, :meth:`replace` makes a copy with some
     changed; setting or deleting a field raises :class:`AttributeError`.
     """
@@ -152,6 +153,8 @@ class FrozenValue:
     __slots__ = ()
     #: The fields, in the order ``__init__`` takes them; a subclass adds its own.
     _FIELDS: ClassVar[tuple[str, ...]] = ()
+    #: The fields carried along but not compared, hashed or shown.
+    _UNCOMPARED: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def fields(cls) -> tuple[str, ...]:
@@ -174,8 +177,8 @@ class FrozenValue:
         return type(self)(*[changes.get(n, getattr(self, n)) for n in self._FIELDS])
 
     def _values(self) -> tuple[Any, ...]:
-        """The compared fields: all but ``history``."""
-        return tuple([getattr(self, n) for n in self._FIELDS if n != "history"])
+        """The compared fields: all but those ``_UNCOMPARED``."""
+        return tuple([getattr(self, n) for n in self._FIELDS if n not in self._UNCOMPARED])
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -187,7 +190,9 @@ class FrozenValue:
         return hash((type(self).__name__, *self._values()))
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._FIELDS if n != "history")
+        shown = ", ".join(
+            f"{n}={getattr(self, n)!r}" for n in self._FIELDS if n not in self._UNCOMPARED
+        )
         return f"{type(self).__name__}({shown})"
 
     def __copy__(self: F) -> F:
@@ -197,7 +202,7 @@ class FrozenValue:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), self._values())
+        return (type(self), tuple([getattr(self, n) for n in self._FIELDS]))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -216,27 +221,13 @@ class GameState(FrozenValue):
     some fields changed; setting or deleting a field raises :class:`AttributeError`.
     """
 
-    __slots__ = (
-        "_legal",
-        "current_player",
-        "dealer",
-        "first_dealer",
-        "hand_number",
-        "hands",
-        "history",
-        "phase",
-        "profile",
-        "results",
-        "scores",
-        "seed",
-        "trick",
-        "trump",
-    )  # fmt: skip
     #: The fields, in the order ``__init__`` takes them; a subclass adds its own.
     _FIELDS: ClassVar[tuple[str, ...]] = (
         "profile", "seed", "first_dealer", "hand_number", "phase", "dealer", "current_player",
         "trump", "hands", "trick", "scores", "results", "history",
     )  # fmt: skip
+    __slots__ = (*_FIELDS, "_legal")  # the memo of the legal actions besides
+    _UNCOMPARED: ClassVar[tuple[str, ...]] = ("history",)
 
     def __init__(
         self,

@@ -363,24 +363,12 @@ class ClassicState(GameState):
     seat's target (1000, then 1250 … when both reach it); ``game_winner``.
     """
 
-    __slots__ = (
-        "concealed",
-        "dixes",
-        "game_winner",
-        "last_trick",
-        "meld_points",
-        "piles",
-        "stock",
-        "tables",
-        "taken",
-        "targets",
-        "turn_up",
-    )  # fmt: skip
     _FIELDS: ClassVar[tuple[str, ...]] = (
         *GameState._FIELDS,
         "concealed", "tables", "stock", "turn_up", "dixes", "meld_points",
         "taken", "piles", "last_trick", "targets", "game_winner",
     )  # fmt: skip
+    __slots__ = _FIELDS[len(GameState._FIELDS) :]  # the fields of its own
 
     def __init__(
         self,

@@ -348,8 +348,10 @@ class Auction(FrozenValue):
     The play of the hand passes it along unchanged (one field to copy, not seven).
     """
 
-    __slots__ = ("bid", "bidder", "calls", "discards", "melds", "passed", "widow")  # fmt: skip
-    _FIELDS: ClassVar[tuple[str, ...]] = ("widow", "calls", "bidder", "bid", "passed", "discards", "melds")  # fmt: skip
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "widow", "calls", "bidder", "bid", "passed", "discards", "melds",
+    )  # fmt: skip
+    __slots__ = _FIELDS
 
     def __init__(
         self,
@@ -384,17 +386,11 @@ class CutthroatState(GameState):
     ``game_winner``.
     """
 
-    __slots__ = (
-        "auction",
-        "counters",
-        "game_winner",
-        "played",
-        "taken",
-    )  # fmt: skip
     _FIELDS: ClassVar[tuple[str, ...]] = (
         *GameState._FIELDS,
         "auction", "taken", "counters", "played", "game_winner",
     )  # fmt: skip
+    __slots__ = _FIELDS[len(GameState._FIELDS) :]  # the fields of its own
 
     def __init__(
         self,

@@ -580,29 +580,6 @@ class ThreeHandedState(GameState):
     (option ``claim_overlooked``), else None.
     """
 
-    __slots__ = (
-        "announced",
-        "best",
-        "dead",
-        "exchanged",
-        "game_winner",
-        "meld_scored",
-        "nines_shown",
-        "offer",
-        "pair",
-        "payers",
-        "piles",
-        "recorded",
-        "retired",
-        "scored",
-        "shown",
-        "sub",
-        "tables",
-        "taken",
-        "targets",
-        "tricks",
-        "turn_up",
-    )  # fmt: skip
     _FIELDS: ClassVar[tuple[str, ...]] = (
         *GameState._FIELDS,
         "turn_up", "exchanged", "nines_shown", "announced", "tables", "shown",
@@ -610,6 +587,7 @@ class ThreeHandedState(GameState):
         "retired", "dead", "targets", "sub", "pair", "game_winner",
         "payers", "best", "offer",
     )  # fmt: skip
+    __slots__ = _FIELDS[len(GameState._FIELDS) :]  # the fields of its own
 
     def __init__(
         self,
