@@ -24,8 +24,8 @@ from binocle._build import (
     state_updater,
 )
 from binocle._mypyc import mypyc_attr
+from binocle.actions import CLAIM, Action, Kind, new_action
 from binocle.actions import PLAY as _PLAY_ACTIONS
-from binocle.actions import Action, Kind, new_action
 from binocle.cards import Card, Suit, format_cards, pack
 from binocle.errors import excerpt
 
@@ -797,6 +797,19 @@ def plays_then(
     if last is not None:
         out.append(last)
     return tuple(out)
+
+
+def suit_plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
+    """:func:`plays_then` of sorted cards of one suit, then ``claim``: shared tuples,
+    built once each (the plays that follow suit or trump, classic and three-handed)."""
+    out = _SUIT_PLAYS_AND_CLAIM.get(cards)
+    if out is None:
+        out = _SUIT_PLAYS_AND_CLAIM[cards] = plays_then(cards, CLAIM)
+    return out
+
+
+#: ``play`` actions then ``claim``, by the sorted cards of one suit.
+_SUIT_PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
 
 
 def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

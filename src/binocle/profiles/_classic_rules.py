@@ -35,6 +35,7 @@ from binocle.core import (
     View,
     plays_then,
     public_log,
+    suit_plays_and_claim,
 )
 from binocle.errors import InvalidStateError
 from binocle.rules.classic_melds import (
@@ -129,13 +130,13 @@ class ClassicRules(Profile):
         hi = bisect_left(concealed, (suit + 1) << 3, lo)
         if lo < hi:
             top = bisect_left(concealed, led, lo, hi)
-            return _plays_and_claim(concealed[lo : top if top > lo else hi])
+            return suit_plays_and_claim(concealed[lo : top if top > lo else hi])
         trump = s.trump
         if trump is not None:
             lo = bisect_left(concealed, trump << 3)
             hi = bisect_left(concealed, (trump + 1) << 3, lo)
             if lo < hi:
-                return _plays_and_claim(concealed[lo:hi])
+                return suit_plays_and_claim(concealed[lo:hi])
         return plays_then(concealed, A.CLAIM)
 
     def _announcements(self, s: ClassicState, p: int) -> tuple[Announcement, ...]:
@@ -379,16 +380,6 @@ class ClassicRules(Profile):
 
 #: The announcements after a trick (RULES.md §2): each is followed by the draw.
 _DRAWING = frozenset({_KIND_PASS, _KIND_MELD, _KIND_DIX})
-
-#: ``play`` actions then ``claim``, by the sorted cards of one suit (shared tuples).
-_PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
-
-
-def _plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
-    out = _PLAYS_AND_CLAIM.get(cards)
-    if out is None:
-        out = _PLAYS_AND_CLAIM[cards] = A.plays_and_claim(cards)
-    return out
 
 
 def _table_groups(table: MeldTable) -> dict[Card, list[int]]:

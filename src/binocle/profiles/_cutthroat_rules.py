@@ -52,7 +52,6 @@ if TYPE_CHECKING:
 
 
 _NINE = 5
-_PLAY_OF: Final = A.PLAY.__getitem__
 #: The Meld object of every meld code, built once.
 _MELDS: Final = tuple(Meld(*entry) for entry in ENTRIES)
 #: Results by their meld codes: hands that score the same melds share one MeldResult
@@ -333,7 +332,7 @@ def plays_of_suit(cards: tuple[Card, ...]) -> tuple[Action, ...]:
     """The ``play`` actions of sorted cards of one suit, one per kind (shared tuples)."""
     plays = _SUIT_PLAYS.get(cards)
     if plays is None:
-        plays = _SUIT_PLAYS[cards] = tuple(map(_PLAY_OF, dict.fromkeys(cards)))
+        plays = _SUIT_PLAYS[cards] = plays_then(cards)
     return plays
 
 

@@ -33,6 +33,7 @@ from binocle.core import (
     View,
     plays_then,
     public_log,
+    suit_plays_and_claim,
 )
 from binocle.errors import InvalidStateError
 from binocle.profiles.classic import (
@@ -91,7 +92,7 @@ class ThreeHandedRules(Profile):
             if cards is hand:
                 plays = plays_then(hand, A.CLAIM) if hand else _CLAIM
             else:  # cards of one suit: shared tuples
-                plays = _PLAYS_AND_CLAIM.get(cards) or _plays_and_claim(cards)
+                plays = suit_plays_and_claim(cards)
             if not s.tricks and self.meld_until_first_card and _before_first_card(s, p):
                 # Three-handed rules, Melds: more announcements until his first card.
                 return (*plays[:-1], *self._announcements(s, p), A.CLAIM)
@@ -342,15 +343,6 @@ class ThreeHandedRules(Profile):
         cards += s.dead
         if sorted(cards) != list(pack(48)):
             raise InvalidStateError("the cards in hands, tricks and dead cards are not the pack")
-
-
-#: ``play`` actions then ``claim``, by the sorted cards of one suit (shared tuples).
-_PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
-
-
-def _plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
-    out = _PLAYS_AND_CLAIM[cards] = A.plays_and_claim(cards)
-    return out
 
 
 def _before_first_card(s: ThreeHandedState, p: int) -> bool:
