@@ -494,3 +494,22 @@ def test_allowed_slice_is_allowed_cards_on_sorted_hands() -> None:
             got = allowed_slice(hand, trick, trump, rule)
             assert tuple(dict.fromkeys(got)) == allowed_cards(hand, played, trump, rule)
             assert list(got) == sorted(got) and all(c in hand for c in got)
+
+
+@given(
+    st.lists(st.integers(0, 31), max_size=20),
+    st.integers(-2, 33),
+    st.integers(0, 21),
+    st.integers(0, 21),
+)
+def test_bisect_cards_is_bisect_left(cards: list[int], c: int, lo: int, hi: int) -> None:
+    """The engine's search of a sorted hand finds the first card not below ``c`` in
+    ``cards[lo:hi]``, as ``bisect.bisect_left`` does (compiled, a loop of its own)."""
+    import bisect
+
+    from binocle.rules.tricks import bisect_cards
+
+    hand = tuple(sorted(binocle.CARDS[i] for i in cards))
+    hi = min(hi, len(hand))
+    lo = min(lo, hi)
+    assert bisect_cards(hand, c, lo, hi) == bisect.bisect_left(hand, c, lo, hi)

@@ -790,7 +790,8 @@ def plays_then(
     """
     out: list[Action] = []
     prev = -1
-    for c in cards:
+    for card in cards:
+        c: int = card  # compiled: the card number as a machine integer
         if c != prev:
             out.append(table[c])
             prev = c

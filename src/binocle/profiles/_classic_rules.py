@@ -9,7 +9,6 @@ revoke penalty, the meld total and the state checks of
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from binocle import actions as A
@@ -46,7 +45,7 @@ from binocle.rules.classic_melds import (
     best_meld,
     table_copies,
 )
-from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, obligation_broken
+from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, bisect_cards, obligation_broken
 
 if TYPE_CHECKING:
     from binocle.profiles.classic import ClassicState
@@ -124,17 +123,20 @@ class ClassicRules(Profile):
         # After the stock (classic rules, Play after the stock): follow suit and win if
         # able; void, trump (any trump wins a plain card); else any card.  The sorted
         # hand holds each suit together, the stronger cards first.
-        led = trick[0][1]
+        # The card numbers are read into variables typed int (machine integers, compiled).
+        led: int = trick[0][1]
         suit = led >> 3
-        lo = bisect_left(concealed, suit << 3)
-        hi = bisect_left(concealed, (suit + 1) << 3, lo)
+        n = len(concealed)
+        lo = bisect_cards(concealed, suit << 3, 0, n)
+        hi = bisect_cards(concealed, (suit + 1) << 3, lo, n)
         if lo < hi:
-            top = bisect_left(concealed, led, lo, hi)
+            top = bisect_cards(concealed, led, lo, hi)
             return suit_plays_and_claim(concealed[lo : top if top > lo else hi])
         trump = s.trump
         if trump is not None:
-            lo = bisect_left(concealed, trump << 3)
-            hi = bisect_left(concealed, (trump + 1) << 3, lo)
+            t: int = trump
+            lo = bisect_cards(concealed, t << 3, 0, n)
+            hi = bisect_cards(concealed, (t + 1) << 3, lo, n)
             if lo < hi:
                 return suit_plays_and_claim(concealed[lo:hi])
         return plays_then(concealed, A.CLAIM)

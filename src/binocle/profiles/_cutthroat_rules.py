@@ -8,7 +8,6 @@ profile in :mod:`binocle.profiles.cutthroat`.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import TYPE_CHECKING, Any, Final
 
 from binocle import actions as A
@@ -44,6 +43,7 @@ from binocle.rules.tricks import (
     _OBLIGATION_EASIER,
     _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP,
     Obligation,
+    allowed_slice,
     obligation_broken,
 )
 
@@ -287,41 +287,13 @@ def _result(codes: tuple[int, ...]) -> MeldResult:
 def _follow(
     hand: tuple[Card, ...], trick: tuple[tuple[int, Card], ...], trump: Suit | None, easier: bool
 ) -> tuple[Action, ...]:
-    """The plays allowed to a trick in progress, under the profile's trick rule.
-
-    The same as :func:`binocle.rules.tricks.allowed_cards` with the profile's
-    obligation, but on slices of the sorted hand, where the cards of one suit
-    lie together and those below a card number are the stronger ones.
-    """
-    best = trick[0][1]
-    led = best >> 3
-    if len(trick) > 1:
-        c = trick[1][1]
-        if c >> 3 == led:
-            if c < best:
-                best = c
-        elif c >> 3 == trump:
-            best = c
-    lo = bisect_left(hand, led << 3)
-    hi = bisect_left(hand, (led + 1) << 3, lo)
-    if lo < hi:
-        # Follow suit, beating the best card if able (with easier_tricks: if trump was led).
-        if best >> 3 == led and (not easier or led == trump):
-            top = bisect_left(hand, best, lo, hi)
-            if top > lo:
-                hi = top
-        return plays_of_suit(hand[lo:hi])
-    if trump is not None:
-        lo = bisect_left(hand, trump << 3)
-        hi = bisect_left(hand, (trump + 1) << 3, lo)
-        if lo < hi:
-            # Void: trump, overtrumping if able, else under-trump (easier_tricks: any trump).
-            if best >> 3 == trump and not easier:
-                top = bisect_left(hand, best, lo, hi)
-                if top > lo:
-                    hi = top
-            return plays_of_suit(hand[lo:hi])
-    return plays_then(hand)
+    """The plays allowed to a trick in progress, under the profile's trick rule
+    (:func:`binocle.rules.tricks.allowed_slice` of the sorted hand)."""
+    rule = _OBLIGATION_EASIER if easier else _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP
+    cards = allowed_slice(hand, trick, trump, rule)
+    if cards is hand:
+        return plays_then(hand)  # any card: a hand is seldom seen twice
+    return plays_of_suit(cards)  # the cards of one suit: kept
 
 
 #: The plays of cards of one suit, by the (sorted) cards: at most 3**8 keys a suit.

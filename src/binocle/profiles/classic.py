@@ -10,7 +10,6 @@ ANNOUNCE, whoever is to act: the player to act with ``claim``, the other with
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -58,6 +57,7 @@ from binocle.rules.classic_melds import (
     play_from_table,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
+from binocle.rules.tricks import bisect_cards
 
 __all__ = ["Classic", "ClassicState", "announcement_action", "classic_revoke_penalty"]
 
@@ -149,17 +149,18 @@ class Classic(ClassicRules):
     def _play(self, s: ClassicState, action: Action) -> GameState:
         # The hot path of playouts: two seats, so pairs are built in place.
         p = s.current_player
-        assert p is not None and action.card is not None
-        c = action.card
+        card = action.card
+        assert p is not None and card is not None
+        c: int = card  # the card number as a machine integer (compiled)
         concealed, tables, hands = s.concealed, s.tables, s.hands
         shared = hands is concealed  # after the stock: no table, one tuple
         if action.source == "table":
-            slot = action.number if action.number is not None else _table_slot(tables[p], c)
+            slot = action.number if action.number is not None else _table_slot(tables[p], card)
             table = play_from_table(tables[p], slot)
             tables = (table, tables[1]) if p == 0 else (tables[0], table)
         else:
             h = concealed[p]
-            i = h.index(c)
+            i = bisect_cards(h, c, 0, len(h))  # the hand is sorted: its first copy
             h = h[:i] + h[i + 1 :]
             # Declared as a tuple of any length: the compiled build then makes one tuple
             # object of the pair, which hands shares after the stock (a local narrowed to
@@ -170,30 +171,33 @@ class Classic(ClassicRules):
                 hands = concealed
         if not shared:
             h = hands[p]
-            i = h.index(c)
+            i = bisect_cards(h, c, 0, len(h))
             h = h[:i] + h[i + 1 :]
             hands = (h, hands[1]) if p == 0 else (hands[0], h)
         history = (s.history, action, p)
         trick = s.trick
         if not trick:
-            return _change_lead(s, 1 - p, hands, ((p, c),), history, concealed, tables)
+            return _change_lead(s, 1 - p, hands, ((p, card),), history, concealed, tables)
         # The trick is complete: its winner (classic rules, Play while the stock lasts) and points.
         lead = trick[0]
-        c0 = lead[1]
-        beats = c < c0 if c >> 3 == c0 >> 3 else c >> 3 == s.trump
+        led = lead[1]
+        c0: int = led
+        trump = s.trump
+        t: int = -1 if trump is None else trump
+        beats = c < c0 if c >> 3 == c0 >> 3 else c >> 3 == t
         w = p if beats else lead[0]
         points = BINOCLE_POINTS[c0] + BINOCLE_POINTS[c]
         taken, piles = s.taken, s.piles
         if w == 0:
             taken = (taken[0] + points, taken[1])
-            piles = ((*piles[0], c0, c), piles[1])
+            piles = (piles[0] + (led, card), piles[1])
         else:
             taken = (taken[0], taken[1] + points)
-            piles = (piles[0], (*piles[1], c0, c))
+            piles = (piles[0], piles[1] + (led, card))
         stock_phase = bool(s.stock) or s.turn_up is not None
         nxt = _change_trick(
             s, _PHASE_ANNOUNCE if stock_phase else _PHASE_PLAY, w, hands, (), history,
-            concealed, tables, taken, piles, (lead, (p, c)),
+            concealed, tables, taken, piles, (lead, (p, card)),
         )  # fmt: skip
         if stock_phase or hands[0] or hands[1]:
             return nxt
@@ -264,10 +268,10 @@ class Classic(ClassicRules):
             assert turn_up is not None
             second, stock, turn_up = turn_up, (), None
         a = concealed[w]
-        i = bisect_left(a, first)
+        i = bisect_cards(a, first, 0, len(a))
         a = (*a[:i], first, *a[i:])
         b = concealed[1 - w]
-        i = bisect_left(b, second)
+        i = bisect_cards(b, second, 0, len(b))
         b = (*b[:i], second, *b[i:])
         # Declared as a tuple of any length, as in _play: hands may share it.
         new_concealed: tuple[tuple[Card, ...], ...] = (a, b) if w == 0 else (b, a)
@@ -276,10 +280,10 @@ class Classic(ClassicRules):
             if t0.slots or t1.slots:
                 # A hand is its concealed and table cards: the drawn card joins it.
                 a = hands[w]
-                i = bisect_left(a, first)
+                i = bisect_cards(a, first, 0, len(a))
                 a = (*a[:i], first, *a[i:])
                 b = hands[1 - w]
-                i = bisect_left(b, second)
+                i = bisect_cards(b, second, 0, len(b))
                 b = (*b[:i], second, *b[i:])
                 hands = (a, b) if w == 0 else (b, a)
             else:

@@ -7,7 +7,6 @@ first lead) → DEAL again, or OVER.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -53,6 +52,7 @@ from binocle.errors import excerpt
 from binocle.profiles._cutthroat_rules import CutthroatRules
 from binocle.profiles._cutthroat_rules import plays_of_suit as plays_of_suit
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
+from binocle.rules.tricks import bisect_cards
 
 __all__ = ["Auction", "Cutthroat", "CutthroatState"]
 
@@ -292,14 +292,19 @@ class Cutthroat(CutthroatRules):
 
 def _play(profile: Cutthroat, s: CutthroatState, action: Action) -> GameState:
     """A card played (the hot path of playouts): a module function, which compiled
-    code calls directly, where a method of the profile is looked up on each call."""
-    # The hot path of random playouts: tuples built in place, no comprehensions.
+    code calls directly, where a method of the profile is looked up on each call.
+
+    Tuples are built in place, and the card numbers are read into variables typed
+    ``int``, which compiled code compares and shifts as machine integers (the
+    cards themselves, :class:`Card` objects, are what the state keeps).
+    """
     p = s.current_player
-    c = action.card
-    assert p is not None and c is not None
+    card = action.card
+    assert p is not None and card is not None
+    c: int = card
     hands = s.hands
     hand = hands[p]
-    i = bisect_left(hand, c)  # the hand is sorted: its first copy of the card
+    i = bisect_cards(hand, c, 0, len(hand))  # the hand is sorted: its first copy
     hand = hand[:i] + hand[i + 1 :]
     if p == 0:
         hands = (hand, hands[1], hands[2])
@@ -308,21 +313,29 @@ def _play(profile: Cutthroat, s: CutthroatState, action: Action) -> GameState:
     else:
         hands = (hands[0], hands[1], hand)
     trick = s.trick
-    if len(trick) < 2:
-        return _change_play(s, (p + 1) % 3, hands, (*trick, (p, c)), (s.history, action, p))
+    n = len(trick)
+    if n == 0:
+        return _change_play(s, (p + 1) % 3, hands, ((p, card),), (s.history, action, p))
+    first = trick[0]
+    if n == 1:
+        return _change_play(s, (p + 1) % 3, hands, (first, (p, card)), (s.history, action, p))
     # The trick is complete: its winner (RULES.md §1, as trick_winner) and points.
+    second = trick[1]
     trump = s.trump
-    (p0, c0), (p1, c1) = trick
-    w, b = p0, c0
+    t: int = -1 if trump is None else trump
+    c0: int = first[1]
+    c1: int = second[1]
+    w = first[0]
+    b = c0
     if c1 >> 3 == c0 >> 3:
         if c1 < c0:
-            w, b = p1, c1
-    elif c1 >> 3 == trump:
-        w, b = p1, c1
+            w, b = second[0], c1
+    elif c1 >> 3 == t:
+        w, b = second[0], c1
     if c >> 3 == b >> 3:
         if c < b:
             w = p
-    elif c >> 3 == trump:
+    elif c >> 3 == t:
         w = p
     pts = COUNTER_POINTS[c0] + COUNTER_POINTS[c1] + COUNTER_POINTS[c]
     taken = s.taken
@@ -330,7 +343,7 @@ def _play(profile: Cutthroat, s: CutthroatState, action: Action) -> GameState:
     if pts:
         taken = taken[:w] + (taken[w] + pts,) + taken[w + 1 :]
         counters = counters[:w] + (counters[w] + pts // 10,) + counters[w + 1 :]
-    played = (*s.played, (*trick, (p, c)))
+    played = s.played + ((first, second, (p, card)),)
     nxt = _change_trick(s, w, hands, (), (s.history, action, p), taken, counters, played)
     if len(played) < 15:
         return nxt

@@ -67,6 +67,7 @@ from binocle.rules.classic_melds import (
     table_after,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
+from binocle.rules.tricks import bisect_cards
 
 __all__ = ["Overlooked", "ThreeHanded", "ThreeHandedState"]
 
@@ -311,7 +312,7 @@ class ThreeHanded(ThreeHandedRules):
         c = action.card
         hands = s.hands
         h = hands[p]
-        i = h.index(c)
+        i = bisect_cards(h, c, 0, len(h))  # the hand is sorted: its first copy
         h = h[:i] + h[i + 1 :]
         if p == 0:
             hands = (h, hands[1], hands[2])
@@ -319,7 +320,7 @@ class ThreeHanded(ThreeHandedRules):
             hands = (hands[0], h, hands[2])
         else:
             hands = (hands[0], hands[1], h)
-        trick = (*s.trick, (p, c))
+        trick = s.trick + ((p, c),)
         history = (s.history, action, p)
         retired = s.retired
         if len(trick) < (3 if retired is None else 2):
@@ -348,15 +349,20 @@ class ThreeHanded(ThreeHandedRules):
         when ``s`` is the state before it."""
         if hands is None or trick is None:
             hands, trick, history = s.hands, s.trick, s.history
+        # The card numbers are read into variables typed int (machine integers, compiled).
         trump = s.trump
-        w, b = trick[0]
+        t: int = -1 if trump is None else trump
+        w = trick[0][0]
+        b: int = trick[0][1]
         points = BINOCLE_POINTS[b]
-        for seat, c in trick[1:]:
+        for k in range(1, len(trick)):
+            seat = trick[k][0]
+            c: int = trick[k][1]
             points += BINOCLE_POINTS[c]
             if c >> 3 == b >> 3:
                 if c < b:
                     w, b = seat, c
-            elif c >> 3 == trump:
+            elif c >> 3 == t:
                 w, b = seat, c
         taken, piles = s.taken, s.piles
         if len(trick) == 3:

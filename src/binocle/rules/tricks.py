@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from bisect import bisect_left
 from collections.abc import Sequence
+from types import FunctionType
 from typing import Final, TypeVar
 
 from binocle.cards import format_cards
@@ -18,6 +19,7 @@ __all__ = [
     "allowed_cards",
     "allowed_slice",
     "beats",
+    "bisect_cards",
     "distinct",
     "obligation_broken",
     "trick_winner",
@@ -130,37 +132,58 @@ def allowed_slice(
     """
     if not trick or rule is _OBLIGATION_FREE:
         return hand
-    best = trick[0][1]
+    best: int = trick[0][1]
     led = best >> 3
-    for _, c in trick[1:]:
-        if c >> 3 == best >> 3:
-            if c < best:
+    t: int = -1 if trump is None else trump
+    if len(trick) > 1:
+        for i in range(1, len(trick)):
+            c: int = trick[i][1]
+            if c >> 3 == best >> 3:
+                if c < best:
+                    best = c
+            elif c >> 3 == t:
                 best = c
-        elif c >> 3 == trump:
-            best = c
-    lo = bisect_left(hand, led << 3)
-    hi = bisect_left(hand, (led + 1) << 3, lo)
+    n = len(hand)
+    lo = bisect_cards(hand, led << 3, 0, n)
+    hi = bisect_cards(hand, (led + 1) << 3, lo, n)
     if lo < hi:
         # Follow suit, beating the best card if able (EASIER: only when trump was led).
-        if best >> 3 == led and (rule is not _OBLIGATION_EASIER or led == trump):
-            top = bisect_left(hand, best, lo, hi)
+        if best >> 3 == led and (rule is not _OBLIGATION_EASIER or led == t):
+            top = bisect_cards(hand, best, lo, hi)
             if top > lo:
                 hi = top
         return hand[lo:hi]
-    if trump is not None:
-        lo = bisect_left(hand, trump << 3)
-        hi = bisect_left(hand, (trump + 1) << 3, lo)
+    if t >= 0:
+        lo = bisect_cards(hand, t << 3, 0, n)
+        hi = bisect_cards(hand, (t + 1) << 3, lo, n)
         if lo < hi:
             # Void: trump, overtrumping if able; else under-trump, or (FOLLOW_WIN_TRUMP)
             # any card; EASIER: any trump.
-            if best >> 3 == trump and rule is not _OBLIGATION_EASIER:
-                top = bisect_left(hand, best, lo, hi)
+            if best >> 3 == t and rule is not _OBLIGATION_EASIER:
+                top = bisect_cards(hand, best, lo, hi)
                 if top > lo:
                     return hand[lo:top]
                 if rule is _OBLIGATION_FOLLOW_WIN_TRUMP:
                     return hand
             return hand[lo:hi]
     return hand
+
+
+def bisect_cards(cards: tuple[int, ...], c: int, lo: int, hi: int) -> int:
+    """The first index of the sorted ``cards[lo:hi]`` whose card is not below ``c``:
+    ``bisect.bisect_left(cards, c, lo, hi)``.
+
+    Compiled, the cards compare as machine integers, with no call into the bisect
+    module; in pure Python the C ``bisect_left`` itself takes this name.
+    """
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        x: int = cards[mid]
+        if x < c:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 def obligation_broken(
@@ -185,3 +208,8 @@ def obligation_broken(
     best = played[trick_winner(played, trump)]
     over = [c for c in trumps if c < best]
     return f"must overtrump {format_cards([best])}: holds {format_cards(dict.fromkeys(over))}"
+
+
+if isinstance(bisect_cards, FunctionType):
+    # Interpreted, the C bisect is faster than the loop; compiled calls are bound.
+    globals()["bisect_cards"] = bisect_left
