@@ -105,7 +105,7 @@ def _ids(legal: tuple[Action, ...]) -> frozenset[int]:
     return kept[1]
 
 
-_IDS: dict[int, tuple[tuple[Action, ...], frozenset[int]]] = {}
+_IDS: Final[dict[int, tuple[tuple[Action, ...], frozenset[int]]]] = {}
 
 
 def _knock(s: GameState, action: Action) -> GameState:
@@ -126,8 +126,8 @@ def _knock(s: GameState, action: Action) -> GameState:
 
 #: Each profile class's ``legal_actions`` and ``apply``, read off the class once: the
 #: hot calls then skip the method lookup and the bound method made on each call.
-_LEGAL: dict[type, Callable[[Any, GameState], tuple[Action, ...]]] = {}
-_APPLY: dict[type, Callable[[Any, GameState, Action], GameState]] = {}
+_LEGAL: Final[dict[type, Callable[[Any, GameState], tuple[Action, ...]]]] = {}
+_APPLY: Final[dict[type, Callable[[Any, GameState, Action], GameState]]] = {}
 #: Whether the states are native classes (the compiled build), whose memo of legal
 #: actions is stored directly; in pure Python past the frozen guard, by its slot.
 _NATIVE: Final = native_base(GameState) is not None

@@ -128,11 +128,11 @@ class HandResult:
 
 T = TypeVar("T", bound="GameState")
 F = TypeVar("F", bound="FrozenValue")
-_PACKS: dict[int, tuple[Card, ...]] = {}
+_PACKS: Final[dict[int, tuple[Card, ...]]] = {}
 _BIT_LENGTH: tuple[int, ...] = tuple(n.bit_length() for n in range(65))
 #: The shuffle's steps by pack size: each position from the last down, with the bits
 #: its random draw takes.
-_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+_STEPS: Final[dict[int, tuple[tuple[int, int], ...]]] = {}
 
 
 # A value class is written out by hand, not made by attrs: compiled (the mypyc build),
@@ -690,8 +690,8 @@ class Profile:
 _Take = Callable[[tuple[Card, ...]], tuple[Card, ...]]
 #: How each profile deals (by dealer and deck size): the deck positions of every
 #: hand and pile, as item getters (see Profile.split_deck).
-_SPLITS: dict[
-    tuple[int, int, int], tuple[Profile, tuple[_Take, ...], tuple[tuple[str, _Take], ...]]
+_SPLITS: Final[
+    dict[tuple[int, int, int], tuple[Profile, tuple[_Take, ...], tuple[tuple[str, _Take], ...]]]
 ] = {}
 
 
@@ -810,7 +810,7 @@ def suit_plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
 
 
 #: ``play`` actions then ``claim``, by the sorted cards of one suit.
-_SUIT_PLAYS_AND_CLAIM: dict[tuple[Card, ...], tuple[Action, ...]] = {}
+_SUIT_PLAYS_AND_CLAIM: Final[dict[tuple[Card, ...], tuple[Action, ...]]] = {}
 
 
 def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

@@ -9,7 +9,7 @@ revoke penalty, the meld total and the state checks of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
@@ -425,10 +425,10 @@ def _keep_plays(table: MeldTable, plays: tuple[Action, ...]) -> None:
     _TABLE_PLAYS[id(table)] = (table, plays)  # the table itself is kept: its id stays its own
 
 
-_TABLE_PLAYS: dict[int, tuple[MeldTable, tuple[Action, ...]]] = {}
+_TABLE_PLAYS: Final[dict[int, tuple[MeldTable, tuple[Action, ...]]]] = {}
 
 
-_FRESH_ACTIONS: dict[Combination, Action] = {}
+_FRESH_ACTIONS: Final[dict[Combination, Action]] = {}
 
 
 def announcement_action(ann: Announcement, table: MeldTable) -> Action:
@@ -457,7 +457,7 @@ def announcement_action(ann: Announcement, table: MeldTable) -> Action:
     return act
 
 
-_TABLE_ACTIONS: dict[int, tuple[Announcement, MeldTable, Action]] = {}
+_TABLE_ACTIONS: Final[dict[int, tuple[Announcement, MeldTable, Action]]] = {}
 
 
 def _table_announcement_action(ann: Announcement, table: MeldTable) -> Action:

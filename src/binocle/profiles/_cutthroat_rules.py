@@ -56,7 +56,7 @@ _NINE = 5
 _MELDS: Final = tuple(Meld(*entry) for entry in ENTRIES)
 #: Results by their meld codes: hands that score the same melds share one MeldResult
 #: (a frozen value), so the breakdown builds none for a combination already seen.
-_RESULTS: dict[tuple[int, ...], MeldResult] = {}
+_RESULTS: Final[dict[tuple[int, ...], MeldResult]] = {}
 _NO_MELD: Final = MeldResult(0, ())
 #: Card counts before counting a hand: 0, but 2 for the Eights and Sevens, which are
 #: not in the pack, so that one of them, like a third copy of a card, counts past 2.
@@ -297,7 +297,7 @@ def _follow(
 
 
 #: The plays of cards of one suit, by the (sorted) cards: at most 3**8 keys a suit.
-_SUIT_PLAYS: dict[tuple[Card, ...], tuple[Action, ...]] = {}
+_SUIT_PLAYS: Final[dict[tuple[Card, ...], tuple[Action, ...]]] = {}
 
 
 def plays_of_suit(cards: tuple[Card, ...]) -> tuple[Action, ...]:
@@ -308,8 +308,8 @@ def plays_of_suit(cards: tuple[Card, ...]) -> tuple[Action, ...]:
     return plays
 
 
-_BID_RANGES: dict[tuple[int, int], tuple[Action, ...]] = {}
-_PASS_OR_BID: dict[tuple[int, int], tuple[Action, ...]] = {}
+_BID_RANGES: Final[dict[tuple[int, int], tuple[Action, ...]]] = {}
+_PASS_OR_BID: Final[dict[tuple[int, int], tuple[Action, ...]]] = {}
 # Profile options come from outside: past this many ranges the caches start again.
 _RANGES_KEPT: Final = 1024
 

@@ -451,7 +451,7 @@ class _TableFacts:
 #: its own).  A table lasts over several tricks: it changes only when a card is laid
 #: down or played from it.  A game in progress has two or three tables at a time: a
 #: few kept are enough, and keep little memory.
-_TABLE_FACTS: dict[int, _TableFacts] = {}
+_TABLE_FACTS: Final[dict[int, _TableFacts]] = {}
 _TABLES_KEPT: Final = 4
 
 
@@ -521,7 +521,7 @@ def _masked(
 
 
 _MASKED: Final = tuple(_masked(c) for c in _CANDIDATES)
-_ALL_FRESH: dict[Combination, Announcement] = {}
+_ALL_FRESH: Final[dict[Combination, Announcement]] = {}
 
 
 def fresh_announcement(kind: str, cards: tuple[Card, ...]) -> Announcement | None:
