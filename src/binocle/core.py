@@ -129,7 +129,7 @@ class HandResult:
 T = TypeVar("T", bound="GameState")
 F = TypeVar("F", bound="FrozenValue")
 _PACKS: Final[dict[int, tuple[Card, ...]]] = {}
-_BIT_LENGTH: tuple[int, ...] = tuple(n.bit_length() for n in range(65))
+_BIT_LENGTH: Final[tuple[int, ...]] = tuple(n.bit_length() for n in range(65))
 #: The shuffle's steps by pack size: each position from the last down, with the bits
 #: its random draw takes.
 _STEPS: Final[dict[int, tuple[tuple[int, int], ...]]] = {}
@@ -825,7 +825,7 @@ def remove_card(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
 
 
 #: The largest whole-number profile option (nine digits).
-MAX_OPTION = 999_999_999
+MAX_OPTION: Final = 999_999_999
 
 
 def profile_option(default: Any, validator: Callable[[Any, Any, Any], None]) -> Any:

@@ -381,7 +381,7 @@ class ClassicRules(Profile):
 
 
 #: The announcements after a trick (RULES.md §2): each is followed by the draw.
-_DRAWING = frozenset({_KIND_PASS, _KIND_MELD, _KIND_DIX})
+_DRAWING: Final = frozenset({_KIND_PASS, _KIND_MELD, _KIND_DIX})
 
 
 def _table_groups(table: MeldTable) -> dict[Card, list[int]]:

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from binocle.profiles.cutthroat import CutthroatState
 
 
-_NINE = 5
+_NINE: Final = 5
 #: The Meld object of every meld code, built once.
 _MELDS: Final = tuple(Meld(*entry) for entry in ENTRIES)
 #: Results by their meld codes: hands that score the same melds share one MeldResult

@@ -8,7 +8,7 @@ in :mod:`binocle.profiles.three_handed`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
@@ -48,11 +48,11 @@ if TYPE_CHECKING:
     from binocle.profiles.three_handed import ThreeHandedState
 
 
-_NINE = 5
-_RULE = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
-_DIX2 = A.DIX2
-_OFFER_ACTIONS = (A.CLAIM_OVERLOOKED, A.PASS)
-_CLAIM = (A.CLAIM,)
+_NINE: Final = 5
+_RULE: Final = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
+_DIX2: Final = A.DIX2
+_OFFER_ACTIONS: Final = (A.CLAIM_OVERLOOKED, A.PASS)
+_CLAIM: Final = (A.CLAIM,)
 
 
 @mypyc_attr(native_class=False)

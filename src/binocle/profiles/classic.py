@@ -61,8 +61,8 @@ from binocle.rules.tricks import bisect_cards
 
 __all__ = ["Classic", "ClassicState", "announcement_action", "classic_revoke_penalty"]
 
-DIX_POINTS = 10
-TARGET_STEP = 250
+DIX_POINTS: Final = 10
+TARGET_STEP: Final = 250
 
 
 def _pack(instance: Any, attribute: Any, value: Any) -> None:
@@ -432,11 +432,11 @@ class ClassicState(GameState):
 
 frozen_state(ClassicState)
 
-_EMPTY_TABLE = MeldTable()
+_EMPTY_TABLE: Final = MeldTable()
 
 
 #: A copy of a state with some fields changed.
-_replace = state_updater(ClassicState)
+_replace: Final = state_updater(ClassicState)
 # The copies the play makes, written out: compiled, each is one native constructor
 # call; in pure Python, the generated changers of the same fields.
 

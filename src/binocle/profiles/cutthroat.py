@@ -486,10 +486,10 @@ class CutthroatState(GameState):
 
 frozen_state(CutthroatState)
 
-_EMPTY3: tuple[tuple[Card, ...], ...] = ((), (), ())
-_NOBODY3 = (False, False, False)
-_NONE3: tuple[MeldResult | None, ...] = (None, None, None)
-_NO_AUCTION = Auction((), (), None, None, _NOBODY3, (), _NONE3)
+_EMPTY3: Final[tuple[tuple[Card, ...], ...]] = ((), (), ())
+_NOBODY3: Final = (False, False, False)
+_NONE3: Final[tuple[MeldResult | None, ...]] = (None, None, None)
+_NO_AUCTION: Final = Auction((), (), None, None, _NOBODY3, (), _NONE3)
 
 
 def _total(m: MeldResult | None) -> int:
@@ -525,7 +525,7 @@ def _limit_winner(scores: tuple[int, ...], bidder: int | None) -> int | None:
     return bidder if bidder in best else None
 
 
-_KEEP: Any = object()
+_KEEP: Final[Any] = object()
 
 
 def _rebuild(

@@ -71,8 +71,8 @@ from binocle.rules.tricks import bisect_cards
 
 __all__ = ["Overlooked", "ThreeHanded", "ThreeHandedState"]
 
-DIX_POINTS = 10
-TARGET_STEP = 250
+DIX_POINTS: Final = 10
+TARGET_STEP: Final = 250
 
 
 @attrs.frozen(slots=True)
@@ -673,15 +673,15 @@ class ThreeHandedState(GameState):
 
 frozen_state(ThreeHandedState)
 
-_E3: tuple[tuple[Card, ...], ...] = ((), (), ())
-_Z3 = (0, 0, 0)
-_F3 = (False, False, False)
-_T3 = (MeldTable(), MeldTable(), MeldTable())
-_S3: tuple[tuple[Combination, ...], ...] = ((), (), ())
+_E3: Final[tuple[tuple[Card, ...], ...]] = ((), (), ())
+_Z3: Final = (0, 0, 0)
+_F3: Final = (False, False, False)
+_T3: Final = (MeldTable(), MeldTable(), MeldTable())
+_S3: Final[tuple[tuple[Combination, ...], ...]] = ((), (), ())
 
 
 #: A copy of a state with some fields changed (``current`` for ``current_player``).
-_rebuild = state_updater(ThreeHandedState)
+_rebuild: Final = state_updater(ThreeHandedState)
 # The copies the play makes, written out: compiled, each is one native constructor
 # call; in pure Python, the generated changers of the same fields.
 
@@ -810,7 +810,7 @@ python_changers(
 )
 
 
-_rebuild_classic = state_updater(ClassicState)
+_rebuild_classic: Final = state_updater(ClassicState)
 
 
 def _finished(

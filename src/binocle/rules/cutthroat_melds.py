@@ -64,7 +64,7 @@ _Scored = tuple[str, tuple[Card, ...], int]
 
 #: Every meld a hand can score, as ``(name, cards, value)``, built once: a meld's code
 #: (:func:`meld_codes`) is its index here.
-ENTRIES: list[_Scored] = []
+ENTRIES: Final[list[_Scored]] = []
 
 
 def _entry(name: str, cards: tuple[int, ...], value: int) -> int:
@@ -76,7 +76,7 @@ def _suit(t: int, ranks: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(t * 8 + r for r in ranks)
 
 
-_RUN5 = (ACE, TEN, KING, QUEEN, JACK)
+_RUN5: Final = (ACE, TEN, KING, QUEEN, JACK)
 #: Codes by trump suit: (run, double run), (marriage, royal marriage), dix.
 _RUN_CODES: Final = tuple(
     (_entry("run", _suit(t, _RUN5), RUN), _entry("double run", _suit(t, _RUN5) * 2, DOUBLE_RUN))
