@@ -179,7 +179,7 @@ class Classic(ClassicRules):
         if not trick:
             return _change_lead(s, 1 - p, hands, ((p, card),), history, concealed, tables)
         # The trick is complete: its winner (classic rules, Play while the stock lasts) and points.
-        lead = trick[0]
+        lead = trick[0]  # read as a pair (compiled: unboxed); the state keeps ``trick``'s own
         led = lead[1]
         c0: int = led
         trump = s.trump
@@ -197,7 +197,7 @@ class Classic(ClassicRules):
         stock_phase = bool(s.stock) or s.turn_up is not None
         nxt = _change_trick(
             s, _PHASE_ANNOUNCE if stock_phase else _PHASE_PLAY, w, hands, (), history,
-            concealed, tables, taken, piles, (lead, (p, card)),
+            concealed, tables, taken, piles, trick + ((p, card),),
         )  # fmt: skip
         if stock_phase or hands[0] or hands[1]:
             return nxt

@@ -313,25 +313,21 @@ def _play(profile: Cutthroat, s: CutthroatState, action: Action) -> GameState:
     else:
         hands = (hands[0], hands[1], hand)
     trick = s.trick
-    n = len(trick)
-    if n == 0:
-        return _change_play(s, (p + 1) % 3, hands, ((p, card),), (s.history, action, p))
-    first = trick[0]
-    if n == 1:
-        return _change_play(s, (p + 1) % 3, hands, (first, (p, card)), (s.history, action, p))
+    if len(trick) < 2:
+        # Concatenated, not rebuilt: compiled code would box anew a pair it read.
+        return _change_play(s, (p + 1) % 3, hands, trick + ((p, card),), (s.history, action, p))
     # The trick is complete: its winner (RULES.md §1, as trick_winner) and points.
-    second = trick[1]
     trump = s.trump
     t: int = -1 if trump is None else trump
-    c0: int = first[1]
-    c1: int = second[1]
-    w = first[0]
+    c0: int = trick[0][1]
+    c1: int = trick[1][1]
+    w = trick[0][0]
     b = c0
     if c1 >> 3 == c0 >> 3:
         if c1 < c0:
-            w, b = second[0], c1
+            w, b = trick[1][0], c1
     elif c1 >> 3 == t:
-        w, b = second[0], c1
+        w, b = trick[1][0], c1
     if c >> 3 == b >> 3:
         if c < b:
             w = p
@@ -343,7 +339,7 @@ def _play(profile: Cutthroat, s: CutthroatState, action: Action) -> GameState:
     if pts:
         taken = taken[:w] + (taken[w] + pts,) + taken[w + 1 :]
         counters = counters[:w] + (counters[w] + pts // 10,) + counters[w + 1 :]
-    played = s.played + ((first, second, (p, card)),)
+    played = s.played + (trick + ((p, card),),)
     nxt = _change_trick(s, w, hands, (), (s.history, action, p), taken, counters, played)
     if len(played) < 15:
         return nxt
