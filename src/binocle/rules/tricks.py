@@ -19,7 +19,6 @@ __all__ = [
     "allowed_cards",
     "allowed_slice",
     "beats",
-    "bisect_cards",
     "distinct",
     "obligation_broken",
     "trick_winner",
@@ -174,7 +173,8 @@ def bisect_cards(cards: tuple[int, ...], c: int, lo: int, hi: int) -> int:
     ``bisect.bisect_left(cards, c, lo, hi)``.
 
     Compiled, the cards compare as machine integers, with no call into the bisect
-    module; in pure Python the C ``bisect_left`` itself takes this name.
+    module; in pure Python the C ``bisect_left`` itself takes this name (which is
+    why it is not in ``__all__``: the engine's helper, not a rule).
     """
     while lo < hi:
         mid = (lo + hi) >> 1
