@@ -807,3 +807,21 @@ def test_replace_changes_the_fields_named_and_nothing_else(
     assert same == s and hash(same) == hash(s) and same is not s
     with pytest.raises(TypeError, match="no field 'not_a_field'"):
         s.replace(not_a_field=1)
+
+
+@pytest.mark.parametrize("name", ["cutthroat", "classic", "three-handed"])
+def test_check_state_refuses_a_hand_out_of_order(name: str) -> None:
+    """Every profile keeps each hand sorted (the engine finds a card in a hand by
+    bisection): check_state passes the engine's states and refuses one whose hand
+    was put out of order by hand."""
+    from binocle.testing import ConsistencyError, check_state
+
+    s = binocle.new_game(name, seed=11)
+    s = binocle.apply(s, binocle.legal_actions(s)[0])  # dealt
+    check_state(s)
+    hands = (tuple(reversed(s.hands[0])), *s.hands[1:])
+    changes: dict[str, Any] = {"hands": hands}
+    if getattr(s, "concealed", None) == s.hands:  # nothing on the table: the same cards
+        changes["concealed"] = hands
+    with pytest.raises(ConsistencyError, match="seat 0's hand is not sorted"):
+        check_state(s.replace(**changes))

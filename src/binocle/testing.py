@@ -97,6 +97,11 @@ def check_state(state: GameState) -> None:
         fail("legal actions repeat")
     if state.profile.legal_actions(state) != legal:
         fail("legal actions are not deterministic")
+    # Hands are kept sorted: the engine finds a card in a hand by bisection.
+    concealed = getattr(state, "concealed", ())
+    for seat, hand in [*enumerate(state.hands), *enumerate(concealed)]:
+        if list(hand) != sorted(hand):
+            fail(f"seat {seat}'s hand is not sorted: {' '.join(map(str, hand))}")
     try:
         state.profile.check(state)
     except Exception as exc:
