@@ -134,14 +134,13 @@ def allowed_slice(
     best: int = trick[0][1]
     led = best >> 3
     t: int = -1 if trump is None else trump
-    if len(trick) > 1:
-        for i in range(1, len(trick)):
-            c: int = trick[i][1]
-            if c >> 3 == best >> 3:
-                if c < best:
-                    best = c
-            elif c >> 3 == t:
+    for i in range(1, len(trick)):
+        c: int = trick[i][1]
+        if c >> 3 == best >> 3:
+            if c < best:
                 best = c
+        elif c >> 3 == t:
+            best = c
     n = len(hand)
     lo = bisect_cards(hand, led << 3, 0, n)
     hi = bisect_cards(hand, (led + 1) << 3, lo, n)
