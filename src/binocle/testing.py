@@ -97,9 +97,9 @@ def check_state(state: GameState) -> None:
         fail("legal actions repeat")
     if state.profile.legal_actions(state) != legal:
         fail("legal actions are not deterministic")
-    # Hands are kept sorted: the engine finds a card in a hand by bisection.
-    concealed = getattr(state, "concealed", ())
-    for seat, hand in [*enumerate(state.hands), *enumerate(concealed)]:
+    # Hands are kept sorted: the engine finds a card in a hand by bisection (a
+    # profile's own piles of a hand are its check's, as classic's concealed cards).
+    for seat, hand in enumerate(state.hands):
         if list(hand) != sorted(hand):
             fail(f"seat {seat}'s hand is not sorted: {' '.join(map(str, hand))}")
     try:

@@ -376,6 +376,9 @@ class ClassicRules(Profile):
         if sorted(cards) != list(pack(self.pack_size)):
             raise InvalidStateError("the cards in hands, tables, stock and tricks are not the pack")
         for i in (0, 1):
+            if list(s.concealed[i]) != sorted(s.concealed[i]):
+                # The engine finds a card among them by bisection.
+                raise InvalidStateError(f"seat {i}'s concealed cards are not sorted")
             if tuple(sorted((*s.concealed[i], *s.tables[i].cards))) != s.hands[i]:
                 raise InvalidStateError(f"seat {i}'s hand is not its concealed and table cards")
 
