@@ -29,3 +29,17 @@ def run(s: GameState, *actions: str, check: bool = False) -> GameState:
 def texts(s: GameState) -> list[str]:
     """The texts of the legal actions."""
     return [str(a) for a in binocle.legal_actions(s)]
+
+
+def two_handed_continuation(seed: int, knock: str = "claim") -> GameState:
+    """A three-handed game in which ``knock`` (at the first turn of the play) was wrong
+    and retired the claimant, the hand finished and nobody won the deal: the two others
+    go on with the classic game (three-handed rules, Game), its first hand not dealt."""
+    s = binocle.new_game("three-handed", seed=seed)
+    while s.phase is not binocle.Phase.PLAY:
+        s = binocle.apply(s, binocle.legal_actions(s)[0])
+    s = binocle.apply(s, knock)
+    while s.sub is None:
+        plays = [a for a in binocle.legal_actions(s) if a.kind is binocle.Kind.PLAY]
+        s = binocle.apply(s, plays[0])
+    return s

@@ -11,12 +11,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import attrs
 import pytest
 
 import binocle
 from binocle import InvalidArgumentError, Phase
 from binocle.bots import BaselineBot
 from binocle.determinize import Determinizer
+from helpers import two_handed_continuation
 
 
 def positions_of_a_game(profile: str, seed: int, every: int) -> list[binocle.GameState]:
@@ -146,3 +148,50 @@ def test_bad_arguments_raise_documented_errors() -> None:
         binocle.determinize(s, 1)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError, match="rng"):
         binocle.determinize(binocle.observe(s, 0), "seed")  # type: ignore[arg-type]
+
+
+def test_the_two_handed_game_after_a_retirement_is_sampled() -> None:
+    """Three-handed rules, Game: after a wrong claim the two others play the classic
+    game on.  A view of either of them is sampled like any other: the sample shows the
+    seat exactly its view, keeps its cards and the retirement, and replays; the other
+    player's hidden cards vary between samples.  The retired player's view is refused."""
+    s = two_handed_continuation(4)
+    rng = random.Random(5)
+    checked = varied = 0
+    for step in range(200):
+        if binocle.is_over(s):
+            break
+        if step % 6 == 0:
+            for seat in s.pair:
+                v = binocle.observe(s, seat)
+                det = Determinizer(v)
+                samples = [det.sample(rng) for _ in range(3)]
+                for t in samples:
+                    assert binocle.observe(t, seat) == v
+                    assert t.hands[seat] == s.hands[seat]
+                    assert (t.retired, t.pair) == (s.retired, s.pair)
+                    assert binocle.loads(binocle.dumps(t)) == t
+                    checked += 1
+                other = s.pair[1 - s.pair.index(seat)]
+                varied += len({t.hands[other] for t in samples}) > 1
+            with pytest.raises(InvalidArgumentError, match="retired"):
+                binocle.determinize(binocle.observe(s, s.retired), 1)
+        plays = [a for a in binocle.legal_actions(s) if a.kind is not binocle.Kind.CLAIM]
+        s = binocle.apply(s, rng.choice(plays or binocle.legal_actions(s)))
+    assert len(s.results) >= 3  # the sampled positions span two-handed hands
+    assert checked > 100 and varied > 10
+
+
+def test_a_two_handed_view_with_wrong_seats_is_refused() -> None:
+    """A view whose two-handed game names seats it could not have is refused with the
+    documented error, not a crash."""
+    s = two_handed_continuation(4)
+    s = binocle.apply(s, binocle.legal_actions(s)[0])
+    v = binocle.observe(s, s.current_player or 0)
+    for pair in [(0, 5), (1,), "02", (v.seat, v.seat + 1 if v.seat < 2 else 0)]:
+        public = tuple((k, pair if k == "pair" else x) for k, x in v.public)
+        bad = attrs.evolve(v, public=public)
+        if bad == v:
+            continue
+        with pytest.raises(InvalidArgumentError):
+            binocle.determinize(bad, 1)

@@ -15,6 +15,7 @@ import binocle
 from binocle import InvalidArgumentError, Phase
 from binocle.bots import BaselineBot, ISMCTSBot, PIMCBot, make_bot, play_game
 from binocle.ismcts import candidates
+from helpers import two_handed_continuation
 
 
 class Recording:
@@ -186,3 +187,30 @@ def test_bad_settings_raise_documented_errors(kwargs: dict[str, object]) -> None
     """Settings outside their range are refused with InvalidArgumentError."""
     with pytest.raises(InvalidArgumentError):
         ISMCTSBot(1, **kwargs)  # type: ignore[arg-type]
+
+
+def test_search_bots_play_the_two_handed_game_after_a_retirement() -> None:
+    """Three-handed rules, Game: after a wrong claim the two others play the classic game
+    on; the search bots search it like any game (their choices legal, announcements and
+    play both), and still do not peek."""
+    s = two_handed_continuation(4)
+    hand = len(s.results)
+    bots = {seat: Recording(kind(seat, iterations=12, samples=4))
+            for seat, kind in zip(s.pair, (ISMCTSBot, PIMCBot), strict=True)}  # fmt: skip
+    moves = 0
+    while len(s.results) <= hand:
+        p = s.current_player
+        s = binocle.apply(
+            s, binocle.legal_actions(s)[0] if p is None else bots[p].choose(binocle.observe(s, p))
+        )
+        moves += p is not None
+        if moves == 5:  # early in the hand, with most cards hidden
+            seat = s.current_player
+            assert seat is not None
+            view = binocle.observe(s, seat)
+            worlds = [binocle.determinize(view, k) for k in range(4)]
+            other = s.pair[1 - s.pair.index(seat)]
+            assert len({w.hands[other] for w in worlds}) > 1  # the hidden cards really differ
+            choices = {ISMCTSBot(7, iterations=30).choose(binocle.observe(w, seat)) for w in worlds}
+            assert len(choices) == 1
+    assert {Phase.PLAY, Phase.ANNOUNCE} <= set().union(*(b.phases for b in bots.values()))

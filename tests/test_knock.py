@@ -18,7 +18,7 @@ from binocle.actions import claim
 from binocle.bots import BaselineBot, RandomBot, knocker, play_game
 from binocle.narrate import describe
 from binocle.testing import check_consistency, check_state
-from helpers import run, texts
+from helpers import run, texts, two_handed_continuation
 
 DEALER, PONE = 0, 1
 
@@ -311,10 +311,7 @@ def test_no_knock_while_an_overlooked_meld_is_offered() -> None:
 def _two_handed_continuation() -> binocle.GameState:
     """A three-handed game in which a wrong claim retired seat 1 and nobody won the deal:
     the two others go on with the classic game."""
-    s = to_play(binocle.new_game("three-handed", seed=4))
-    s = binocle.apply(s, "claim 1")
-    while s.phase is not Phase.DEAL:
-        s = binocle.apply(s, next(a for a in binocle.legal_actions(s) if a.kind is Kind.PLAY))
+    s = two_handed_continuation(4, "claim 1")
     s = binocle.apply(s, binocle.legal_actions(s)[0])
     assert s.sub is not None and s.pair == (0, 2)
     return s

@@ -36,6 +36,11 @@ where the melds shown pin the hidden hands so tightly that 200 uniform
 proposals all fail, the sampler mends proposals by exchanging hidden cards
 until every meld fits (a hill climb): the sample is then consistent but no
 longer exactly uniform.
+After a wrong claim in the three-handed game, the two players left go on with
+the classic game (RULES.md §3, Game): the three-handed hands are sampled as
+earlier hands, and the two-handed game as the classic game is, seen from the
+seat's place in it.  The retired player takes no part in it and knows none of
+its cards: his view of it is refused (:class:`~binocle.errors.InvalidArgumentError`).
 In the classic game, which cards the opponent drew from the stock *and has
 since played* is filled in by one fixed rule (earliest draw first); this
 never changes what he holds or what the stock holds, but deals are then not
@@ -50,12 +55,12 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from binocle.actions import Action, Kind, deal, discard
+from binocle.actions import Action, Kind, claim, deal, discard
 from binocle.cards import CARDS, Card, Suit, pack
-from binocle.core import GameState, Phase, View
+from binocle.core import HIDDEN_DEAL, GameState, HandResult, Phase, View
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, observe, start
 from binocle.rules.tricks import Obligation, allowed_cards
@@ -118,12 +123,24 @@ class Determinizer:
                 raise InvalidArgumentError("the view's history does not begin with a deal")
             else:
                 hands[-1].append((action, actor))
+        #: The two-handed game after a three-handed retirement, sampled by a
+        #: determinizer of its own (None outside it).
+        self.two_handed: _TwoHanded | None = None
+        if (
+            view.profile.name == "three-handed"
+            and view.get("two_handed") is not None
+            and view.get("pair") is not None
+        ):
+            self.two_handed = _TwoHanded(view, hands)
+            hands = hands[: self.two_handed.kept]
         self.hands = hands
-        self.current = bool(hands) and view.phase not in (Phase.DEAL, Phase.OVER)
+        self.current = (
+            self.two_handed is None and bool(hands) and view.phase not in (Phase.DEAL, Phase.OVER)
+        )
         if self.current and not view.deck:
             raise InvalidArgumentError(
-                "determinize does not cover this position (the two-handed game that"
-                " follows a retirement in the three-handed game)"
+                "the view shows a hand in progress but nothing of its deal (view.deck):"
+                " is it a view that observe() gave?"
             )
         self.first_dealer = view.results[0].dealer if view.results else view.dealer
         self._models: dict[tuple[int, bool], _Model] = {}
@@ -132,14 +149,17 @@ class Determinizer:
         """A state at the start of the current hand (earlier hands sampled), or the
         whole sampled game when the view is between hands."""
         s = start(self.profile, seed=rng.randrange(2**31), dealer=self.first_dealer)
-        past = len(self.hands) - (1 if self.current else 0)
-        for i in range(past):
+        for i in range(len(self.hands) - (1 if self.current else 0)):
             s = self._sample_hand(s, i, rng)
+        if self.two_handed is not None:
+            s = self.two_handed.hand_start(s, rng)
         return s
 
     def sample(self, rng: random.Random, start_state: GameState | None = None) -> GameState:
         """A state consistent with the view; ``start_state`` from :meth:`hand_start`."""
         s = self.hand_start(rng) if start_state is None else start_state
+        if self.two_handed is not None and self.two_handed.inner.current:
+            return self.two_handed.sample(s, rng)
         if not self.current:
             if observe(s, self.view.seat) != self.view:
                 raise InvalidArgumentError("the view is not consistent with its own history")
@@ -156,7 +176,15 @@ class Determinizer:
             self._models[i, up_dix] = m
         return m
 
-    def _sample_hand(self, s: GameState, i: int, rng: random.Random) -> GameState:
+    def _sample_hand(
+        self,
+        s: GameState,
+        i: int,
+        rng: random.Random,
+        accept: Callable[[GameState], GameState | None] | None = None,
+    ) -> GameState:
+        """Hand ``i`` sampled from ``s``, its start.  The current hand is kept when
+        the seat's view of it is the view (or ``accept`` gives the state to keep)."""
         view = self.view
         current = self.current and i == len(self.hands) - 1
         # An earlier hand's turn-up is unknown but for its suit: it was the dix card
@@ -179,7 +207,11 @@ class Determinizer:
             except BinocleError:
                 continue
             if model.current:
-                if observe(t, view.seat) == view:
+                if accept is not None:
+                    kept = accept(t)
+                    if kept is not None:
+                        return kept
+                elif observe(t, view.seat) == view:
                     return t
             elif t.results == view.results[: len(t.results)] and len(t.results) > len(s.results):
                 return t
@@ -187,6 +219,115 @@ class Determinizer:
             f"no deal found consistent with the view for hand {i + 1}"
             f" after {MAX_ATTEMPTS} attempts: is the view one that observe() gave?"
         )
+
+
+class _TwoHanded:
+    """The two-handed game that follows a wrong claim in the three-handed game.
+
+    It runs inside the three-handed state (``sub``, its seats ``pair``); the view
+    of a player in it is the three-handed view with the two-handed game's public
+    facts (``two_handed``) and deal (``deck``).  Its hands are sampled by a
+    :class:`Determinizer` of the two-handed view (seats renumbered as ``pair``
+    has them), from the two-handed game the sampled three-handed hands lead to,
+    and replayed into the three-handed state.
+    """
+
+    def __init__(self, view: View, hands: list[list[tuple[Action, int | None]]]) -> None:
+        pair = view.get("pair")
+        if (
+            not isinstance(pair, tuple)
+            or len(pair) != 2
+            or not all(isinstance(i, int) and 0 <= i < 3 for i in pair)
+            or view.dealer not in pair
+            or view.current_player not in (None, *pair)
+            or any(i not in pair for i, _ in view.trick)
+        ):
+            raise InvalidArgumentError(
+                "the view's two-handed game is not one that observe() gave (its seats)"
+            )
+        if view.seat not in pair:
+            raise InvalidArgumentError(
+                f"seat {view.seat} retired: determinize covers the two-handed game that"
+                " follows only from the view of one of its two players"
+            )
+        retired = [i for i, r in enumerate(view.results) if r.outcome == "retired"]
+        if not retired:
+            raise InvalidArgumentError("the view shows a two-handed game but no retirement")
+        self.kept = retired[0] + 1
+        self.outer = view
+        self.pair = pair
+        at = pair.index
+        history: list[tuple[Action, int | None]] = []
+
+        def two(values: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(values[i] for i in pair)
+
+        try:
+            for entries in hands[self.kept :]:
+                history.append((HIDDEN_DEAL, None))
+                for a, actor in entries:
+                    if a.kind is Kind.CLAIM and a.number is not None:
+                        a = claim(at(a.number))
+                    history.append((a, None if actor is None else at(actor)))
+            results = tuple(
+                HandResult(
+                    at(r.dealer), r.trump, two(r.meld), two(r.tricks), two(r.delta),
+                    outcome=r.outcome, game_end=r.game_end,
+                )
+                for r in view.results[self.kept :]
+            )  # fmt: skip
+        except (ValueError, IndexError, TypeError) as e:
+            raise InvalidArgumentError(
+                "the view's two-handed game is not one that observe() gave (its seats)"
+            ) from e
+        current = view.current_player
+        inner_view = View(
+            view.profile.classic,  # type: ignore[attr-defined]
+            at(view.seat), view.phase, at(view.dealer),
+            None if current is None else at(current), view.trump, view.hand,
+            two(view.hand_sizes), tuple((at(i), c) for i, c in view.trick),
+            two(view.scores), results, (), view.log, view.get("two_handed"), (),
+            tuple(history), view.deck,
+        )  # fmt: skip
+        self.inner = Determinizer(inner_view)
+
+    def _replay(self, s: GameState, sub: GameState) -> GameState:
+        """``s`` (three-handed) with the actions ``sub`` took after ``s.sub``."""
+        pair = self.pair
+        done = len(s.sub.moves())  # type: ignore[attr-defined]
+        for a, _ in sub.moves()[done:]:
+            if a.kind is Kind.CLAIM and a.number is not None:
+                a = claim(pair[a.number])
+            s = apply(s, a)
+        return s
+
+    def hand_start(self, s: GameState, rng: random.Random) -> GameState:
+        """``s``, the three-handed game sampled to the retirement, with the
+        two-handed game's earlier hands sampled."""
+        if getattr(s, "sub", None) is None:
+            raise InvalidArgumentError("the view's three-handed hands lead to no two-handed game")
+        inner = self.inner
+        sub: GameState = s.sub  # type: ignore[attr-defined]
+        for i in range(len(inner.hands) - (1 if inner.current else 0)):
+            sub = inner._sample_hand(sub, i, rng)
+        s = self._replay(s, sub)
+        if not inner.current and observe(s, self.outer.seat) != self.outer:
+            raise InvalidArgumentError("the view is not consistent with its own history")
+        return s
+
+    def sample(self, s: GameState, rng: random.Random) -> GameState:
+        """The current two-handed hand sampled from ``s`` (from :meth:`hand_start`)."""
+        outer = self.outer
+
+        def accept(sub: GameState) -> GameState | None:
+            try:
+                t = self._replay(s, sub)
+            except BinocleError:
+                return None
+            return t if observe(t, outer.seat) == outer else None
+
+        inner = self.inner
+        return inner._sample_hand(s.sub, len(inner.hands) - 1, rng, accept)  # type: ignore[attr-defined]
 
 
 _CACHE: dict[tuple[Card, tuple[int, ...], int | None, Obligation], frozenset[int]] = {}

@@ -24,9 +24,12 @@ choices are made by rule rather than searched: a claim (knock) exactly when it
 is correct, which the public score decides; three-handed dix and melds always
 shown in full (they can only score); in the cutthroat auction, by default
 (``auction="estimate"``), the baseline bot's estimate of the hand decides the
-bid, while ``auction="search"`` searches a pass against the next step up.  Where no state can
-be sampled (the two-handed game that follows a three-handed retirement, which
-:func:`binocle.determinize` does not cover) the bots play as the baseline bot.
+bid, while ``auction="search"`` searches a pass against the next step up.  In
+the two-handed game that follows a three-handed retirement, a player's result
+is his score less his one opponent's.  A view no state fits (one that
+:func:`binocle.observe` did not give) is refused with
+:class:`~binocle.errors.InvalidArgumentError`, as :func:`binocle.determinize`
+refuses it.
 """
 
 from __future__ import annotations
@@ -195,20 +198,10 @@ class _SearchBase:
         return cands[0] if len(cands) == 1 else None
 
     def _worlds(self, view: View, rng: random.Random, n: int) -> list[GameState]:
-        """``n`` sampled states; empty where :func:`binocle.determinize` cannot sample
-        (the two-handed game after a three-handed retirement)."""
-        try:
-            det = Determinizer(view)
-            start = det.hand_start(rng)
-            return [det.sample(rng, start) for _ in range(n)]
-        except InvalidArgumentError:
-            return []
-
-    def _fallback(self, view: View) -> Action:
-        """The baseline bot's choice, where no state can be sampled."""
-        from binocle.bots import BaselineBot
-
-        return BaselineBot(self.rng.randrange(2**31)).choose(view)
+        """``n`` states sampled from ``view`` (:func:`binocle.determinize`)."""
+        det = Determinizer(view)
+        start = det.hand_start(rng)
+        return [det.sample(rng, start) for _ in range(n)]
 
     def _playout(self, s: GameState, hand: int, rng: random.Random) -> GameState:
         """Random play to the end of the hand (calm actions only: no claim, no concession)."""
@@ -237,6 +230,14 @@ class _SearchBase:
         if len(s.results) <= hand:
             return [0.0] * n
         delta = s.results[hand].delta
+        sub: GameState | None = getattr(s, "sub", None)
+        if sub is not None and hand >= len(s.results) - len(sub.results):
+            # The two-handed game after a three-handed retirement: the two players alone.
+            a, b = s.pair  # type: ignore[attr-defined]
+            out = [0.0] * n
+            out[a] = (delta[a] - delta[b]) / scale
+            out[b] = -out[a]
+            return out
         total = sum(delta)
         return [(d - (total - d) / (n - 1)) / scale for d in delta]
 
@@ -324,8 +325,6 @@ class ISMCTSBot(_SearchBase):
         hand = len(view.results)
         scale = _scale(view)
         worlds = self._worlds(view, rng, self.samples)
-        if not worlds:
-            return self._fallback(view)
         root = _Node(None)
         c = self.exploration
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
@@ -401,8 +400,6 @@ class PIMCBot(_SearchBase):
         acts = candidates(view.legal_actions, view.phase)
         budget = self.budget(view) or 10**9
         worlds = self._worlds(view, rng, min(self.samples, max(1, budget // len(acts))))
-        if not worlds:
-            return self._fallback(view)
         totals = dict.fromkeys(acts, 0.0)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         done = 0

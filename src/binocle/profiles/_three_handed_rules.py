@@ -306,7 +306,9 @@ class ThreeHandedRules(Profile):
                 extra.pop("concealed", None)
             public["two_handed"] = tuple(sorted(extra.items()))
             log = inner.log
-            return self.view(s, seat, public, log)
+            # What a player of the two-handed game knows of its deal (determinize reads it).
+            deck = inner.deck if seat in s.pair else ()
+            return self.view(s, seat, public, log, deck=deck)
         # The turn-up is the dealer's last card, the 48th dealt (RULES.md §3 "Deal").
         return self.view(s, seat, public, log, deck=self.seen_deck(s, seat, (47,)))
 
