@@ -36,11 +36,14 @@ where the melds shown pin the hidden hands so tightly that 200 uniform
 proposals all fail, the sampler mends proposals by exchanging hidden cards
 until every meld fits (a hill climb): the sample is then consistent but no
 longer exactly uniform.
+
 After a wrong claim in the three-handed game, the two players left go on with
-the classic game (RULES.md §3, Game): the three-handed hands are sampled as
-earlier hands, and the two-handed game as the classic game is, seen from the
-seat's place in it.  The retired player takes no part in it and knows none of
-its cards: his view of it is refused (:class:`~binocle.errors.InvalidArgumentError`).
+the classic game (three-handed rules, Game): the three-handed hands are
+sampled as earlier hands, and the two-handed game as the classic game is,
+seen from the seat's place in it.  The retired player takes no part in it and
+knows none of its cards: his view of it is refused
+(:class:`~binocle.errors.InvalidArgumentError`).
+
 In the classic game, which cards the opponent drew from the stock *and has
 since played* is filled in by one fixed rule (earliest draw first); this
 never changes what he holds or what the stock holds, but deals are then not
