@@ -34,8 +34,8 @@ def texts(s: GameState) -> list[str]:
 def two_handed_continuation(seed: int, knock: str = "claim") -> GameState:
     """A three-handed game in which ``knock`` (at the first turn of the play) was wrong
     and retired the claimant, the hand finished and nobody won the deal: the two others
-    go on with the classic game, its first hand not dealt (three-handed rules, The
-    two-handed game after a retirement)."""
+    go on with the classic game, its first hand not dealt (see three-handed rules,
+    The two-handed game after a retirement)."""
     s = binocle.new_game("three-handed", seed=seed)
     while s.phase is not binocle.Phase.PLAY:
         s = binocle.apply(s, binocle.legal_actions(s)[0])

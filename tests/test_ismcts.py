@@ -113,26 +113,26 @@ def _first_view(profile: str, seed: int) -> binocle.View:
 
 
 def test_the_default_iterations_are_the_profiles() -> None:
-    """Bots page, Settings: 600 iterations a move in the three-handed game, 150 in the
+    """Bots page, Settings: 2400 iterations a move in the three-handed game, 150 in the
     others; given iterations override the default, None leaves the time limit alone."""
     views = {name: _first_view(name, 5) for name in ("cutthroat", "classic", "three-handed")}
     assert {n: ISMCTSBot(1).budget(v) for n, v in views.items()} == {
         "cutthroat": 150,
         "classic": 150,
-        "three-handed": 600,
+        "three-handed": 2400,
     }
-    assert PIMCBot(1).budget(views["three-handed"]) == 600
+    assert PIMCBot(1).budget(views["three-handed"]) == 2400
     assert ISMCTSBot(1, iterations=40).budget(views["three-handed"]) == 40
     assert ISMCTSBot(1, iterations=None, time_limit=0.1).budget(views["classic"]) is None
 
 
 def test_the_default_searches_as_the_same_iterations_given() -> None:
-    """A three-handed move at the default is the move of a bot given 600 iterations, and
-    not always that of a bot given 150 (the default really is applied)."""
+    """A three-handed move at the default is the move of a bot given 2400 iterations, and
+    not always that of a bot given 600 (the default really is applied)."""
     views = [_first_view("three-handed", seed) for seed in range(6)]
     default = [ISMCTSBot(3).choose(v) for v in views]
-    assert default == [ISMCTSBot(3, iterations=600).choose(v) for v in views]
-    assert default != [ISMCTSBot(3, iterations=150).choose(v) for v in views]
+    assert default == [ISMCTSBot(3, iterations=2400).choose(v) for v in views]
+    assert default != [ISMCTSBot(3, iterations=600).choose(v) for v in views]
 
 
 def test_a_time_budget_bounds_the_move() -> None:

@@ -40,9 +40,9 @@ longer exactly uniform.
 After a wrong claim in the three-handed game, the two players left go on with
 the classic game (see three-handed rules, The two-handed game after a retirement).
 The three-handed hands are then sampled as earlier hands, and the two-handed
-game as the classic game is, seen from the seat's place in it.  The retired player takes no part in it and
-knows none of its cards: his view of it is refused
-(:class:`~binocle.errors.InvalidArgumentError`).
+game as the classic game is, seen from the seat's place in it.  The retired
+player takes no part in it and knows none of its cards: his view of it is
+refused (:class:`~binocle.errors.InvalidArgumentError`).
 
 In the classic game, which cards the opponent drew from the stock *and has
 since played* is filled in by one fixed rule (earliest draw first); this
