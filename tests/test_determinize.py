@@ -151,10 +151,11 @@ def test_bad_arguments_raise_documented_errors() -> None:
 
 
 def test_the_two_handed_game_after_a_retirement_is_sampled() -> None:
-    """Three-handed rules, The two-handed game after a retirement: after a wrong claim the two others play the classic
-    game on.  A view of either of them is sampled like any other: the sample shows the
-    seat exactly its view, keeps its cards and the retirement, and replays; the other
-    player's hidden cards vary between samples.  The retired player's view is refused."""
+    """Three-handed rules, The two-handed game after a retirement: after a wrong claim
+    the two others play the classic game on.  A view of either of them is sampled like
+    any other: the sample shows the seat exactly its view, keeps its cards and the
+    retirement, and replays; the other player's hidden cards vary between samples.  The
+    retired player's view is refused."""
     s = two_handed_continuation(4)
     rng = random.Random(5)
     checked = varied = 0

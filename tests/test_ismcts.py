@@ -190,9 +190,9 @@ def test_bad_settings_raise_documented_errors(kwargs: dict[str, object]) -> None
 
 
 def test_search_bots_play_the_two_handed_game_after_a_retirement() -> None:
-    """Three-handed rules, The two-handed game after a retirement: after a wrong claim the two others play the classic game
-    on; the search bots search it like any game (their choices legal, announcements and
-    play both), and still do not peek."""
+    """Three-handed rules, The two-handed game after a retirement: after a wrong claim
+    the two others play the classic game on; the search bots search it like any game
+    (their choices legal, announcements and play both), and still do not peek."""
     s = two_handed_continuation(4)
     hand = len(s.results)
     bots = {seat: Recording(kind(seat, iterations=12, samples=4))

@@ -189,6 +189,11 @@ class Determinizer:
         """Hand ``i`` sampled from ``s``, its start.  The current hand is kept when
         the seat's view of it is the view (or ``accept`` gives the state to keep)."""
         view = self.view
+        if accept is None:
+
+            def accept(t: GameState) -> GameState | None:
+                return t if observe(t, view.seat) == view else None
+
         current = self.current and i == len(self.hands) - 1
         # An earlier hand's turn-up is unknown but for its suit: it was the dix card
         # or not, which changes what followed; each guess gets its turn.
@@ -210,12 +215,9 @@ class Determinizer:
             except BinocleError:
                 continue
             if model.current:
-                if accept is not None:
-                    kept = accept(t)
-                    if kept is not None:
-                        return kept
-                elif observe(t, view.seat) == view:
-                    return t
+                kept = accept(t)
+                if kept is not None:
+                    return kept
             elif t.results == view.results[: len(t.results)] and len(t.results) > len(s.results):
                 return t
         raise InvalidArgumentError(
@@ -236,6 +238,7 @@ class _TwoHanded:
     """
 
     def __init__(self, view: View, hands: list[list[tuple[Action, int | None]]]) -> None:
+        wrong_seats = "the view's two-handed game is not one that observe() gave (its seats)"
         pair = view.get("pair")
         if (
             not isinstance(pair, tuple)
@@ -245,9 +248,7 @@ class _TwoHanded:
             or view.current_player not in (None, *pair)
             or any(i not in pair for i, _ in view.trick)
         ):
-            raise InvalidArgumentError(
-                "the view's two-handed game is not one that observe() gave (its seats)"
-            )
+            raise InvalidArgumentError(wrong_seats)
         if view.seat not in pair:
             raise InvalidArgumentError(
                 f"seat {view.seat} retired: determinize covers the two-handed game that"
@@ -280,9 +281,7 @@ class _TwoHanded:
                 for r in view.results[self.kept :]
             )  # fmt: skip
         except (ValueError, IndexError, TypeError) as e:
-            raise InvalidArgumentError(
-                "the view's two-handed game is not one that observe() gave (its seats)"
-            ) from e
+            raise InvalidArgumentError(wrong_seats) from e
         current = view.current_player
         inner_view = View(
             view.profile.classic,  # type: ignore[attr-defined]
@@ -313,10 +312,7 @@ class _TwoHanded:
         sub: GameState = s.sub  # type: ignore[attr-defined]
         for i in range(len(inner.hands) - (1 if inner.current else 0)):
             sub = inner._sample_hand(sub, i, rng)
-        s = self._replay(s, sub)
-        if not inner.current and observe(s, self.outer.seat) != self.outer:
-            raise InvalidArgumentError("the view is not consistent with its own history")
-        return s
+        return self._replay(s, sub)
 
     def sample(self, s: GameState, rng: random.Random) -> GameState:
         """The current two-handed hand sampled from ``s`` (from :meth:`hand_start`)."""
