@@ -23,7 +23,7 @@ from binocle.cards import pack, parse_card, parse_cards
 from binocle.profiles.classic import ClassicState
 from binocle.rules.classic_melds import MeldTable, announce, legal_announcements
 from binocle.testing import check_consistency, check_state, perft
-from helpers import texts
+from helpers import last_trick_bonus, texts
 
 DEALER, PONE = 0, 1
 
@@ -940,9 +940,14 @@ def _hand_one(seed: int, target: int) -> tuple[ClassicState, list[Action]]:
 
 
 def _replay(seed: int, target: int, moves: list[Action]) -> ClassicState:
+    """``moves`` again under another target; after the last trick nobody knocks (a player
+    who reached the target is asked, classic rules, Claiming (knocking), and passes)."""
     s = new_game(f"classic(target={target})", seed=seed)
     for a in moves:
         s = apply(s, a)
+    while s.phase is Phase.PLAY and not any(s.hands):
+        assert texts(s) == ["pass", "claim"]
+        s = apply(s, "pass")
     return s
 
 
@@ -1019,7 +1024,11 @@ def test_claims_are_checked_against_score_meld_and_cards(seed: int) -> None:
     for before, _, _ in play_hand(s, rng):
         p = before.current_player
         assert p is not None and "claim" in texts(before)
-        reached = before.scores[p] + before.meld_points[p] + points(before.piles[p]) >= 120
+        # After the last trick (no card left) its 10 count too (classic rules, Play after
+        # the stock): the claim may then be made before the hand is counted.
+        last = last_trick_bonus(before, p)
+        total = before.scores[p] + before.meld_points[p] + points(before.piles[p]) + last
+        reached = total >= 120
         over = apply(before, "claim")
         assert over.phase is Phase.OVER and binocle.winner(over) == (p if reached else 1 - p)
         assert over.results[-1].outcome == "claimed"

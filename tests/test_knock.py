@@ -18,7 +18,7 @@ from binocle.actions import claim
 from binocle.bots import BaselineBot, RandomBot, knocker, play_game
 from binocle.narrate import describe
 from binocle.testing import check_consistency, check_state
-from helpers import run, texts, two_handed_continuation
+from helpers import kings_and_queens_laid_down, run, texts, two_handed_continuation
 
 DEALER, PONE = 0, 1
 
@@ -256,9 +256,10 @@ def test_three_handed_claimants_are_the_players_in_the_play() -> None:
 
 
 def test_three_handed_wrong_knock_out_of_turn_after_playing_to_the_trick() -> None:
-    """Three-handed rules, Game: a wrong claim retires the claimant and the two others
-    finish alone.  Resolution: a card he played to the trick in progress is dead with the
-    rest of his cards; the others finish that trick, the first of their cards leading."""
+    """Three-handed rules, Claiming (knocking): a wrong claim retires the claimant and the
+    two others finish alone.  Resolution: a card he already played to the trick in progress
+    stays on the table, keeps the suit it led and wins nothing; when the trick is taken it
+    counts for nobody (it joins his dead cards).  Before: his card left the trick."""
     s = to_play(binocle.new_game("three-handed", seed=4))
     leader = s.current_player
     assert leader is not None
@@ -271,13 +272,43 @@ def test_three_handed_wrong_knock_out_of_turn_after_playing_to_the_trick() -> No
     out = binocle.apply(s, f"claim {second}")  # the second player knocks, wrongly
     check_state(out)
     assert out.retired == second and out.hands[second] == ()
-    assert out.trick == s.trick[:1] and out.current_player == third
+    assert out.trick == s.trick and out.current_player == third
     assert binocle.claimants(out) == tuple(sorted((leader, third)))
-    assert s.trick[1][1] in out.dead and len(out.dead) == 16
+    assert len(out.dead) == 15  # his hand; the card on the table is not dead yet
     unchanged_by(out, f"claim {second}", "has retired")
-    done = binocle.apply(out, binocle.legal_actions(out)[0])  # the trick of two is complete
+    done = binocle.apply(out, binocle.legal_actions(out)[0])  # the two live cards are in
     check_state(done)
-    assert done.trick == () and done.tricks == 1
+    assert done.trick == () and done.tricks == 1 and len(done.dead) == 16
+    assert done.dead[-1] == s.trick[1][1]
+    last = done.moves()[-1][0].card
+    assert done.piles[done.current_player] == (s.trick[0][1], last)
+
+
+def test_three_handed_dead_card_keeps_the_suit_it_led() -> None:
+    """Three-handed rules, Claiming (knocking): seat 1 leads AH, seat 2 (void in hearts)
+    trumps with 9S, then seat 1 knocks wrongly and retires.  His AH stays on the table and
+    keeps the suit it led: seat 0, who holds a heart, must follow with it (before, the
+    trick became 9S alone and he had to play his only trump).  The AH wins nothing; the
+    trump takes the trick, and the AH counts for nobody."""
+    hands = [
+        "9H KS 9D 9D AC AC TC TC KC KC QC QC JC JC 9C 9C",
+        "AH AH TH TH KH KH QH QH JH JH 9H AS AS TS TS KS",
+        "QS QS JS JS 9S 9S AD AD TD TD KD KD QD QD JD JD",
+    ]
+    deck = binocle.stack_deck("three-handed", hands, dealer=0, turn_up="KS")
+    s = run(binocle.new_game("three-handed", deck=deck, dealer=0), *["pass"] * 6)
+    s = run(s, "play AH", "play 9S")
+    s = binocle.apply(s, "claim 1")  # 0 up, short of 1000: he retires
+    check_state(s)
+    assert s.retired == 1 and s.current_player == 0
+    assert [(i, str(c)) for i, c in s.trick] == [(1, "AH"), (2, "9S")]
+    assert [str(a) for a in binocle.legal_actions(s) if a.kind is Kind.PLAY] == ["play 9H"]
+    unchanged_by(s, "play KS", "must follow suit H")
+    s = binocle.apply(s, "play 9H")
+    check_state(s)
+    assert s.trick == () and s.current_player == 2 and s.taken == (0, 0, 0)
+    assert [str(c) for c in s.piles[2]] == ["9S", "9H"]
+    assert len(s.dead) == 16 and binocle.parse_card("AH") in s.dead
 
 
 def test_three_handed_correct_knock_out_of_turn() -> None:
@@ -299,8 +330,7 @@ def test_no_knock_while_an_overlooked_meld_is_offered() -> None:
     """Three-handed rules, Claiming (knocking) and the option ``claim_overlooked``: while
     the meld a player overlooked is offered to the others, it is answered first; then any
     player may knock again."""
-    s = to_play(binocle.new_game("three-handed(claim_overlooked=true)", seed=1))
-    s = binocle.apply(s, next(a for a in binocle.legal_actions(s) if a.kind is Kind.PLAY))
+    s = run(kings_and_queens_laid_down(2), "pass", "pass", "play 9C")
     assert s.offer is not None and binocle.claimants(s) == ()
     unchanged_by(s, "claim 0", "overlooked is offered")
     while s.offer is not None:

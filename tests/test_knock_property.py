@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import binocle
 from binocle import Kind, Phase
 from binocle.actions import claim
+from helpers import last_trick_bonus
 
 #: Card points of the classic and three-handed games (common rules, Card points).
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
@@ -25,14 +26,15 @@ def won(cards: tuple[binocle.Card, ...]) -> int:
 @given(st.integers(0, 10**6), st.sampled_from([60, 120, 200]))
 def test_classic_every_knock_is_judged_on_score_meld_and_cards(seed: int, target: int) -> None:
     """At every moment of a random classic hand, either player's knock wins exactly when
-    his score, the dix and melds recorded this hand and the cards he has taken reach the
-    target; otherwise the other player wins.  The knock ends the game either way."""
+    his score, the dix and melds recorded this hand and the cards he has taken (the last
+    trick's 10 too, after it: classic rules, Claiming (knocking)) reach the target;
+    otherwise the other player wins.  The knock ends the game either way."""
     rng = random.Random(seed)
     s = binocle.new_game(f"classic(target={target})", seed=seed)
     while s.phase in (Phase.PLAY, Phase.ANNOUNCE):
         assert binocle.claimants(s) == (0, 1)
         for q in (0, 1):
-            worth = s.scores[q] + s.meld_points[q] + won(s.piles[q])
+            worth = s.scores[q] + s.meld_points[q] + won(s.piles[q]) + last_trick_bonus(s, q)
             over = binocle.apply(s, claim(q))
             assert binocle.end_reason(over) == "claim"
             assert binocle.winner(over) == (q if worth >= target else 1 - q)

@@ -147,7 +147,8 @@ def test_overlooked_melds_and_late_announcements_are_told() -> None:
     s = binocle.new_game(p, deck=deck, dealer=0)
     lines: list[str] = []
     for text in (
-        *("pass", "pass", "pass", "meld royal marriage KH QH", "pass", "pass", "meld"),
+        *("pass", "pass", "pass", "meld royal marriage KH QH", "pass"),
+        *("meld four kings KS KH KD KC", "meld four queens QS QH QD QC", "pass", "meld"),
         *("meld sequence AH TH JH + KH QH", "play AS", "play 9S", "pass", "claim overlooked"),
     ):
         after = binocle.apply(s, text)
@@ -155,7 +156,7 @@ def test_overlooked_melds_and_late_announcements_are_told() -> None:
         s = after
     told = "\n".join(lines)
     assert "seat 1 announces sequence" in told and "(150)" in told
-    assert "seat 2 overlooked 220 points of meld: seat 0 may claim them first" in told
-    assert "seat 0 lets go the 220 points of meld seat 2 overlooked" in told
-    assert "seat 1 claims the 220 points of meld seat 2 overlooked" in told
+    assert "seat 2 overlooked 80 points of meld: seat 0 may claim them first" in told
+    assert "seat 0 lets go the 80 points of meld seat 2 overlooked" in told
+    assert "seat 1 claims the 80 points of meld seat 2 overlooked" in told
     assert "claim overlooked" not in told and ": pass" not in told

@@ -21,7 +21,7 @@ import helpers
 from binocle import Action, Kind, Phase
 from binocle.rules.points import BINOCLE_POINTS
 from binocle.testing import check_consistency, check_state, perft
-from helpers import hand, texts
+from helpers import KQ, hand, kings_and_queens_laid_down, texts
 
 # --- helpers -------------------------------------------------------------------------
 
@@ -86,9 +86,11 @@ def to_play(s: Any, dix: str = "pass", meld: str = "pass") -> Any:
 
 
 def play_out(s: Any) -> Any:
-    """Play the hand to its end with :func:`weakest` (no claims)."""
+    """Play the hand to its end with :func:`weakest`; nobody knocks, after the last trick
+    either (three-handed rules, Claiming (knocking): a player who has reached his target
+    is then asked, and passes)."""
     while s.phase is Phase.PLAY:
-        s = binocle.apply(s, weakest(s))
+        s = binocle.apply(s, weakest(s) if any(s.hands) else Action(Kind.PASS))
     return s
 
 
@@ -455,76 +457,94 @@ def test_option_meld_until_first_card_off() -> None:
     assert binocle.profile("three-handed").meld_until_first_card is True
 
 
+OVERLOOKED = "three-handed(claim_overlooked=true)"
+
+
 def test_option_claim_overlooked() -> None:
-    """Three-handed rules, Overlooked melds, option ``claim_overlooked`` (the source: "allowing the other
-    players to claim any score overlooked by the one who melds").  Once a player has played
-    his first card, each other player in turn from his left may ``claim overlooked`` (his
-    best meld less what he announced) or ``pass``; the first to claim has it announced, to
-    score with his first trick won."""
-    p = "three-handed(claim_overlooked=true)"
-    s = run(deal(MELDS, 0, "AH", p), "pass", "pass", "pass", "meld royal marriage KH QH")
-    s = run(s, "pass", "meld", "meld")
-    assert s.announced == (100, 40, 220) and s.current_player == 1
+    """Three-handed rules, Overlooked melds, option ``claim_overlooked`` (the source: "allowing
+    the other players to claim any score overlooked by the one who melds").  Once a player
+    has played his first card, each other player in turn from his left may ``claim
+    overlooked`` or ``pass``; what may be claimed is what the table saw: the best meld the
+    cards he laid down make (four Kings and four Queens: 220), less what he announced (140).
+    The first to claim has it announced, to score with his first trick won."""
+    s = kings_and_queens_laid_down(2)  # seat 0 is the eldest: he melds and leads first
+    s = run(s, "pass", "pass")
+    assert s.phase is Phase.PLAY and s.current_player == 0 and s.announced == (140, 0, 0)
     # Announcing is still possible: nothing is offered before his first card.
     assert s.offer is None and "claim overlooked" not in texts(s)
     with pytest.raises(binocle.IllegalActionError, match="nothing to claim"):
         binocle.apply(s, "claim overlooked")
-    s = run(s, "play AH")  # 150 of his 190 overlooked
-    assert s.offer == binocle.profiles.three_handed.Overlooked(1, 150, (2, 0), 2)
-    assert binocle.observe(s, 0).get("overlooked") == s.offer
+    s = run(s, "play 9C")  # the three marriages he laid down but did not announce: 80
+    assert s.offer == binocle.profiles.three_handed.Overlooked(0, 80, (1, 2), 1)
+    assert binocle.observe(s, 2).get("overlooked") == s.offer
+    assert s.current_player == 1 and texts(s) == ["claim overlooked", "pass"]
+    with pytest.raises(binocle.IllegalActionError, match="may claim the 80 points"):
+        binocle.apply(s, "play AC")
+    s = run(s, "pass")  # seat 1 lets it go; seat 2, next in turn, claims it
     assert s.current_player == 2 and texts(s) == ["claim overlooked", "pass"]
-    with pytest.raises(binocle.IllegalActionError, match="may claim the 150 points"):
-        binocle.apply(s, "play TH")
-    s = run(s, "pass")  # seat 2 lets it go; the dealer, next in turn, claims it
-    assert s.current_player == 0 and texts(s) == ["claim overlooked", "pass"]
     s = run(s, "claim overlooked")
-    assert s.announced == (250, 40, 220) and s.offer is None
-    assert s.current_player == 2 and "play TH" in texts(s)  # the play goes on
-    s = run(s, "play TH", "play 9H")  # seat 1's Ace wins; the dealer has not won a trick
-    assert s.recorded == (0, 40, 0) and s.phase is Phase.PLAY
+    assert s.announced == (140, 0, 80) and s.offer is None
+    assert s.current_player == 1 and "play AC" in texts(s)  # the play goes on
+    s = run(s, "play AC", "play QC")  # seat 1 wins: seat 2's 80 wait for his first trick
+    assert s.trick == () and s.current_player == 1 and s.recorded == (0, 0, 0)
+    s = play_out(s)
+    assert s.results[-1].meld[2] == 80  # scored with seat 2's first trick
     # Without the option nothing is offered and nothing claimed.
-    s = run(deal(MELDS, 0, "AH"), "pass", "pass", "pass", "meld royal marriage KH QH", "pass")
-    s = run(s, "meld", "meld", "play AH")
-    assert s.offer is None and s.current_player == 2 and s.announced == (100, 40, 220)
+    s = run(kings_and_queens_laid_down(2, "three-handed"), "pass", "pass", "play 9C")
+    assert s.offer is None and s.current_player == 1 and s.announced == (140, 0, 0)
     assert "claim overlooked" not in texts(s)
     with pytest.raises(binocle.IllegalActionError, match="claim_overlooked is off"):
         binocle.apply(s, "claim overlooked")
 
 
+def test_only_what_was_laid_down_can_be_claimed_as_overlooked() -> None:
+    """Three-handed rules, Overlooked melds: a table cannot claim what it never saw.  A
+    player who laid down nothing opens nothing to claim, and one who laid down only binocle
+    (QS JD, 40) and announced it opens nothing either, although his hand holds 260 (the
+    offer must not reveal a concealed hand).  Before: 220 and 220 were offered."""
+    s = deal(KQ, 0, "9H", OVERLOOKED)
+    while s.phase is Phase.DIX:
+        s = run(s, "pass")
+    s = run(s, "pass", "meld binocle QS JD", "pass", "pass")
+    assert s.phase is Phase.PLAY
+    assert s.announced == (0, 0, 40) and s.best == (220, 300, 260)
+    s = run(s, "play AS", "play 9S")  # seat 2 laid down binocle alone
+    assert s.offer is None and s.current_player == 0
+    s = run(s, "play 9S")  # seat 0 laid down nothing
+    assert s.offer is None and s.current_player == 1
+
+
 def test_an_overlooked_meld_nobody_claims_is_lost() -> None:
-    """Three-handed rules, Overlooked melds (option ``claim_overlooked``): when every other player lets
-    the overlooked meld go, nobody scores it, and the play goes on."""
-    p = "three-handed(claim_overlooked=true)"
-    s = run(deal(MELDS, 0, "AH", p), "pass", "pass", "pass", "pass", "meld", "meld")
-    s = run(s, "play AS")  # seat 1 announced nothing: all 190 overlooked
-    assert s.offer is not None and s.offer.points == 190
+    """Three-handed rules, Overlooked melds (option ``claim_overlooked``): when every other
+    player lets the overlooked meld go, nobody scores it, and the play goes on."""
+    s = run(kings_and_queens_laid_down(2), "pass", "pass", "play 9C")
+    assert s.offer is not None and s.offer.points == 80
     s = run(s, "pass", "pass")
-    assert s.offer is None and s.current_player == 2 and s.announced == (100, 0, 220)
+    assert s.offer is None and s.current_player == 1 and s.announced == (140, 0, 0)
 
 
 def test_an_overlooked_meld_claimed_after_a_trick_won_scores_at_once() -> None:
-    """Three-handed rules, Overlooked melds and Scoring (option ``claim_overlooked``): the overlooked
-    meld scores "under the same first-trick condition": claimed by a player who has already
-    won a trick, it scores at once.  The dealer plays last to the first trick and overlooks
-    his 80; seat 1, who won the trick, is asked first and claims it."""
-    s = to_play(deal(SPADES, 0, "AS", "three-handed(claim_overlooked=true)"), "dix")
-    assert s.announced == (10, 10, 0) and s.best == (80, 230, 40)
-    s = run(s, "meld", "play AS", "meld", "play 9D", "play 9S")
-    assert s.trick == () and s.recorded == (0, 240, 0)  # seat 1 won: dix and meld scored
+    """Three-handed rules, Overlooked melds and Scoring (option ``claim_overlooked``): the
+    overlooked meld scores "under the same first-trick condition": claimed by a player who
+    has already won a trick, it scores at once.  The dealer (seat 0) plays last to the first
+    trick with 80 overlooked; seat 1, who won the trick, is asked first and claims it."""
+    s = kings_and_queens_laid_down(0)
+    assert s.phase is Phase.PLAY and s.current_player == 1 and s.announced == (140, 0, 0)
+    s = run(s, "play AH", "play 9H", "play KH")
+    assert s.trick == () and s.current_player == 1
     assert s.offer is not None and (s.offer.seat, s.offer.points) == (0, 80)
-    assert s.current_player == 1
     s = run(s, "claim overlooked")
-    assert s.announced == (10, 320, 40) and s.recorded == (0, 320, 0)
-    assert s.meld_scored == (0, 320, 0) and s.current_player == 1 and s.offer is None
+    assert s.announced == (140, 80, 0) and s.recorded == (0, 80, 0)
+    assert s.meld_scored == (0, 80, 0) and s.current_player == 1 and s.offer is None
     s = play_out(s)
-    assert s.results[0].meld[1] == 320
+    assert s.results[0].meld[1] == 80
 
 
 def test_claim_overlooked_counts_the_hand_after_the_exchange() -> None:
-    """Three-handed rules, Overlooked melds (option ``claim_overlooked``): what a player overlooked is
-    measured on his hand as it is when he melds: the dealer who gave up the turn-up AS for a
-    Nine has lost his sequence, and declaring his best (80) overlooks nothing, so his first
-    card offers nothing.  (Found a bug: 150 was credited.)"""
+    """Three-handed rules, Overlooked melds (option ``claim_overlooked``): what a player
+    overlooked is measured on his hand as it is when he melds: the dealer who gave up the
+    turn-up AS for a Nine has lost his sequence, and declaring his best (80) overlooks
+    nothing, so his first card offers nothing.  (Found a bug: 150 was credited.)"""
     s = to_play(deal(SPADES, 0, "AS", "three-handed(claim_overlooked=true)"), "dix", "meld")
     assert s.announced == (10 + 80, 10 + 230, 40)
     s = run(s, "play AS", "play 9D", "play 9S")
@@ -845,6 +865,55 @@ def test_option_lowest_pays() -> None:
     assert binocle.winner(s) == 1 and s.payers == (2,) and s.scores == (188, 392, 0)
 
 
+def test_lowest_pays_counts_what_a_claim_counts() -> None:
+    """Three-handed rules, Game, option ``lowest_pays``: "the lowest score pays" when a
+    player goes out is taken by the count a claim uses: score, melds and dix scored this
+    hand and the card points taken.  Seat 1 goes out at 247 (target 240) after two tricks:
+    seat 0 has 97 by that count and seat 2 nothing, so seat 2 alone pays (before, the
+    scores before the hand, all 0, made both pay)."""
+    s = to_play(deal(SPADES, 0, "AS", "three-handed(lowest_pays=true,target=240)"), "dix", "meld")
+    for _ in range(6):
+        s = binocle.apply(s, weakest(s))
+    assert s.trick == () and binocle.observe(s, 0).get("claim_totals") == (97, 247, 0)
+    s = binocle.apply(s, "claim 1")
+    assert binocle.winner(s) == 1 and s.payers == (2,) and s.scores == (97, 247, 0)
+
+
+def test_lowest_pays_the_payer_of_a_seeded_game() -> None:
+    """Three-handed rules, Game, option ``lowest_pays``: the reported game (seed 6, target
+    400): scores before the hand (222, 155, 343), pegged this hand (0, 210, 70); seat 2 goes
+    out by a claim.  Seat 0 is lowest by every count at the claim: he pays, not seat 1."""
+    rng = random.Random(6)
+    s = binocle.new_game("three-handed(lowest_pays=true,target=400)", seed=6)
+    while not any(
+        binocle.observe(s, 0).get("claim_totals")[i] >= 400 for i in binocle.claimants(s)
+    ):
+        calm = [a for a in binocle.legal_actions(s) if a.kind is not Kind.CLAIM]
+        s = binocle.apply(s, rng.choice(calm))
+    assert s.scores == (222, 155, 343)
+    totals = binocle.observe(s, 0).get("claim_totals")
+    t = binocle.apply(s, "claim 2")
+    assert binocle.winner(t) == 2 and t.payers == (0,)
+    assert totals[0] == min(totals[0], totals[1]) and t.scores[0] < t.scores[1]
+
+
+def test_claim_totals_once_the_game_is_over_are_the_scores() -> None:
+    """Three-handed rules, Claiming (knocking): a claim counts the score and what this hand
+    added; once the game is over no hand is in progress, so the claim totals of a view are
+    the final scores (before, the last hand was counted twice)."""
+    s = binocle.apply(spades_at_the_end(300), "pass")
+    assert binocle.is_over(s) and s.scores == (188, 392, 0)
+    assert binocle.observe(s, 1).get("claim_totals") == s.scores
+
+
+def spades_at_the_end(target: int) -> Any:
+    """The SPADES hand to ``target`` played out by :func:`weakest`, its last trick taken."""
+    s = to_play(deal(SPADES, 0, "AS", f"three-handed(target={target})"), "dix", "meld")
+    while any(s.hands):
+        s = binocle.apply(s, weakest(s))
+    return s
+
+
 # --- views ---------------------------------------------------------------------------
 
 
@@ -978,17 +1047,16 @@ def test_perft_with_announcements_in_the_play() -> None:
     and meld turns (three-handed rules, Melds: announcements until one's first card; option
     ``claim_overlooked``).  Depth 1, by hand: seat 1 leads one of 15 distinct cards, or
     announces ``meld`` (his best, 190), the royal marriage KH QH or the sequence, or claims:
-    15 + 3 + 1 = 19.  Depth 2, by hand: after each of the 15 leads his 190 are overlooked
-    and seat 2 may claim them or pass (15 * 2); after ``meld``, 15 cards or claim (16); after
-    the royal marriage, also the sequence over it (17); after the sequence alone, the royal
-    marriage may not follow (same class, not worth more): 16; after his wrong claim he
-    retires and seat 2 leads one of 16 distinct cards, announces one of 7 (``meld``, three
-    marriages and the royal marriage, four Kings, four Queens) or claims (24):
-    30 + 16 + 17 + 16 + 24 = 103.  Without the option, and with the announcements in the
-    play switched off (``meld_until_first_card=false``: 15 cards and the claim at depth 1),
-    the counts differ as pinned here."""
+    15 + 3 + 1 = 19.  With the option, only what a player laid down can be claimed as
+    overlooked (three-handed rules, Overlooked melds): nothing laid down, nothing offered,
+    so depth 2 is the same as without it.  At depth 3 the one difference, worked out here:
+    the sequence laid down alone (150) makes 190 with its royal marriage, so after each of
+    his 15 leads 40 are offered and seat 2 may only claim them or pass (2 actions instead of
+    his own).  With the announcements in the play switched off
+    (``meld_until_first_card=false``: 15 cards and the claim at depth 1), the counts differ
+    as pinned here."""
     counts = {
-        "three-handed(claim_overlooked=true)": [19, 103, 688],
+        "three-handed(claim_overlooked=true)": [19, 237, 2060],
         "three-handed": [19, 237, 2194],
         "three-handed(meld_until_first_card=false)": [16, 76, 227],
     }
@@ -996,6 +1064,13 @@ def test_perft_with_announcements_in_the_play() -> None:
         s = run(deal(MELDS, 0, "AH", spec), *["pass"] * 6)
         assert s.phase is Phase.PLAY and s.current_player == 1 and s.announced == (0, 0, 0)
         assert [perft(s, d) for d in (1, 2, 3)] == expected, spec
+    plain = run(deal(MELDS, 0, "AH"), *["pass"] * 6, "meld sequence AH TH KH QH JH")
+    leads = [a for a in binocle.legal_actions(plain) if a.kind is Kind.PLAY]
+    assert len(leads) == 15
+    own = sum(len(binocle.legal_actions(binocle.apply(plain, a))) for a in leads)
+    assert counts["three-handed"][2] - counts["three-handed(claim_overlooked=true)"][2] == (
+        own - 2 * len(leads)
+    )
 
 
 def test_in_play_melds_and_overlooked_claims_in_records_json_and_the_validator() -> None:
@@ -1005,9 +1080,10 @@ def test_in_play_melds_and_overlooked_claims_in_records_json_and_the_validator()
     one's first card is reported, with the rule)."""
     p = "three-handed(claim_overlooked=true)"
     s = run(deal(MELDS, 0, "AH", p), "pass", "pass", "pass", "meld royal marriage KH QH")
-    s = run(s, "pass", "pass", "meld", "meld sequence AH TH JH + KH QH", "play AS", "play 9S")
-    assert s.offer == binocle.profiles.three_handed.Overlooked(2, 220, (0, 1), 0)
-    assert s.current_player == 0 and s.announced == (100, 190, 0)
+    s = run(s, "pass", "meld four kings KS KH KD KC", "meld four queens QS QH QD QC", "pass")
+    s = run(s, "meld", "meld sequence AH TH JH + KH QH", "play AS", "play 9S")
+    assert s.offer == binocle.profiles.three_handed.Overlooked(2, 80, (0, 1), 0)
+    assert s.current_player == 0 and s.announced == (100, 190, 140)
     back = binocle.loads(binocle.dumps(s))
     assert back == s and back.offer == s.offer
     doc = binocle.record(s)
@@ -1015,7 +1091,7 @@ def test_in_play_melds_and_overlooked_claims_in_records_json_and_the_validator()
     assert "meld sequence AH TH JH + KH QH" in texts_recorded
     assert binocle.replay(doc) == s
     s = run(s, "pass", "claim overlooked")  # the dealer lets it go, seat 1 claims it
-    assert s.announced == (100, 410, 0) and s.current_player == 0
+    assert s.announced == (100, 270, 140) and s.current_player == 0
     doc = binocle.record(s)
     assert doc["actions"][-2:] == [
         {"seat": 0, "action": "pass"},

@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 
 
 _NINE, _SEVEN = 5, 7
+#: After the last trick: the player asked declines (``pass``) or knocks (``claim``).
+_KNOCK_OR_PASS: Final = (A.PASS, A.CLAIM)
 
 
 @mypyc_attr(native_class=False)
@@ -110,7 +112,10 @@ class ClassicRules(Profile):
         if not concealed:  # every card on the table, or none left
             table = s.tables[p]
             stock_phase = s.stock or s.turn_up is not None
-            return (*_table_plays(table), A.CLAIM) if stock_phase and table.slots else (A.CLAIM,)
+            if stock_phase and table.slots:
+                return (*_table_plays(table), A.CLAIM)
+            # The last trick is taken: knock or not, before the hand is counted.
+            return _KNOCK_OR_PASS
         if s.stock or s.turn_up is not None:
             # Free play while the stock lasts: any card, from the hand or the table.
             table = s.tables[p]
@@ -208,6 +213,11 @@ class ClassicRules(Profile):
         if why is not None:
             return why
         assert p is not None
+        if phase is _PHASE_PLAY and not any(s.hands):
+            return (
+                f"the last trick is taken: seat {p} may knock (claim) or pass before the hand"
+                f" is counted, not {action} (classic rules, Claiming (knocking))"
+            )
         if kind is _KIND_PLAY:
             if phase is _PHASE_ANNOUNCE:
                 return (

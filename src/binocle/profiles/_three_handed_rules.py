@@ -41,7 +41,7 @@ from binocle.profiles.classic import (
     announcement_action,
     classic_revoke_penalty,
 )
-from binocle.rules.classic_melds import announcements_of
+from binocle.rules.classic_melds import announcements_of, best_meld_of
 from binocle.rules.tricks import Obligation, allowed_slice, obligation_broken
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ _NINE: Final = 5
 _RULE: Final = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
 _DIX2: Final = A.DIX2
 _OFFER_ACTIONS: Final = (A.CLAIM_OVERLOOKED, A.PASS)
-_CLAIM: Final = (A.CLAIM,)
+_KNOCK_OR_PASS: Final = (A.PASS, A.CLAIM)
 
 
 @mypyc_attr(native_class=False)
@@ -86,11 +86,14 @@ class ThreeHandedRules(Profile):
             if s.offer is not None:
                 return _OFFER_ACTIONS
             hand = s.hands[p]
-            trick = s.trick
+            trick: tuple[tuple[int, int], ...] = s.trick
+            if s.retired is not None and trick:
+                trick = _obligation_trick(trick, s.retired)  # a dead card wins nothing
             cards = allowed_slice(hand, trick, s.trump, _RULE) if trick else hand
             plays: tuple[Action, ...]
             if cards is hand:
-                plays = plays_then(hand, A.CLAIM) if hand else _CLAIM
+                # No card left: the last trick is taken; knock or not (_after_last_trick).
+                plays = plays_then(hand, A.CLAIM) if hand else _KNOCK_OR_PASS
             else:  # cards of one suit: shared tuples
                 plays = suit_plays_and_claim(cards)
             if not s.tricks and self.meld_until_first_card and _before_first_card(s, p):
@@ -172,10 +175,24 @@ class ThreeHandedRules(Profile):
         return super().explain_knock(s, seat)
 
     def claim_total(self, s: ThreeHandedState, seat: int) -> int:
-        """What a claim of ``seat`` is checked against: his game score, what he has
-        scored this hand (melds with his first trick, the last trick) and the card
-        points of the tricks he has taken."""
-        return s.scores[seat] + s.recorded[seat] + s.taken[seat]
+        """What a claim of ``seat`` is checked against: his game score, the melds and
+        dix he has scored this hand (with his first trick) and the card points of
+        the tricks he has taken (the last trick's 10 among them)."""
+        if s.phase is _PHASE_OVER or s.phase is _PHASE_DEAL:
+            return s.scores[seat]  # between hands, and once the game is over: the score
+        return s.scores[seat] + s.meld_scored[seat] + s.taken[seat]
+
+    def overlooked_points(self, s: ThreeHandedState, seat: int) -> int:
+        """What the others may claim as overlooked by ``seat`` (option ``claim_overlooked``;
+        three-handed rules, Overlooked melds): the best meld the cards he laid down
+        make, less the melds he announced; never the cards he kept concealed, and
+        nothing where he laid down nothing (then 0)."""
+        assert s.trump is not None
+        laid = s.tables[seat].cards
+        if not laid:
+            return 0
+        best = best_meld_of(tuple(sorted(laid)), s.trump, self.grand_binocle)[0]
+        return max(best - sum(m.value for m in s.shown[seat]), 0)
 
     # -- text ----------------------------------------------------------------------
 
@@ -208,6 +225,11 @@ class ThreeHandedRules(Profile):
             if kind is _KIND_MELD:
                 return self._explain_meld(s, p, action)
             return f"seat {p} announces melds now (meld, a combination, or pass), not {action}"
+        if not any(s.hands) and not s.trick:
+            return (
+                f"the last trick is taken: seat {p} may knock (claim) or pass before the hand"
+                f" is counted, not {action} (three-handed rules, Claiming (knocking))"
+            )
         offer = s.offer
         if offer is not None:
             return (
@@ -238,7 +260,8 @@ class ThreeHandedRules(Profile):
             c = action.card
             if c not in s.hands[p]:
                 return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
-            why = obligation_broken(c, s.hands[p], [x for _, x in s.trick], s.trump, _RULE)
+            played = [x for _, x in _obligation_trick(s.trick, s.retired)]
+            why = obligation_broken(c, s.hands[p], played, s.trump, _RULE)
             return why or f"{action} is not legal now"
         return f"seat {p} must play a card or claim, not {action}"
 
@@ -363,3 +386,23 @@ def _concealed(s: ThreeHandedState, p: int) -> tuple[Card, ...]:
     for _, c in table.slots:
         rest.remove(c)
     return tuple(rest)
+
+
+def _trick_done(trick: tuple[tuple[int, int], ...], out: int) -> bool:
+    """Whether both players still in the hand have played to ``trick`` (``out`` retired;
+    a card he played before retiring may lie in it)."""
+    return sum(1 for i, _ in trick if i != out) == 2
+
+
+def _obligation_trick(
+    trick: tuple[tuple[int, int], ...], out: int | None
+) -> tuple[tuple[int, int], ...]:
+    """The trick the obligations and the winner are measured on (three-handed rules,
+    Claiming (knocking)): a card of the retired player ``out`` wins nothing, so a
+    card he led counts as the weakest card of its suit (it keeps the suit led, and
+    any card of that suit beats it), and one he played later does not count."""
+    if out is None or all(i != out for i, _ in trick):
+        return trick
+    lead_seat, lead = trick[0]
+    first = ((lead_seat, (lead >> 3) * 8 + 7),) if lead_seat == out else (trick[0],)
+    return first + tuple((i, c) for i, c in trick[1:] if i != out)

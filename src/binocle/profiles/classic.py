@@ -110,6 +110,8 @@ class Classic(ClassicRules):
         if kind is _KIND_CLAIM:
             return self._claim(s, action)
         if kind is _KIND_PASS:
+            if s.phase is _PHASE_PLAY:  # after the last trick: no knock
+                return self._decline(s, action)
             return self._draw(
                 s, action, s.concealed, s.tables, s.meld_points, s.turn_up, s.dixes, s.hands
             )
@@ -201,9 +203,31 @@ class Classic(ClassicRules):
         )  # fmt: skip
         if stock_phase or hands[0] or hands[1]:
             return nxt
-        # The last trick scores 10 (RULES.md §2 "Play after the stock").
+        # The last trick scores 10 (classic rules, Play after the stock); then a player
+        # who has reached his target may knock before the hand is counted.
         taken = replace_at(taken, w, taken[w] + LAST_TRICK)
-        return self._end_hand(_replace(nxt, taken=taken), "played")
+        return self._after_last_trick(_replace(nxt, taken=taken), (w, 1 - w))
+
+    def _after_last_trick(self, s: ClassicState, order: tuple[int, ...]) -> GameState:
+        """The moment after the last trick (classic rules, Claiming (knocking)): the first
+        of ``order`` (the winner of the last trick, then the other) whose claim would be
+        correct is asked to knock (``claim``) or not (``pass``); with nobody to ask, the
+        hand is counted."""
+        for seat in order:
+            if self.claim_total(s, seat) >= s.targets[seat]:
+                return _replace(s, current_player=seat)
+        return self._end_hand(s, "played")
+
+    def _decline(self, s: ClassicState, action: Action) -> GameState:
+        """``pass`` after the last trick: the other player is asked in turn if his claim
+        would be correct and he has not declined already; else the hand is counted."""
+        p = s.current_player
+        assert p is not None
+        history = (s.history, action, p)
+        declined = _declined(s.history)
+        return self._after_last_trick(
+            _replace(s, history=history), tuple(i for i in (1 - p,) if i not in declined)
+        )
 
     def _meld(self, s: ClassicState, action: Action) -> GameState:
         p = s.current_player
@@ -514,3 +538,14 @@ def _hands_of(
 
 def _table_slot(table: MeldTable, c: Card) -> int:
     return _table_groups(table)[c][0]
+
+
+def _declined(history: tuple[Any, Action, int | None] | None) -> frozenset[int]:
+    """The seats whose ``pass`` stands last in ``history``: those who declined to knock
+    since the last trick (a game's moves, newest first, until another action)."""
+    seats = set()
+    while history is not None and history[1].kind is _KIND_PASS:
+        if history[2] is not None:
+            seats.add(history[2])
+        history = history[0]
+    return frozenset(seats)

@@ -53,9 +53,12 @@ from binocle.profiles._three_handed_rules import (
     ThreeHandedRules,
     _before_first_card,
     _concealed,
+    _obligation_trick,
+    _trick_done,
 )
 from binocle.profiles.classic import (
     ClassicState,
+    _declined,
     announcement_action,
 )
 from binocle.rules.classic_melds import (
@@ -67,7 +70,7 @@ from binocle.rules.classic_melds import (
     table_after,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
-from binocle.rules.tricks import bisect_cards
+from binocle.rules.tricks import bisect_cards, trick_winner
 
 __all__ = ["Overlooked", "ThreeHanded", "ThreeHandedState"]
 
@@ -125,6 +128,8 @@ class ThreeHanded(ThreeHandedRules):
             return self._claim(s, action)
         if s.offer is not None:
             return self._overlooked(s, action)
+        if kind is _KIND_PASS and s.phase is _PHASE_PLAY:  # after the last trick: no knock
+            return self._decline(s, action)
         if s.phase is _PHASE_DIX:
             return self._dix(s, action)
         return self._meld(s, action)
@@ -260,10 +265,10 @@ class ThreeHanded(ThreeHandedRules):
 
     def _offer_overlooked(self, s: ThreeHandedState, p: int) -> ThreeHandedState:
         """Option ``claim_overlooked``: ``p`` has just played his first card; what he
-        overlooked (his best meld less the melds he announced) is offered to the
-        others in turn from his left, if anything was overlooked."""
-        # RULES.md §3 "Melds", Resolution of the option of seed 000.
-        points = s.best[p] - sum(m.value for m in s.shown[p])
+        overlooked (:meth:`overlooked_points`) is offered to the others in turn from
+        his left, if anything was overlooked."""
+        # Three-handed rules, Overlooked melds: what the table saw, never concealed cards.
+        points = self.overlooked_points(s, p)
         if points <= 0 or s.current_player is None:
             return s
         asked = tuple(i for i in ((p + 1) % 3, (p + 2) % 3) if i != s.retired)
@@ -323,7 +328,7 @@ class ThreeHanded(ThreeHandedRules):
         trick = s.trick + ((p, c),)
         history = (s.history, action, p)
         retired = s.retired
-        if len(trick) < (3 if retired is None else 2):
+        if (len(trick) < 3) if retired is None else not _trick_done(trick, retired):
             seat = (p + 1) % 3  # the next seat in the hand (_next_seat)
             if seat == retired:
                 seat = (seat + 1) % 3
@@ -349,6 +354,8 @@ class ThreeHanded(ThreeHandedRules):
         when ``s`` is the state before it."""
         if hands is None or trick is None:
             hands, trick, history = s.hands, s.trick, s.history
+        if s.retired is not None and any(i == s.retired for i, _ in trick):
+            return self._finish_dead_trick(s, hands, trick, history)
         # The card numbers are read into variables typed int (machine integers, compiled).
         trump = s.trump
         t: int = -1 if trump is None else trump
@@ -364,11 +371,49 @@ class ThreeHanded(ThreeHandedRules):
                     w, b = seat, c
             elif c >> 3 == t:
                 w, b = seat, c
-        taken, piles = s.taken, s.piles
+        piles = s.piles
         if len(trick) == 3:
             won = (*piles[w], trick[0][1], trick[1][1], trick[2][1])
         else:
             won = (*piles[w], *[c for _, c in trick])
+        return self._trick_taken(s, w, points, won, hands, history)
+
+    def _finish_dead_trick(
+        self,
+        s: ThreeHandedState,
+        hands: tuple[tuple[Card, ...], ...],
+        trick: tuple[tuple[int, Card], ...],
+        history: Any,
+    ) -> GameState:
+        """A trick holding the card of a player who retired after playing it (three-handed
+        rules, Claiming (knocking)): the card keeps the suit it led but wins nothing and
+        counts for nobody (it joins the dead cards); the better of the two live cards
+        takes the trick, and where neither follows that suit nor trumps, the first of
+        them."""
+        out = s.retired
+        assert out is not None
+        live = tuple((i, c) for i, c in trick if i != out)
+        measured = _obligation_trick(trick, out)
+        w = measured[trick_winner([c for _, c in measured], s.trump)][0]
+        if w == out:  # neither live card followed the dead card's suit or trumped
+            w = live[0][0]
+        points = sum(BINOCLE_POINTS[c] for _, c in live)
+        won = (*s.piles[w], *[c for _, c in live])
+        s = _rebuild(s, dead=(*s.dead, *[c for i, c in trick if i == out]))
+        return self._trick_taken(s, w, points, won, hands, history)
+
+    def _trick_taken(
+        self,
+        s: ThreeHandedState,
+        w: int,
+        points: int,
+        won: tuple[Card, ...],
+        hands: tuple[tuple[Card, ...], ...],
+        history: Any,
+    ) -> GameState:
+        """``w`` takes the trick (``points``; ``won`` his pile with it) and scores his
+        announcements with his first trick; the last trick scores 10 at once."""
+        taken, piles = s.taken, s.piles
         # Three seats: the winner's entries replaced in place (as replace_at does).
         if w == 0:
             taken = (taken[0] + points, taken[1], taken[2])
@@ -389,12 +434,36 @@ class ThreeHanded(ThreeHandedRules):
         )
         if hands[0] or hands[1] or hands[2]:
             return nxt
-        # The last trick scores 10 at once (RULES.md §3 "Scoring").
+        # The last trick scores 10 at once (three-handed rules, Scoring); then a player who
+        # has reached his target may knock before the hand is counted.
         nxt = _rebuild(
             nxt, recorded=replace_at(recorded, w, recorded[w] + LAST_TRICK),
             taken=replace_at(taken, w, taken[w] + LAST_TRICK),
         )  # fmt: skip
-        return self._end_hand(nxt)
+        return self._after_last_trick(nxt, self._in_turn(nxt, w))
+
+    def _in_turn(self, s: ThreeHandedState, first: int) -> tuple[int, ...]:
+        """The players still in the hand in turn from ``first``."""
+        return tuple(i for i in (first, (first + 1) % 3, (first + 2) % 3) if i != s.retired)
+
+    def _after_last_trick(self, s: ThreeHandedState, order: tuple[int, ...]) -> GameState:
+        """The moment after the last trick (three-handed rules, Claiming (knocking)): the
+        first of ``order`` (in turn from the winner of the last trick) whose claim would
+        be correct is asked to knock (``claim``) or not (``pass``); with nobody to ask,
+        the hand is counted."""
+        for seat in order:
+            if self.claim_total(s, seat) >= s.targets[seat]:
+                return _rebuild(s, current=seat)
+        return self._end_hand(s)
+
+    def _decline(self, s: ThreeHandedState, action: Action) -> GameState:
+        """``pass`` after the last trick: the next player in turn who has not declined
+        already and whose claim would be correct is asked; else the hand is counted."""
+        p = s.current_player
+        assert p is not None
+        declined = _declined(s.history)
+        order = tuple(i for i in self._in_turn(s, p)[1:] if i not in declined)
+        return self._after_last_trick(_rebuild(s, history=(s.history, action, p)), order)
 
     def _claim(self, s: ThreeHandedState, action: Action) -> GameState:
         """A correct claim wins; a wrong one retires the claimant (three-handed rules,
@@ -405,7 +474,8 @@ class ThreeHanded(ThreeHandedRules):
         history = (s.history, action, p)
         total = self.claim_total(s, p)
         if total >= s.targets[p]:
-            payers = _lowest(s.scores, exclude=p) if self.lowest_pays else ()
+            # Option lowest_pays: the lowest by the count a claim uses, at the claim.
+            payers = _lowest(self._claim_totals(s), exclude=p) if self.lowest_pays else ()
             return self._end_hand(_rebuild(s, history=history), winner=p, payers=payers)
         if self.lowest_pays:
             return self._end_hand(_rebuild(s, history=history), retired=p, payers=(p,), over=True)
@@ -413,23 +483,19 @@ class ThreeHanded(ThreeHandedRules):
             # A second wrong claim: he retires too, and the last player left wins.
             last = next(i for i in range(3) if i not in (p, s.retired))
             return self._end_hand(_rebuild(s, history=history), winner=last)
-        dead = (*s.dead, *s.hands[p])
         current = s.current_player
-        trick = s.trick
         if current == p:
             current = self._next_seat(_rebuild(s, retired=p), p)
-        else:
-            # Resolution: a card he played to the trick in progress is dead with the
-            # rest; the others finish that trick, the first of their cards leading.
-            dead = (*dead, *(c for i, c in trick if i == p))
-            trick = tuple((i, c) for i, c in trick if i != p)
+        # Three-handed rules, Claiming (knocking): his cards are dead; a card he already
+        # played to the trick in progress stays on the table, keeps the suit it led and
+        # wins nothing (it joins the dead cards when the trick is taken).
         s2 = _rebuild(
-            s, hands=replace_at(s.hands, p, ()), trick=trick, history=history, retired=p,
-            dead=dead, current=current,
+            s, hands=replace_at(s.hands, p, ()), history=history, retired=p,
+            dead=(*s.dead, *s.hands[p]), current=current,
         )  # fmt: skip
-        if len(s2.trick) == 2:
+        if s2.trick and _trick_done(s2.trick, p):
             return self._finish_trick(s2)
-        if not any(s2.hands):  # pragma: no cover - a claim always precedes a card
+        if not any(s2.hands):  # a knock after the last trick: the hand is counted
             return self._end_hand(s2)
         return s2
 
