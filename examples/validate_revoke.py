@@ -7,9 +7,12 @@ bidder, holds the suit led and also a card of another plain suit plays that
 other card instead, and the record stops after that play (its comment keeps
 the card the rule would have played).  The validator finds it, names the rule
 broken ("must follow suit ...") and what follows under the cutthroat rules,
-Revoke: the hand is scored as if the offender's side had failed, so the player
-in error, an opponent of the bidder, scores nothing for the hand and the
-bidder is not set.
+Revoke: the player in error, an opponent of the bidder, scores no card points
+for the hand (his meld stands only if he has won a counter), and the bidder
+cannot be set: he scores his bid, or at his choice the hand played out.  The
+validator plays the revoking card anyway and scores the hand as far as the
+record goes (``hand_scores``); as this record stops at the revoke, there is no
+score for the hand played out (``played_out_scores`` is None).
 
 The record is made, not kept by hand: no bot plays it, so it does not change
 when the bots do; ``--regenerate`` writes it again, and the test suite checks
@@ -117,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"binocle.validate: {report.kind} by seat {report.seat} at action {report.index}")
     print(f"  rule broken: {report.rule}")
-    print(f"  penalty: {report.penalty}\n")
+    print(f"  penalty: {report.penalty}")
+    print(f"  hand scores: {report.hand_scores}; played out: {report.played_out_scores}\n")
 
     # ... and the command line, whose exit status is 1 for a game that breaks a rule.
     done = subprocess.run(

@@ -206,7 +206,7 @@ def test_validate_catches_the_example_revoke(capsys: pytest.CaptureFixture[str])
     assert main(["validate", str(EXAMPLES / "revoke_game.json")]) == 1
     out = capsys.readouterr().out
     assert "revoke at action" in out and "rule broken: must follow suit" in out
-    assert "an opponent, scores nothing for hand" in out and "is not set" in out
+    assert "an opponent, scores no card points for hand" in out and "cannot be set" in out
     assert "score for cards" not in out  # not the three-handed penalty
 
 
@@ -346,11 +346,12 @@ def test_example_bots_match() -> None:
 
 def test_example_validate_revoke() -> None:
     """The revoke example shows ``binocle validate`` catching it: exit status 1 and the
-    penalty of the cutthroat rules, Revoke (an opponent's revoke: he scores nothing)."""
+    penalty of the cutthroat rules, Revoke (an opponent's revoke: no card points for him)."""
     done = _run("examples/validate_revoke.py")
     assert done.returncode == 0, done.stderr
     assert "revoke at action" in done.stdout and "(exit status 1)" in done.stdout
-    assert "scores nothing for hand" in done.stdout and "(cutthroat rules, Revoke)" in done.stdout
+    assert "scores no card points for hand" in done.stdout
+    assert "(cutthroat rules, Revoke)" in done.stdout
 
 
 def test_example_revoke_record_is_a_real_game_with_one_play_changed() -> None:

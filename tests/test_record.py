@@ -325,6 +325,8 @@ def test_validator_catches_a_revoke(profile: str) -> None:
     else:
         assert f"seat {p} loses his entire score for cards" in report.penalty
         assert f"({profile} rules, Revoke)" in report.penalty
+    if profile != "cutthroat":
+        assert report.hand_scores is None and report.played_out_scores is None
     if profile == "classic":
         assert "replayed from there" in report.penalty  # classic rules, Revoke
     else:
@@ -333,30 +335,247 @@ def test_validator_catches_a_revoke(profile: str) -> None:
 
 def test_failing_to_win_the_trick_is_a_revoke_too() -> None:
     """Cutthroat rules, Play and Revoke: not beating the card led when able is a revoke; a
-    revoking opponent scores nothing for the hand and the bidder is not set."""
+    revoking opponent scores no card points and the bidder cannot be set."""
     doc, _, s = _revoke("cutthroat", seed=6, beat=True, who=lambda s, p: p != s.bidder)
     report = binocle.validate(doc)
     assert report.kind == "revoke" and report.rule is not None
     assert report.rule.startswith("must beat")
-    assert report.penalty == (
-        f"seat {report.seat}, an opponent, scores nothing for hand {s.hand_number} (neither"
-        f" meld nor tricks), and the bidder, seat {s.bidder}, is not set: he cannot be set"
-        " back by an opponent's revoke (cutthroat rules, Revoke)"
+    assert report.penalty is not None
+    assert report.penalty.startswith(
+        f"seat {report.seat}, an opponent, scores no card points for hand {s.hand_number}"
     )
+    assert (
+        f"the bidder, seat {s.bidder}, cannot be set: he scores his bid of {s.bid}, or at his"
+        " choice the hand played out" in report.penalty
+    )
+    assert report.penalty.endswith("(cutthroat rules, Revoke)")
+    assert report.hand_scores is not None and report.hand_scores[s.bidder] == s.bid
 
 
-@pytest.mark.parametrize(("spec", "times"), [("cutthroat", 2), ("cutthroat(single_set=true)", 1)])
-def test_a_revoking_bidder_is_set(spec: str, times: int) -> None:
-    """Cutthroat rules, Revoke: the hand is scored as if the offender's side failed, so a
-    revoking bidder is set as the profile sets him: twice his bid, or once with
-    ``single_set``."""
+@pytest.mark.parametrize("spec", ["cutthroat", "cutthroat(single_set=true)"])
+def test_a_revoking_bidder_is_scored_on_his_meld(spec: str) -> None:
+    """Cutthroat rules, Revoke: a revoking bidder's card points count 0 for him and he is
+    scored as usual on what is left; here his meld alone reaches his bid, so he is not set
+    (the set itself: see the hands built below)."""
     doc, _, s = _revoke(spec, seed=4, who=lambda s, p: p == s.bidder)
     report = binocle.validate(doc)
     assert report.kind == "revoke" and report.seat == s.bidder
+    meld = s.melds[s.bidder].total
+    assert meld >= s.bid  # the position this seed gives
     assert report.penalty is not None
-    assert f"seat {s.bidder}, the bidder, is set for hand {s.hand_number}" in report.penalty
-    assert f"he loses {times * s.bid} (" in report.penalty
+    assert report.penalty.startswith(
+        f"seat {s.bidder}, the bidder, scores no card points for hand {s.hand_number}"
+    )
+    assert f"his meld of {meld} reaches his bid of {s.bid}, so he is not set" in report.penalty
     assert report.penalty.endswith("(cutthroat rules, Revoke)")
+    assert report.hand_scores is not None and report.hand_scores[s.bidder] == meld
+    assert report.played_out_scores is None
+
+
+# -- the cutthroat revoke, scored (cutthroat rules, Revoke) ---------------------------------
+#
+# One deal, dealer seat 0: seat 1 bids 250 and the others pass; he takes the widow
+# AH TH KH, discards 9C 9C QS (no counter) and names hearts.  Melds: seat 0 90 (dix,
+# two marriages, jacks around), seat 1 200 (run, royal marriage, dix), seat 2 80 (two
+# marriages, pinochle).  The first six tricks (leader first):
+#
+#   1  1:AH 2:9D 0:9H  seat 1 takes 10      4  1:AS 2:9S 0:9S  seat 1 takes 10
+#   2  1:AH 2:9D 0:JH  seat 1 takes 10      5  1:KS 2:AS 0:JS  seat 2 takes 20
+#   3  1:TH 2:JD 0:QH  seat 1 takes 10      6  2:QD 0:AD 1:KD  seat 0 takes 20
+#
+# Trick 7: seat 0 leads TC, seat 1 trumps with 9H, and seat 2, who holds clubs, plays
+# TS: a revoke ("must follow suit C").  Seat 1's trump wins it: 20 more for him.
+
+_HANDS: list[str] = [
+    "QH JH 9H JS 9S TC KC QC JC JC AD TD KD QD JD",
+    "AH TH KH QH JH 9H AS TS KS QS 9C 9C AD TD KD",
+    "AS TS KS QS JS 9S AC AC TC KC QC QD JD 9D 9D",
+]
+_FIRST_TRICKS = "AH 9D 9H AH 9D JH TH JD QH AS 9S 9S KS AS JS"
+
+
+def _revoke_record(
+    spec: str, bid: int, plays: str, revoke: tuple[int, str], after: str = ""
+) -> dict[str, Any]:
+    """The deal above in ``spec``, seat 1 bidding ``bid``: the legal ``plays``, then
+    ``revoke`` (seat, card), then ``after``: "seat:card" entries, as the record has them."""
+    deck = binocle.stack_deck("cutthroat", _HANDS, dealer=0, widow="AH TH KH")
+    s = binocle.new_game(spec, deck=deck, dealer=0)
+    for text in [f"bid {bid}", "pass", "pass", "discard 9C", "discard 9C", "discard QS"]:
+        s = binocle.apply(s, text)
+    for text in ["trump H", "meld", "meld", "meld"]:
+        s = binocle.apply(s, text)
+    for card in plays.split():
+        s = binocle.apply(s, f"play {card}")
+    doc = binocle.record(s)
+    seat, card = revoke
+    assert s.current_player == seat and binocle.parse_card(card) in s.hands[seat]
+    doc["actions"].append({"seat": seat, "action": f"play {card}"})
+    for entry in after.split():
+        who, _, played = entry.partition(":")
+        doc["actions"].append({"seat": int(who), "action": f"play {played}"})
+    return doc
+
+
+#: Tricks 8-15 after seat 2's revoke, seat 1 leading every one:
+#:   8 TH JS JC, 9 KH QS JC, 10 KH QC JD, 11 QH KS QD, 12 JH KC QC: 10 each to seat 1;
+#:   13 AD TC TD, 14 TD AC KD, 15 TS AC KC: 30 each to seat 1, and the last trick.
+_AFTER_OPPONENT = (
+    "1:TH 2:JS 0:JC 1:KH 2:QS 0:JC 1:KH 2:QC 0:JD 1:QH 2:KS 0:QD 1:JH 2:KC 0:QC"
+    " 1:AD 2:TC 0:TD 1:TD 2:AC 0:KD 1:TS 2:AC 0:KC"
+)
+
+
+def test_an_opponents_revoke_with_the_record_stopping_there() -> None:
+    """Cutthroat rules, Revoke: the offender's card points count 0 for him, but his meld
+    stands, as he won a counter (trick 5); the bidder cannot be set and scores his bid;
+    the other opponent scores as usual.  The record stops at the revoke, so there is no
+    score for the hand played out.
+
+    Seat 0: meld 90 (he won a counter, trick 6) + 20 = 110; seat 1: his bid, 250; seat 2:
+    meld 80 + 0 (his 20 in trick 5 count 0) = 80.
+    """
+    doc = _revoke_record("cutthroat", 250, f"{_FIRST_TRICKS} QD AD KD TC 9H", (2, "TS"))
+    report = binocle.validate(doc)
+    assert not report.ok and report.kind == "revoke" and report.seat == 2
+    assert (
+        report.index == len(doc["actions"]) - 1
+        and report.rule == "must follow suit C: holds AC TC KC QC"
+    )
+    assert report.hand_scores == (110, 250, 80)
+    assert report.played_out_scores is None
+    assert report.scores == (0, 0, 0) and report.states_checked == len(doc["actions"])
+    assert report.penalty == (
+        "seat 2, an opponent, scores no card points for hand 1 (the last trick still"
+        " counts): his meld of 80 stands (he has won a counter); the bidder, seat 1, cannot"
+        " be set: he scores his bid of 250, or at his choice the hand played out, scored as"
+        " usual but never below 250 (cutthroat rules, Revoke)"
+    )
+    assert any("is not played out in the record" in note for note in report.notes)
+    text = str(report)
+    assert "hand 1 scored by the revoke rule: seat 0 110, seat 1 250, seat 2 80" in text
+    assert "played out, at the bidder's choice" not in text
+
+
+def test_an_opponents_revoke_with_the_hand_played_out() -> None:
+    """Cutthroat rules, Revoke: the record plays the hand out past an opponent's revoke,
+    so both figures are given: the bidder at his bid, and the hand played out, scored as
+    usual (he is never set).
+
+    Seat 1 takes 10+10+10+10 (tricks 1-4) + 20 (trick 7) + 5 x 10 (tricks 8-12) + 3 x 30
+    (tricks 13-15) = 200 in counters, no counter in his discards, and the last trick: 210;
+    with his meld of 200, 410, more than his bid.  Seats 0 and 2 score as in the record
+    stopped at the revoke: 110 and 80 (their counters: 20 each, of 240).
+    """
+    doc = _revoke_record(
+        "cutthroat", 250, f"{_FIRST_TRICKS} QD AD KD TC 9H", (2, "TS"), _AFTER_OPPONENT
+    )
+    report = binocle.validate(doc)
+    assert report.kind == "revoke" and report.index == len(doc["actions"]) - 25
+    assert report.hand_scores == (110, 250, 80)
+    assert report.played_out_scores == (110, 410, 80)
+    assert not any("not played out" in note for note in report.notes)
+    n = report.index
+    assert any(
+        f"actions {n + 1} to {n + 24} checked, to the end of the hand" in note
+        for note in report.notes
+    )
+    text = str(report)
+    assert "hand 1 scored by the revoke rule: seat 0 110, seat 1 250, seat 2 80" in text
+    assert "hand 1 played out, at the bidder's choice: seat 0 110, seat 1 410, seat 2 80" in text
+
+
+def test_the_hand_played_out_never_sets_the_bidder() -> None:
+    """Cutthroat rules, Revoke: after an opponent's revoke the hand played out is scored
+    as usual but never below the bid.  Bid 420: his meld of 200 and 210 in tricks (as
+    above) make 410, short of it, so the hand played out gives him 420, not a set."""
+    doc = _revoke_record(
+        "cutthroat", 420, f"{_FIRST_TRICKS} QD AD KD TC 9H", (2, "TS"), _AFTER_OPPONENT
+    )
+    report = binocle.validate(doc)
+    assert report.hand_scores == (110, 420, 80)
+    assert report.played_out_scores == (110, 420, 80)
+
+
+def test_a_further_broken_rule_stops_the_play_out() -> None:
+    """Cutthroat rules, Revoke: the hand past the revoke is replayed through the usual
+    checks; a card out of turn (seat 0 before seat 2, trick 8) stops it there, with a note,
+    and the hand is scored as far as it went: as when the record stops at the revoke."""
+    doc = _revoke_record(
+        "cutthroat", 250, f"{_FIRST_TRICKS} QD AD KD TC 9H", (2, "TS"), "1:TH 0:JC 2:JS"
+    )
+    report = binocle.validate(doc)
+    assert report.kind == "revoke" and report.index == len(doc["actions"]) - 4
+    assert report.hand_scores == (110, 250, 80) and report.played_out_scores is None
+    stop = [note for note in report.notes if "stops there" in note]
+    assert len(stop) == 1 and stop[0].startswith(
+        f"action {report.index + 2} ('play JC') by seat 0, out of turn"
+    )
+
+
+@pytest.mark.parametrize(
+    ("spec", "loss"), [("cutthroat", 500), ("cutthroat(single_set=true)", 250)]
+)
+def test_a_revoking_bidder_short_of_his_bid_is_set(spec: str, loss: int) -> None:
+    """Cutthroat rules, Revoke: the bidder revokes (trick 6: QD led, he holds diamonds and
+    trumps with 9H, which wins the trick); his card points count 0, and his meld of 200 is
+    short of his bid of 250: he is set, for twice his bid (once with ``single_set``).
+
+    Seat 2: meld 80 (a counter, trick 5) + 20 = 100; seat 0 has won no counter (his Ace
+    went to the revoking trump): 0.
+    """
+    doc = _revoke_record(spec, 250, f"{_FIRST_TRICKS} QD AD", (1, "9H"))
+    report = binocle.validate(doc)
+    assert report.kind == "revoke" and report.seat == 1
+    assert report.rule == "must follow suit D: holds AD TD KD"
+    assert report.hand_scores == (0, -loss, 100) and report.played_out_scores is None
+    how = "twice his bid" if loss == 500 else "his bid, set single"
+    assert report.penalty == (
+        "seat 1, the bidder, scores no card points for hand 1 (neither his counters nor his"
+        " discards; the last trick still counts): his meld of 200 falls short of his bid of"
+        f" 250, so he is set: he loses {loss} ({how}); the opponents score as usual"
+        " (cutthroat rules, Revoke)"
+    )
+
+
+def test_a_revoking_bidder_whose_meld_reaches_his_bid() -> None:
+    """Cutthroat rules, Revoke: the bidder revokes, but his meld alone, 200, reaches his
+    bid of 200 (``min_bid=200``): he is not set and scores his meld, 200."""
+    doc = _revoke_record("cutthroat(min_bid=200)", 200, f"{_FIRST_TRICKS} QD AD", (1, "9H"))
+    report = binocle.validate(doc)
+    assert report.kind == "revoke" and report.seat == 1
+    assert report.hand_scores == (0, 200, 100) and report.played_out_scores is None
+    assert report.penalty is not None
+    assert (
+        "his meld of 200 reaches his bid of 200, so he is not set: he scores 200" in report.penalty
+    )
+
+
+#: Tricks 7-15 after the bidder's revoke (his 9H takes trick 6), seat 1 leading every one.
+_AFTER_BIDDER = (
+    "1:TH 2:JS 0:JC 1:KH 2:QS 0:JC 1:KH 2:QC 0:JD 1:QH 2:KS 0:QD 1:JH 2:KC 0:QC"
+    " 1:AD 2:TC 0:TD 1:TD 2:AC 0:KD 1:KD 2:AC 0:TC 1:TS 2:TS 0:KC"
+)
+
+
+def test_the_last_trick_still_counts_for_a_revoking_bidder() -> None:
+    """Cutthroat rules, Revoke: the last trick is not card points, so it still counts for
+    the offender.  The bidder revokes in trick 6 and the record plays the hand out; he
+    takes every trick left and the last one: his meld of 200 + 10 reaches his bid of 210,
+    so he scores 210.  Seat 2: meld 80 + 20 (trick 5) = 100; seat 0, no counter: 0.  A
+    revoking bidder has no choice: no score for the hand played out."""
+    doc = _revoke_record(
+        "cutthroat(min_bid=200)", 210, f"{_FIRST_TRICKS} QD AD", (1, "9H"), _AFTER_BIDDER
+    )
+    report = binocle.validate(doc)
+    assert report.kind == "revoke" and report.index == len(doc["actions"]) - 28
+    assert report.hand_scores == (0, 210, 100) and report.played_out_scores is None
+    assert report.penalty is not None
+    assert (
+        "falls short of his bid of 210, so unless the last trick makes it up he is set"
+        in report.penalty
+    )
+    assert any("to the end of the hand" in note for note in report.notes)
 
 
 def test_wrong_claim_loses_the_two_handed_game() -> None:

@@ -394,6 +394,9 @@ class Profile:
     aliases: "ClassVar[tuple[str, ...]]" = ()
     players: "ClassVar[int]" = 0
     description: "ClassVar[str]" = ""
+    #: Whether the validator plays a hand out past a revoke and scores it with
+    #: :meth:`revoke_scores` (the profile's rules page, "Revoke", says how).
+    revokes_played_out: "ClassVar[bool]" = False
 
     max_hands: int | None = attrs.field(
         default=None, converter=_max_hands_value, validator=_max_hands_option, kw_only=True
@@ -484,6 +487,20 @@ class Profile:
         each profile takes from its rules page ("Revoke").
         """
         return "the card does not stand: it is taken back and a legal one played instead"
+
+    def revoke_scores(
+        self, state: GameState, seat: int, last: Action | None = None
+    ) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+        """Each seat's score for the hand in which ``seat`` revoked, where
+        :attr:`revokes_played_out` is true: the hand under the revoke rule, and
+        the same hand played out where the rules give a choice (else None).
+
+        ``state`` is the hand past the revoke, in its play: the revoking card
+        played anyway, then the record's further cards of the hand; ``last``
+        is the card that ended the hand after it, None where the record stops
+        before its end.
+        """
+        raise NotImplementedError
 
     def winner(self, state: GameState) -> int | None:
         """The seat that won the game, or None (a state's ``game_winner``)."""

@@ -9,10 +9,13 @@ rules say follows:
   or trump, with the penalty the profile's rules page gives under "Revoke":
   in the classic and three-handed games the player in error loses his entire
   score for cards for that hand ("classic rules, Revoke" adds the adversary's
-  right to have the hand replayed from the error); in cutthroat the hand is
-  scored as if the offender's side failed ("cutthroat rules, Revoke": a
-  revoking bidder is set, a revoking opponent scores nothing and the bidder is
-  not set);
+  right to have the hand replayed from the error); in cutthroat the offender's
+  card points count 0 for him, a revoking bidder is scored as usual on what is
+  left, and the bidder cannot be set by an opponent's revoke ("cutthroat rules,
+  Revoke").  There the validator plays the revoking card anyway, replays the
+  record's further cards of that hand through the usual checks, and gives each
+  seat's score for the hand: ``hand_scores``, and ``played_out_scores`` where
+  the bidder may choose to have the hand played out;
 - **over-scored meld** — ``meld <total>`` announcing more than the meld is
   worth: the excess can be taken down, and in the two-handed game the
   adversary may add it to his own score ("classic rules, Over-scored melds");
@@ -106,6 +109,10 @@ def _seat_name(seat: int | None, seats: tuple[str | None, ...]) -> str:
     return f"seat {seat}"
 
 
+def _by_seat(values: tuple[int, ...], seats: tuple[str | None, ...]) -> str:
+    return ", ".join(f"{_seat_name(i, seats)} {v}" for i, v in enumerate(values))
+
+
 @attrs.frozen
 class ValidationReport:
     """What :func:`validate` found: a frozen value; ``str(report)`` reads as text.
@@ -119,8 +126,20 @@ class ValidationReport:
     ``scores`` and ``winner`` are those of the last state replayed (the final
     one when ``ok``); ``hand`` its hand number and ``over`` whether the game
     ended; ``states_checked`` counts the states built by the replay (the
-    start and one per accepted action).  ``wrong_claims`` holds ``(index,
-    seat)`` of every wrong claim and ``notes`` a line for each remark.
+    start and one per accepted action, up to the broken rule).
+    ``wrong_claims`` holds ``(index, seat)`` of every wrong claim and
+    ``notes`` a line for each remark.
+
+    After a revoke in a profile whose rules score the hand past it
+    (cutthroat rules, Revoke), the hand is played out as the record plays it,
+    to its end or to the record's (a further broken rule stops it: a note
+    says so), and ``hand_scores`` is each seat's score for that hand (the
+    change of its game score) under the revoke rule, the bidder at his bid
+    where an opponent revoked; ``played_out_scores`` is the same with the
+    bidder's score for the hand played out, given only where an opponent
+    revoked and the record plays the hand to its end.  Both are None
+    otherwise (a note says when the record stops before the hand's end).
+    ``scores`` stay those before the revoke.
     """
 
     ok: bool
@@ -141,6 +160,8 @@ class ValidationReport:
     wrong_claims: tuple[tuple[int, int], ...] = ()
     notes: tuple[str, ...] = ()
     seats: tuple[str | None, ...] = ()
+    hand_scores: tuple[int, ...] | None = None
+    played_out_scores: tuple[int, ...] | None = None
 
     def __str__(self) -> str:
         name = self.seats
@@ -158,13 +179,20 @@ class ValidationReport:
                 claimed = "?" if self.claimed_value is None else str(self.claimed_value)
                 lines.append(f"  meld announced: {claimed}; correct value: {self.correct_value}")
             lines.append(f"  what follows: {self.penalty}")
+            if self.hand_scores is not None:
+                lines.append(
+                    f"  hand {self.hand} scored by the revoke rule: "
+                    + _by_seat(self.hand_scores, name)
+                )
+            if self.played_out_scores is not None:
+                lines.append(
+                    f"  hand {self.hand} played out, at the bidder's choice: "
+                    + _by_seat(self.played_out_scores, name)
+                )
         for note in self.notes:
             lines.append(f"  note: {note}")
         where = "before it" if not self.ok else "final" if self.over else "so far"
-        lines.append(
-            f"  scores ({where}): "
-            + ", ".join(f"{_seat_name(i, name)} {v}" for i, v in enumerate(self.scores))
-        )
+        lines.append(f"  scores ({where}): " + _by_seat(self.scores, name))
         if self.over:
             won = (
                 f"{_seat_name(self.winner, name)} wins"
@@ -213,6 +241,9 @@ def validate(record: dict[str, Any] | str | bytes) -> ValidationReport:
         checked += 1
     if found is None:
         head.profile.check(state)
+    figures: _Figures = (None, None)
+    if found is not None and found.play is not None and state.profile.revokes_played_out:
+        figures = _play_out(state, index, found.play, head.moves, notes)
     return ValidationReport(
         found is None,
         None if found is None else index,
@@ -232,6 +263,8 @@ def validate(record: dict[str, Any] | str | bytes) -> ValidationReport:
         wrong_claims=tuple(wrong),
         notes=tuple(notes),
         seats=head.seats,
+        hand_scores=figures[0],
+        played_out_scores=figures[1],
     )
 
 
@@ -244,9 +277,13 @@ class _Finding:
     penalty: str
     claimed_value: int | None = None
     correct_value: int | None = None
+    #: The revoking card (a revoke only).
+    play: Action | None = None
 
 
 _Step = tuple[GameState, Action, None] | tuple[None, None, _Finding]
+#: A revoke's figures: the hand under the revoke rule, and the hand played out.
+_Figures = tuple[tuple[int, ...] | None, tuple[int, ...] | None]
 
 
 def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: list[str]) -> _Step:
@@ -312,7 +349,7 @@ def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: li
 def _broken(state: GameState, p: int, action: Action, rule: str) -> _Finding:
     """What an action the engine refused is: a revoke, an irregular meld, or illegal."""
     if _is_revoke(state, p, action, rule):
-        return _Finding(REVOKE, rule, state.profile.revoke_penalty(state, p))
+        return _Finding(REVOKE, rule, state.profile.revoke_penalty(state, p), play=action)
     if action.kind is Kind.MELD and action.name is not None:
         claimed = KIND_VALUES.get(action.name)
         worth, best = _declared_worth(state, p, action)
@@ -327,6 +364,68 @@ def _broken(state: GameState, p: int, action: Action, rule: str) -> _Finding:
     return _Finding(
         ILLEGAL, rule, "the action does not stand: it is taken back and a legal one made instead"
     )
+
+
+def _play_out(
+    state: GameState,
+    index: int,
+    revoke: Action,
+    moves: tuple[tuple[int | None, str], ...],
+    notes: list[str],
+) -> _Figures:
+    """The hand past a revoke, as the record plays it, scored by the profile's revoke rule.
+
+    The revoking card is played anyway (the profile's own transition, which
+    does not check it), then the record's further entries of that hand go
+    through the usual checks, to the end of the hand or of the record; a
+    further broken rule, or an entry that can't be read, stops the play-out.
+    """
+    p = state.current_player
+    assert p is not None
+    number = state.hand_number
+    # A revoke is never the last card of a hand: each seat then holds one card.
+    hand = state.profile.apply(state, revoke)
+    last: Action | None = None
+    checked = index
+    stopped = ""
+    for j in range(index + 1, len(moves)):
+        seat, text = moves[j]
+        try:
+            after, action, found = _check_step(hand, j, seat, text, notes)
+        except InvalidStateError as exc:
+            stopped = str(exc)
+            break
+        if after is None or action is None:
+            assert found is not None
+            stopped = (
+                f"action {j} ({short_text(text)!r}) by seat {seat}, {found.kind}: {found.rule}"
+            )
+            break
+        checked = j
+        if after.phase is not Phase.PLAY:
+            last = action
+            break
+        hand = after
+    went = ""
+    if checked > index:
+        to_end = ", to the end of the hand" if last is not None else ""
+        went = (
+            f" and hand {number} goes on as the record plays it (actions {index + 1} to"
+            f" {checked} checked{to_end})"
+        )
+    notes.append(
+        f"action {index}: the revoking card is played anyway{went}, and the hand is scored"
+        f" by the revoke rule ({_rules(state)}, Revoke)"
+    )
+    if stopped:
+        notes.append(f"{stopped}; the play-out of hand {number} past the revoke stops there")
+    if last is None:
+        notes.append(
+            f"hand {number} is not played out in the record: it is scored on the tricks the"
+            " record plays, without the last trick, and no score is given for the hand"
+            " played out"
+        )
+    return state.profile.revoke_scores(hand, p, last)
 
 
 def _is_revoke(state: GameState, p: int, action: Action, rule: str) -> bool:

@@ -39,6 +39,7 @@ from binocle.core import (
 )
 from binocle.errors import InvalidStateError
 from binocle.rules.cutthroat_melds import ENTRIES, codes_of_counts, meld_codes, meld_total
+from binocle.rules.points import LAST_TRICK
 from binocle.rules.tricks import (
     _OBLIGATION_EASIER,
     _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP,
@@ -185,29 +186,57 @@ class CutthroatRules(Profile):
         return f"seat {p} must act in the {phase.value} phase ({expected}), not {action}"
 
     def revoke_penalty(self, state: GameState, seat: int) -> str:
-        """Cutthroat rules, Revoke: the hand is scored as if the offender's side failed.
+        """Cutthroat rules, Revoke: the offender's card points count 0 for him.
 
-        A revoking bidder is set (twice his bid, or once with ``single_set``); a
-        revoking opponent scores nothing for the hand and the bidder is not set.
+        His meld stands as usual (an opponent's, if he wins a counter).  A
+        revoking bidder is then scored as usual, on his meld and the last trick
+        if he takes it: set (twice his bid, or once with ``single_set``) if
+        that falls short of his bid.  If an opponent revoked, the bidder cannot
+        be set: he scores his bid, or at his choice the hand played out, never
+        below his bid.  This text has the position at the revoke; the figures
+        of the whole hand are the validator's (``hand_scores``,
+        ``played_out_scores``).
         """
-        # RULES.md §4 "Revoke (for the validator)": seed 003 gives no penalty.
+        # RULES.md §4 "Revoke (for the validator)": seed 003 gives no penalty; seed 000's
+        # "The Revoke" does.  The last trick is not "cards" (seed 000 scores it with the
+        # melds), so it still counts for the offender.
         s: CutthroatState = state  # type: ignore[assignment]
         bidder, bid = s.bidder, s.bid
         where = f"hand {s.hand_number}"
         if bidder is None or bid is None:  # pragma: no cover - a revoke needs a trick
             return f"the card does not stand (cutthroat rules, Revoke; {where})"
+        m = s.melds[seat]
+        meld = 0 if m is None else m.total
         if seat == bidder:
+            head = (
+                f"seat {seat}, the bidder, scores no card points for {where} (neither his"
+                " counters nor his discards; the last trick still counts)"
+            )
+            if meld >= bid:
+                return (
+                    f"{head}: his meld of {meld} reaches his bid of {bid}, so he is not set: he"
+                    f" scores {meld}, and {LAST_TRICK} more if he takes the last trick; the"
+                    " opponents score as usual (cutthroat rules, Revoke)"
+                )
             loss = bid if self.single_set else 2 * bid
-            how = f"his bid of {bid}, set single" if self.single_set else f"twice his bid of {bid}"
+            how = "his bid, set single" if self.single_set else "twice his bid"
+            unless = " unless the last trick makes it up" if meld + LAST_TRICK >= bid else ""
             return (
-                f"seat {seat}, the bidder, is set for {where} as if he had failed: he loses"
-                f" {loss} ({how}); the opponents score as when a bidder is set"
+                f"{head}: his meld of {meld} falls short of his bid of {bid}, so{unless} he"
+                f" is set: he loses {loss} ({how}); the opponents score as usual"
                 " (cutthroat rules, Revoke)"
             )
+        if not meld:
+            stands = "he has no meld"
+        elif s.counters[seat]:
+            stands = f"his meld of {meld} stands (he has won a counter)"
+        else:
+            stands = f"his meld of {meld} stands only if he wins a counter"
         return (
-            f"seat {seat}, an opponent, scores nothing for {where} (neither meld nor tricks),"
-            f" and the bidder, seat {bidder}, is not set: he cannot be set back by an"
-            " opponent's revoke (cutthroat rules, Revoke)"
+            f"seat {seat}, an opponent, scores no card points for {where} (the last trick"
+            f" still counts): {stands}; the bidder, seat {bidder}, cannot be set: he scores"
+            f" his bid of {bid}, or at his choice the hand played out, scored as usual but"
+            f" never below {bid} (cutthroat rules, Revoke)"
         )
 
     # -- meld, views, checks ---------------------------------------------------------

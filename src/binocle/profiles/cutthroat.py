@@ -102,6 +102,7 @@ class Cutthroat(CutthroatRules):
     aliases: "ClassVar[tuple[str, ...]]" = ("auction", "three-hand-auction", "cut-throat")
     players: "ClassVar[int]" = 3
     description: "ClassVar[str]" = "three-hand auction Pinochle to 1500 with a widow"
+    revokes_played_out: "ClassVar[bool]" = True
 
     min_bid: int = profile_option(250, _bid_option)
     max_bid: int = profile_option(3000, _bid_option)
@@ -234,10 +235,24 @@ class Cutthroat(CutthroatRules):
 
     def _score_hand(self, s: CutthroatState, last: int) -> GameState:
         """Hand scoring (cutthroat rules, Scoring a hand)."""
+        return self._end_hand(s, None, self._hand_result(s, last), redeal=False, logged=True)
+
+    def _hand_result(
+        self, s: CutthroatState, last: int | None, revoke: int | None = None
+    ) -> HandResult:
+        """The hand scored from the tricks taken in ``s`` (cutthroat rules, Scoring a hand).
+
+        ``last``: the seat that won the last trick, None where the hand stops
+        before its end (no last-trick bonus).  ``revoke``: the seat whose card
+        points count 0 for it (cutthroat rules, Revoke): its counters, and the
+        bidder's discards if he revoked; the last trick is not card points.
+        """
         bidder, bid = s.bidder, s.bid
         assert bidder is not None and bid is not None
         tricks = [s.taken[i] + (LAST_TRICK if i == last else 0) for i in range(3)]
         tricks[bidder] += sum(COUNTER_POINTS[c] for c in s.discards)
+        if revoke is not None:
+            tricks[revoke] = LAST_TRICK if revoke == last else 0
         meld = [0, 0, 0]
         delta = [0, 0, 0]
         made = False
@@ -253,10 +268,40 @@ class Cutthroat(CutthroatRules):
             else:
                 meld[i] = declared if s.counters[i] > 0 else 0
                 delta[i] = meld[i] + tricks[i]
-        result = HandResult(
+        return HandResult(
             s.dealer, s.trump, tuple(meld), tuple(tricks), tuple(delta), bidder, bid, made, "played"
         )
-        return self._end_hand(s, None, result, redeal=False, logged=True)
+
+    def revoke_scores(
+        self, state: GameState, seat: int, last: Action | None = None
+    ) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+        """The hand in which ``seat`` revoked, scored by the cutthroat rules, Revoke.
+
+        ``state`` is the hand past the revoke, in its play (the revoking card
+        played, then the record's further cards of the hand); ``last`` is the
+        card that ended the hand after it, None where the record stops before.
+        The offender's card points count 0 for him (his meld stands if he won a
+        counter).  A revoking bidder is then scored as usual, on his meld and
+        the last trick if he took it: the first figure, and None.  If an
+        opponent revoked, the bidder cannot be set: the first figure gives him
+        his bid; the second, where the hand is played to its end, the hand
+        played out, scored as usual but never below his bid (None where the
+        record stops before the end).
+        """
+        s: CutthroatState = state  # type: ignore[assignment]
+        if last is not None:
+            s = _play(self, s, last, scored=False)  # type: ignore[assignment]
+        done = len(s.played) == 15
+        result = self._hand_result(s, s.current_player if done else None, revoke=seat)
+        bidder, bid = s.bidder, s.bid
+        assert bidder is not None and bid is not None
+        if seat == bidder:
+            return result.delta, None
+        at_bid = replace_at(result.delta, bidder, bid)
+        if not done:
+            return at_bid, None
+        made = _total(s.melds[bidder]) + result.tricks[bidder]
+        return at_bid, replace_at(result.delta, bidder, max(bid, made))
 
     def _end_hand(
         self,
@@ -290,9 +335,11 @@ class Cutthroat(CutthroatRules):
         )  # fmt: skip
 
 
-def _play(profile: Cutthroat, s: CutthroatState, action: Action) -> GameState:
+def _play(profile: Cutthroat, s: CutthroatState, action: Action, scored: bool = True) -> GameState:
     """A card played (the hot path of playouts): a module function, which compiled
     code calls directly, where a method of the profile is looked up on each call.
+    With ``scored`` false, the hand's last card leaves its tricks taken, not yet
+    scored (the validator scores a hand past a revoke so).
 
     Tuples are built in place, and the card numbers are read into variables typed
     ``int``, which compiled code compares and shifts as machine integers (the
@@ -341,7 +388,7 @@ def _play(profile: Cutthroat, s: CutthroatState, action: Action) -> GameState:
         counters = counters[:w] + (counters[w] + pts // 10,) + counters[w + 1 :]
     played = s.played + (trick + ((p, card),),)
     nxt = _change_trick(s, w, hands, (), (s.history, action, p), taken, counters, played)
-    if len(played) < 15:
+    if len(played) < 15 or not scored:
         return nxt
     return profile._score_hand(nxt, w)
 
