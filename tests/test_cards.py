@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -16,7 +17,8 @@ from hypothesis import strategies as st
 
 import binocle
 from binocle import Card, InvalidNotationError, Rank, Suit
-from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken, trick_winner
+from binocle.cards import parse_cards
+from binocle.rules.tricks import Obligation, allowed_cards, beats, obligation_broken, trick_winner
 from helpers import cs
 
 RANK_ORDER = "ATKQJ9"  # A 10 K Q J 9, high to low (RULES.md §1)
@@ -513,3 +515,54 @@ def test_bisect_cards_is_bisect_left(cards: list[int], c: int, lo: int, hi: int)
     hi = min(hi, len(hand))
     lo = min(lo, hi)
     assert bisect_cards(hand, c, lo, hi) == bisect.bisect_left(hand, c, lo, hi)
+
+
+# --- the trick functions read their arguments or refuse them -------------------------
+
+
+def test_trick_functions_read_a_trump_given_as_text() -> None:
+    """Common rules, Trick winner; the Play sections of the rules pages.  A trump given as
+    text ("H"), a Suit or its number gives the same answer; before, "H" was compared with
+    card numbers as it stood, so a player void in the suit led was allowed every card and
+    a card that breaks the obligation was called legal (a silent wrong answer)."""
+    hand = "AS KS QH TH 9C"
+    rule = Obligation.FOLLOW_WIN_TRUMP
+    for trump in ("H", "hearts", "♥", Suit.HEARTS, 1):
+        assert allowed_cards(hand, ["TD"], trump, rule) == hand_of("QH TH")
+        assert obligation_broken("KS", hand, ["TD"], trump, rule) == (
+            "void in D, must trump: holds QH TH"
+        )
+        assert trick_winner(["TD", "9H"], trump) == 1
+        assert beats("9H", "AD", trump) and not beats("AS", "AD", trump)
+    assert allowed_cards(hand, ["TD"], None, "follow-win-trump") == hand_of(hand)
+    assert trick_winner(["TD", "9H"], None) == 0
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: allowed_cards("AS KS", ["TD"], "X", Obligation.FREE),
+        lambda: allowed_cards("AS KS", ["TD"], 7, Obligation.FREE),
+        lambda: allowed_cards("AS KS", ["TD"], True, Obligation.FREE),
+        lambda: allowed_cards("AS KS", ["TD"], 1.5, Obligation.FREE),
+        lambda: allowed_cards("AS KS", ["TD"], "H", "no such rule"),
+        lambda: allowed_cards("AS KS", ["TD"], "H", 3),
+        lambda: allowed_cards("AS XX", ["TD"], "H", Obligation.FREE),
+        lambda: allowed_cards(["AS", 99], ["TD"], "H", Obligation.FREE),
+        lambda: allowed_cards(42, ["TD"], "H", Obligation.FREE),
+        lambda: allowed_cards("AS", [None], "H", Obligation.FREE),
+        lambda: obligation_broken("ZZ", "AS", ["TD"], "H", Obligation.FREE),
+        lambda: trick_winner([], "H"),
+        lambda: trick_winner(["AS", -1], "H"),
+        lambda: beats("AS", "KS", "trumps"),
+    ],
+)
+def test_trick_functions_refuse_what_they_cannot_read(call: Any) -> None:
+    """No public function gives an answer for an argument it cannot read: it raises
+    InvalidNotationError (a BinocleError and a ValueError) instead."""
+    with pytest.raises(InvalidNotationError):
+        call()
+
+
+def hand_of(text: str) -> tuple[Card, ...]:
+    return tuple(parse_cards(text))

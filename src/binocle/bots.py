@@ -24,7 +24,7 @@ from binocle.game import apply, claimants, legal_actions, observe, start
 from binocle.ismcts import ISMCTSBot, PIMCBot
 from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS
-from binocle.rules.tricks import trick_winner
+from binocle.rules.tricks import _trick_winner
 
 __all__ = [
     "BaselineBot",
@@ -197,7 +197,7 @@ class BaselineBot:
         for a in plays:
             c = a.card
             assert c is not None
-            if trick_winner([*played, c], trump) == len(played):
+            if _trick_winner([*played, c], trump) == len(played):
                 winners.append(a)
         if winners:
             return max(winners, key=lambda a: (a.card or 0) & 7)  # cheapest winner

@@ -66,7 +66,7 @@ from binocle.cards import CARDS, Card, Suit, pack
 from binocle.core import HIDDEN_DEAL, GameState, HandResult, Phase, View
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, observe, start
-from binocle.rules.tricks import Obligation, allowed_cards
+from binocle.rules.tricks import Obligation, _allowed_cards
 
 __all__ = ["Determinizer", "determinize"]
 
@@ -344,7 +344,7 @@ def _forbidden(
             if x == card:
                 continue
             hand = tuple(sorted((card, x)))
-            if card not in allowed_cards(hand, played, trump, rule):
+            if card not in _allowed_cards(hand, played, trump, rule):
                 out.add(x)
         got = frozenset(out)
         if len(_CACHE) < 50000:

@@ -45,7 +45,7 @@ from binocle.core import GameState, Phase, View
 from binocle.determinize import Determinizer
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, legal_actions, winner
-from binocle.rules.tricks import trick_winner
+from binocle.rules.tricks import _trick_winner
 
 __all__ = ["ISMCTSBot", "PIMCBot"]
 
@@ -273,7 +273,7 @@ def _rollout_follow(s: GameState, legal: tuple[Action, ...]) -> Action:
             (low.card or 0) >> 3 != trump,
         ):
             low = a
-        if trick_winner([*played, c], trump) == len(played) and (
+        if _trick_winner([*played, c], trump) == len(played) and (
             best is None or c & 7 > (best.card or 0) & 7
         ):
             best = a

@@ -17,7 +17,7 @@ from binocle.display import SUIT_STYLES, card_text, cards_text, hand_by_suit
 from binocle.display import check_style as _check_style
 from binocle.errors import BinocleError
 from binocle.game import end_reason, observe
-from binocle.rules.tricks import trick_winner
+from binocle.rules.tricks import _trick_winner
 
 __all__ = [
     "SUIT_STYLES",
@@ -200,7 +200,7 @@ def describe(
     elif k is Kind.PLAY and action.card is not None and p is not None:
         trick = (*before.trick, (p, action.card))
         if not after.trick:
-            w = trick[trick_winner([c for _, c in trick], before.trump)][0]
+            w = trick[_trick_winner([c for _, c in trick], before.trump)][0]
             cards = "  ".join(f"{s}:{card_text(c, suits)}" for s, c in trick)
             lines.append(f"  trick {cards}  {_arrow(suits)} seat {w}")
     elif k is Kind.CONCEDE:

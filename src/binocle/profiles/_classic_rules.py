@@ -45,7 +45,7 @@ from binocle.rules.classic_melds import (
     best_meld,
     table_copies,
 )
-from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, bisect_cards, obligation_broken
+from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, _obligation_broken, bisect_cards
 
 if TYPE_CHECKING:
     from binocle.profiles.classic import ClassicState
@@ -238,7 +238,7 @@ class ClassicRules(Profile):
                     copies = ", ".join(str(a) for a in _table_plays(s.tables[p]) if a.card == c)
                     return f"play {c}: seat {p}'s {c} lies on the table; say which copy: {copies}"
                 return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
-            why = obligation_broken(
+            why = _obligation_broken(
                 c, s.concealed[p], [x for _, x in s.trick], s.trump, _OBLIGATION_FOLLOW_WIN_TRUMP
             )
             return why or f"{action} is not legal now"

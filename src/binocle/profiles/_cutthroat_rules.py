@@ -44,8 +44,8 @@ from binocle.rules.tricks import (
     _OBLIGATION_EASIER,
     _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP,
     Obligation,
+    _obligation_broken,
     allowed_slice,
-    obligation_broken,
 )
 
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ class CutthroatRules(Profile):
                 return "there are no table cards in this profile"
             if c not in s.hands[p]:
                 return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
-            why = obligation_broken(
+            why = _obligation_broken(
                 c, s.hands[p], [x for _, x in s.trick], s.trump, self.obligation
             )
             return why or f"{action} is not legal now"

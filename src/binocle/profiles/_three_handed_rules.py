@@ -42,7 +42,7 @@ from binocle.profiles.classic import (
     classic_revoke_penalty,
 )
 from binocle.rules.classic_melds import announcements_of, best_meld_of
-from binocle.rules.tricks import Obligation, allowed_slice, obligation_broken
+from binocle.rules.tricks import Obligation, _obligation_broken, allowed_slice
 
 if TYPE_CHECKING:
     from binocle.profiles.three_handed import ThreeHandedState
@@ -261,7 +261,7 @@ class ThreeHandedRules(Profile):
             if c not in s.hands[p]:
                 return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
             played = [x for _, x in _obligation_trick(s.trick, s.retired)]
-            why = obligation_broken(c, s.hands[p], played, s.trump, _RULE)
+            why = _obligation_broken(c, s.hands[p], played, s.trump, _RULE)
             return why or f"{action} is not legal now"
         return f"seat {p} must play a card or claim, not {action}"
 

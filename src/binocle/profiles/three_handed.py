@@ -70,7 +70,7 @@ from binocle.rules.classic_melds import (
     table_after,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
-from binocle.rules.tricks import bisect_cards, trick_winner
+from binocle.rules.tricks import _trick_winner, bisect_cards
 
 __all__ = ["Overlooked", "ThreeHanded", "ThreeHandedState"]
 
@@ -394,7 +394,7 @@ class ThreeHanded(ThreeHandedRules):
         assert out is not None
         live = tuple((i, c) for i, c in trick if i != out)
         measured = _obligation_trick(trick, out)
-        w = measured[trick_winner([c for _, c in measured], s.trump)][0]
+        w = measured[_trick_winner([c for _, c in measured], s.trump)][0]
         if w == out:  # neither live card followed the dead card's suit or trumped
             w = live[0][0]
         points = sum(BINOCLE_POINTS[c] for _, c in live)

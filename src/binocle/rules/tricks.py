@@ -12,15 +12,23 @@ from collections.abc import Sequence
 from types import FunctionType
 from typing import Final, TypeVar
 
-from binocle.cards import format_cards
+from binocle.cards import CARDS, Card, Suit, format_cards, parse_card, parse_cards, parse_suit
+from binocle.errors import InvalidNotationError, excerpt
 
 __all__ = [
+    "CardLike",
+    "CardsLike",
     "Obligation",
+    "TrumpLike",
     "allowed_cards",
     "allowed_slice",
     "beats",
     "distinct",
     "obligation_broken",
+    "read_card",
+    "read_cards",
+    "read_rule",
+    "read_trump",
     "trick_winner",
 ]
 
@@ -54,19 +62,113 @@ _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP: Final = Obligation.FOLLOW_WIN_TRUMP_UND
 _OBLIGATION_EASIER: Final = Obligation.EASIER
 
 
-def beats(card: int, best: int, trump: int | None) -> bool:
+#: A card as the public functions read it: a :class:`~binocle.cards.Card`, its
+#: number (0..31), or its text (``"TS"``, ``"10♠"``).
+CardLike = Card | int | str
+#: Cards: a text of cards (``"AS TS KS"``) or a sequence of :data:`CardLike`.
+CardsLike = str | Sequence[CardLike]
+#: A trump: a :class:`~binocle.cards.Suit`, its number (0..3), its text (``"H"``,
+#: ``"hearts"``, ``"♥"``), or None for no trump.
+TrumpLike = Suit | int | str | None
+
+
+def read_card(card: object) -> Card:
+    """A card given as a :class:`~binocle.cards.Card`, its number or its text.
+
+    Raises InvalidNotationError for anything else: never a silent wrong answer.
+    """
+    if type(card) is Card:
+        return card
+    if isinstance(card, bool):
+        raise InvalidNotationError(f"a card is a Card, its number or its text, not {card!r}")
+    if isinstance(card, int):
+        if 0 <= card < len(CARDS):
+            return CARDS[card]
+        raise InvalidNotationError(f"not a card number 0..{len(CARDS) - 1}: {excerpt(card)}")
+    if isinstance(card, str):
+        return parse_card(card)
+    raise InvalidNotationError(
+        f"a card is a Card, its number or its text, not {type(card).__name__}"
+    )
+
+
+def read_cards(cards: object) -> tuple[Card, ...]:
+    """Cards given as a text (``"AS TS"``) or a sequence of cards as :func:`read_card` reads
+    them."""
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if not isinstance(cards, Sequence):
+        raise InvalidNotationError(
+            f"cards are a text such as 'AS TS' or a sequence of cards, not {type(cards).__name__}"
+        )
+    return tuple(read_card(c) for c in cards)
+
+
+def read_trump(trump: object) -> int | None:
+    """The trump suit's number, given as a :class:`~binocle.cards.Suit`, its number
+    (0..3), its text or None (no trump).  A text is never read as a number: ``"H"``
+    is hearts, and anything unreadable raises InvalidNotationError."""
+    if trump is None:
+        return None
+    if isinstance(trump, Suit):
+        return int(trump)
+    if isinstance(trump, bool):
+        raise InvalidNotationError(f"a trump is a Suit, its number or its text, not {trump!r}")
+    if isinstance(trump, int):
+        if 0 <= trump < 4:
+            return trump
+        raise InvalidNotationError(f"not a suit number 0..3: {excerpt(trump)}")
+    if isinstance(trump, str):
+        return int(parse_suit(trump))
+    raise InvalidNotationError(
+        f"a trump is a Suit, its number, its text or None, not {type(trump).__name__}"
+    )
+
+
+def read_rule(rule: object) -> Obligation:
+    """An :class:`Obligation`, given as a member or its value (``"follow-win-trump"``)."""
+    if isinstance(rule, Obligation):
+        return rule
+    if isinstance(rule, str):
+        for member in Obligation:
+            if member.value == rule.strip().lower():
+                return member
+        names = ", ".join(m.value for m in Obligation)
+        raise InvalidNotationError(f"not a trick rule: {excerpt(rule)} (one of {names})")
+    raise InvalidNotationError(f"a trick rule is an Obligation, not {type(rule).__name__}")
+
+
+def beats(card: CardLike, best: CardLike, trump: TrumpLike) -> bool:
     """Whether ``card``, played after ``best`` (the card winning so far), wins instead.
 
     Same suit: the stronger wins, and of identical cards the first played.
     A trump beats any plain card; any other card loses (common rules, Trick winner).
+    Cards and the trump are read as :func:`read_card` and :func:`read_trump` say.
     """
+    return _beats(read_card(card), read_card(best), read_trump(trump))
+
+
+def _beats(card: int, best: int, trump: int | None) -> bool:
+    """:func:`beats` of card numbers and a trump number (the engine's own calls)."""
     if card >> 3 == best >> 3:
         return card < best
     return card >> 3 == trump
 
 
-def trick_winner(cards: Sequence[int], trump: int | None) -> int:
-    """The index, in play order, of the card that wins the trick (common rules, Trick winner)."""
+def trick_winner(cards: CardsLike, trump: TrumpLike) -> int:
+    """The index, in play order, of the card that wins the trick (common rules, Trick winner).
+
+    >>> trick_winner(["KH", "AH", "9S"], "S"), trick_winner(["KH", "AH", "9S"], None)
+    (2, 1)
+    """
+    played = read_cards(cards)
+    if not played:
+        raise InvalidNotationError("a trick holds at least one card")
+    return _trick_winner(played, read_trump(trump))
+
+
+def _trick_winner(cards: Sequence[int], trump: int | None) -> int:
+    """:func:`trick_winner` of card numbers and a trump number (the engine's own calls)."""
     best = 0
     b = cards[0]
     for i in range(1, len(cards)):
@@ -86,16 +188,29 @@ def distinct(hand: Sequence[C]) -> tuple[C, ...]:
 
 
 def allowed_cards(
+    hand: CardsLike, played: CardsLike, trump: TrumpLike, rule: Obligation | str
+) -> tuple[Card, ...]:
+    """The distinct cards of ``hand`` that may be played to the trick, in hand order.
+
+    ``played`` are the cards already in the trick, in play order.  Cards, the
+    trump and the rule are read as :func:`read_cards`, :func:`read_trump` and
+    :func:`read_rule` say; what cannot be read raises InvalidNotationError.
+
+    >>> allowed_cards("AS KS QH TH 9C", ["TD"], "H", "follow-win-trump")
+    (Card('QH'), Card('TH'))
+    """
+    return _allowed_cards(read_cards(hand), read_cards(played), read_trump(trump), read_rule(rule))
+
+
+def _allowed_cards(
     hand: Sequence[C], played: Sequence[int], trump: int | None, rule: Obligation
 ) -> tuple[C, ...]:
-    """The distinct cards of the sorted ``hand`` that may be played to the trick.
-
-    ``played`` are the cards already in the trick, in play order.
-    """
+    """:func:`allowed_cards` of card numbers, a trump number and an :class:`Obligation`
+    (the engine's own calls)."""
     if not played or rule is _OBLIGATION_FREE:
         return tuple(dict.fromkeys(hand))
     led = played[0] >> 3
-    best = played[trick_winner(played, trump)]
+    best = played[_trick_winner(played, trump)]
     follow = [c for c in hand if c >> 3 == led]
     if follow:
         must_beat = rule is not _OBLIGATION_EASIER or led == trump
@@ -186,10 +301,25 @@ def bisect_cards(cards: tuple[int, ...], c: int, lo: int, hi: int) -> int:
 
 
 def obligation_broken(
+    card: CardLike, hand: CardsLike, played: CardsLike, trump: TrumpLike, rule: Obligation | str
+) -> str | None:
+    """Why playing ``card`` breaks ``rule`` (e.g. "must follow suit: holds QH"), or None.
+
+    The arguments are read as in :func:`allowed_cards`.
+
+    >>> obligation_broken("KS", "AS KS QH TH 9C", ["TD"], "H", "follow-win-trump")
+    'void in D, must trump: holds QH TH'
+    """
+    return _obligation_broken(
+        read_card(card), read_cards(hand), read_cards(played), read_trump(trump), read_rule(rule)
+    )
+
+
+def _obligation_broken(
     card: int, hand: Sequence[int], played: Sequence[int], trump: int | None, rule: Obligation
 ) -> str | None:
-    """Why playing ``card`` breaks ``rule`` (e.g. "must follow suit: holds QH"), or None."""
-    if card in allowed_cards(hand, played, trump, rule):
+    """:func:`obligation_broken` of card numbers (the engine's own calls)."""
+    if card in _allowed_cards(hand, played, trump, rule):
         return None
     led = played[0] >> 3
     follow = [c for c in hand if c >> 3 == led]
@@ -197,14 +327,14 @@ def obligation_broken(
     if follow and card >> 3 != led:
         return f"must follow suit {names[led]}: holds {format_cards(dict.fromkeys(follow))}"
     if follow:
-        best = played[trick_winner(played, trump)]
+        best = played[_trick_winner(played, trump)]
         higher = [c for c in follow if c < best]
         return f"must beat {format_cards([best])}: holds {format_cards(dict.fromkeys(higher))}"
     assert trump is not None
     trumps = [c for c in hand if c >> 3 == trump]
     if card >> 3 != trump:
         return f"void in {names[led]}, must trump: holds {format_cards(dict.fromkeys(trumps))}"
-    best = played[trick_winner(played, trump)]
+    best = played[_trick_winner(played, trump)]
     over = [c for c in trumps if c < best]
     return f"must overtrump {format_cards([best])}: holds {format_cards(dict.fromkeys(over))}"
 
