@@ -10,7 +10,7 @@ import enum
 from bisect import bisect_left
 from collections.abc import Sequence
 from types import FunctionType
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from binocle.cards import CARDS, Card, Suit, format_cards, parse_card, parse_cards, parse_suit
 from binocle.errors import InvalidNotationError, excerpt
@@ -61,6 +61,10 @@ _OBLIGATION_FOLLOW_WIN_TRUMP: Final = Obligation.FOLLOW_WIN_TRUMP
 _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP: Final = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
 _OBLIGATION_EASIER: Final = Obligation.EASIER
 
+
+# The public functions take their arguments typed Any and read them themselves: a
+# compiled function would refuse an argument of another type with a bare TypeError
+# before its first line.  The aliases below say what they accept.
 
 #: A card as the public functions read it: a :class:`~binocle.cards.Card`, its
 #: number (0..31), or its text (``"TS"``, ``"10♠"``).
@@ -138,7 +142,7 @@ def read_rule(rule: object) -> Obligation:
     raise InvalidNotationError(f"a trick rule is an Obligation, not {type(rule).__name__}")
 
 
-def beats(card: CardLike, best: CardLike, trump: TrumpLike) -> bool:
+def beats(card: Any, best: Any, trump: Any) -> bool:
     """Whether ``card``, played after ``best`` (the card winning so far), wins instead.
 
     Same suit: the stronger wins, and of identical cards the first played.
@@ -155,8 +159,10 @@ def _beats(card: int, best: int, trump: int | None) -> bool:
     return card >> 3 == trump
 
 
-def trick_winner(cards: CardsLike, trump: TrumpLike) -> int:
+def trick_winner(cards: Any, trump: Any) -> int:
     """The index, in play order, of the card that wins the trick (common rules, Trick winner).
+
+    The cards and the trump are read as :func:`read_cards` and :func:`read_trump` say.
 
     >>> trick_winner(["KH", "AH", "9S"], "S"), trick_winner(["KH", "AH", "9S"], None)
     (2, 1)
@@ -187,9 +193,7 @@ def distinct(hand: Sequence[C]) -> tuple[C, ...]:
     return tuple(dict.fromkeys(hand))
 
 
-def allowed_cards(
-    hand: CardsLike, played: CardsLike, trump: TrumpLike, rule: Obligation | str
-) -> tuple[Card, ...]:
+def allowed_cards(hand: Any, played: Any, trump: Any, rule: Any) -> tuple[Card, ...]:
     """The distinct cards of ``hand`` that may be played to the trick, in hand order.
 
     ``played`` are the cards already in the trick, in play order.  Cards, the
@@ -300,9 +304,7 @@ def bisect_cards(cards: tuple[int, ...], c: int, lo: int, hi: int) -> int:
     return lo
 
 
-def obligation_broken(
-    card: CardLike, hand: CardsLike, played: CardsLike, trump: TrumpLike, rule: Obligation | str
-) -> str | None:
+def obligation_broken(card: Any, hand: Any, played: Any, trump: Any, rule: Any) -> str | None:
     """Why playing ``card`` breaks ``rule`` (e.g. "must follow suit: holds QH"), or None.
 
     The arguments are read as in :func:`allowed_cards`.
