@@ -324,7 +324,6 @@ class ClassicRules(Profile):
     def revoke_penalty(self, state: GameState, seat: int) -> str:
         """Classic rules, Revoke: the revoking player loses his entire count for cards
         for the hand, or the adversary may have the hand replayed from the error."""
-        # RULES.md §2; seed 002, "Playing the hand".
         return classic_revoke_penalty(state.hand_number, seat, 1 - seat)
 
     # -- meld, views, checks ---------------------------------------------------------
@@ -393,7 +392,7 @@ class ClassicRules(Profile):
                 raise InvalidStateError(f"seat {i}'s hand is not its concealed and table cards")
 
 
-#: The announcements after a trick (RULES.md §2): each is followed by the draw.
+#: The announcements after a trick (classic rules, Announcements): each is followed by the draw.
 _DRAWING: Final = frozenset({_KIND_PASS, _KIND_MELD, _KIND_DIX})
 
 

@@ -197,9 +197,8 @@ class CutthroatRules(Profile):
         of the whole hand are the validator's (``hand_scores``,
         ``played_out_scores``).
         """
-        # RULES.md §4 "Revoke (for the validator)": seed 003 gives no penalty; seed 000's
-        # "The Revoke" does.  The last trick is not "cards" (seed 000 scores it with the
-        # melds), so it still counts for the offender.
+        # Cutthroat rules, Revoke: the last trick is not "cards" (the three-handed rules
+        # score it with the melds), so it still counts for the offender.
         s: CutthroatState = state  # type: ignore[assignment]
         bidder, bid = s.bidder, s.bid
         where = f"hand {s.hand_number}"

@@ -279,7 +279,6 @@ class ThreeHandedRules(Profile):
     def revoke_penalty(self, state: GameState, seat: int) -> str:
         """Three-handed rules, Revoke: the player in error loses his entire score for
         cards for the hand (the classic rule in the two-handed game after a retirement)."""
-        # RULES.md §3 "Revoke"; seed 000, "The Revoke".
         s: ThreeHandedState = state  # type: ignore[assignment]
         if s.pair is not None and s.sub is not None:
             other = next(i for i in s.pair if i != seat)
@@ -332,7 +331,7 @@ class ThreeHandedRules(Profile):
             # What a player of the two-handed game knows of its deal (determinize reads it).
             deck = inner.deck if seat in s.pair else ()
             return self.view(s, seat, public, log, deck=deck)
-        # The turn-up is the dealer's last card, the 48th dealt (RULES.md §3 "Deal").
+        # The turn-up is the dealer's last card, the 48th dealt (three-handed rules, Deal).
         return self.view(s, seat, public, log, deck=self.seen_deck(s, seat, (47,)))
 
     def _by_seat(self, s: ThreeHandedState, name: str) -> tuple[int, ...]:

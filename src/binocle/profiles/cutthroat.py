@@ -363,7 +363,7 @@ def _play(profile: Cutthroat, s: CutthroatState, action: Action, scored: bool = 
     if len(trick) < 2:
         # Concatenated, not rebuilt: compiled code would box anew a pair it read.
         return _change_play(s, (p + 1) % 3, hands, trick + ((p, card),), (s.history, action, p))
-    # The trick is complete: its winner (RULES.md §1, as trick_winner) and points.
+    # The trick is complete: its winner (common rules, Trick winner) and points.
     trump = s.trump
     t: int = -1 if trump is None else trump
     c0: int = trick[0][1]
