@@ -213,21 +213,17 @@ class Classic(ClassicRules):
         of ``order`` (the winner of the last trick, then the other) whose claim would be
         correct is asked to knock (``claim``) or not (``pass``); with nobody to ask, the
         hand is counted."""
-        for seat in order:
-            if self.claim_total(s, seat) >= s.targets[seat]:
-                return _replace(s, current_player=seat)
-        return self._end_hand(s, "played")
+        seat = _first_to_ask(self, s, order)
+        if seat is None:
+            return self._end_hand(s, "played")
+        return _replace(s, current_player=seat)
 
     def _decline(self, s: ClassicState, action: Action) -> GameState:
-        """``pass`` after the last trick: the other player is asked in turn if his claim
-        would be correct and he has not declined already; else the hand is counted."""
+        """``pass`` after the last trick: the other player is asked if his claim would be
+        correct and he has not declined already; else the hand is counted."""
         p = s.current_player
         assert p is not None
-        history = (s.history, action, p)
-        declined = _declined(s.history)
-        return self._after_last_trick(
-            _replace(s, history=history), tuple(i for i in (1 - p,) if i not in declined)
-        )
+        return self._after_last_trick(_replace(s, history=(s.history, action, p)), (1 - p,))
 
     def _meld(self, s: ClassicState, action: Action) -> GameState:
         p = s.current_player
@@ -540,12 +536,17 @@ def _table_slot(table: MeldTable, c: Card) -> int:
     return _table_groups(table)[c][0]
 
 
-def _declined(history: tuple[Any, Action, int | None] | None) -> frozenset[int]:
-    """The seats whose ``pass`` stands last in ``history``: those who declined to knock
-    since the last trick (a game's moves, newest first, until another action)."""
-    seats = set()
+def _first_to_ask(profile: Any, s: Any, order: tuple[int, ...]) -> int | None:
+    """After the last trick (classic and three-handed rules, Claiming (knocking)): the
+    first seat of ``order`` whose claim would be correct now (``profile.claim_total``
+    against his target) and who has not declined to knock since the last trick, or
+    None when nobody is left to ask."""
+    declined = set()
+    history = s.history  # the passes since the last trick stand last, newest first
     while history is not None and history[1].kind is _KIND_PASS:
-        if history[2] is not None:
-            seats.add(history[2])
+        declined.add(history[2])
         history = history[0]
-    return frozenset(seats)
+    for seat in order:  # ``s`` is a classic or a three-handed state
+        if seat not in declined and profile.claim_total(s, seat) >= s.targets[seat]:
+            return seat
+    return None

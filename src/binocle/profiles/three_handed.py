@@ -58,7 +58,7 @@ from binocle.profiles._three_handed_rules import (
 )
 from binocle.profiles.classic import (
     ClassicState,
-    _declined,
+    _first_to_ask,
     announcement_action,
 )
 from binocle.rules.classic_melds import (
@@ -215,7 +215,7 @@ class ThreeHanded(ThreeHandedRules):
         """Melds (three-handed rules, Melds): the best declaration, one combination, or
         done (``pass``).  In the play, before his first card, an announcement does not
         end the player's turn: he still plays a card (or claims)."""
-        # RULES.md §3 "Melds" and its Resolution (announcements until the first card).
+        # Three-handed rules, Melds, and its Resolution (announcements until the first card).
         p = s.current_player
         assert p is not None and s.trump is not None
         history = (s.history, action, p)
@@ -451,18 +451,17 @@ class ThreeHanded(ThreeHandedRules):
         first of ``order`` (in turn from the winner of the last trick) whose claim would
         be correct is asked to knock (``claim``) or not (``pass``); with nobody to ask,
         the hand is counted."""
-        for seat in order:
-            if self.claim_total(s, seat) >= s.targets[seat]:
-                return _rebuild(s, current=seat)
-        return self._end_hand(s)
+        seat = _first_to_ask(self, s, order)
+        if seat is None:
+            return self._end_hand(s)
+        return _rebuild(s, current=seat)
 
     def _decline(self, s: ThreeHandedState, action: Action) -> GameState:
         """``pass`` after the last trick: the next player in turn who has not declined
         already and whose claim would be correct is asked; else the hand is counted."""
         p = s.current_player
         assert p is not None
-        declined = _declined(s.history)
-        order = tuple(i for i in self._in_turn(s, p)[1:] if i not in declined)
+        order = self._in_turn(s, p)[1:]
         return self._after_last_trick(_rebuild(s, history=(s.history, action, p)), order)
 
     def _claim(self, s: ThreeHandedState, action: Action) -> GameState:
@@ -511,7 +510,7 @@ class ThreeHanded(ThreeHandedRules):
         """Cards are added; the targets and the game (three-handed rules, End of a hand)."""
         out = s.retired if s.retired is not None else retired
         # A retired player keeps what he scored before retiring: his melds and the card
-        # points of the tricks he had won (RULES.md §3 "Game"); his other cards are dead.
+        # points of the tricks he had won (three-handed rules, Claiming (knocking)); his other cards are dead.
         tricks = s.taken
         delta = tuple(s.meld_scored[i] + tricks[i] for i in range(3))
         if s.retired is not None or retired is not None:
