@@ -13,7 +13,7 @@ from types import FunctionType
 from typing import Any, Final, TypeVar
 
 from binocle.cards import CARDS, Card, Suit, format_cards, parse_card, parse_cards, parse_suit
-from binocle.errors import InvalidNotationError, excerpt
+from binocle.errors import InvalidNotationError, RuleCode, excerpt
 
 __all__ = [
     "CardLike",
@@ -321,24 +321,57 @@ def _obligation_broken(
     card: int, hand: Sequence[int], played: Sequence[int], trump: int | None, rule: Obligation
 ) -> str | None:
     """:func:`obligation_broken` of card numbers (the engine's own calls)."""
+    found = _obligation_refusal(card, hand, played, trump, rule)
+    return None if found is None else found[1]
+
+
+def _obligation_refusal(
+    card: int, hand: Sequence[int], played: Sequence[int], trump: int | None, rule: Obligation
+) -> tuple[RuleCode, str] | None:
+    """The rule code and text of the obligation ``card`` breaks, or None (the engine's
+    own calls, and :mod:`binocle.rulings`)."""
     if card in _allowed_cards(hand, played, trump, rule):
         return None
     led = played[0] >> 3
     follow = [c for c in hand if c >> 3 == led]
     names = "SHDC"
     if follow and card >> 3 != led:
-        return f"must follow suit {names[led]}: holds {format_cards(dict.fromkeys(follow))}"
+        return (
+            _MUST_FOLLOW,
+            f"must follow suit {names[led]}: holds {format_cards(dict.fromkeys(follow))}",
+        )
+    best = played[_trick_winner(played, trump)]
     if follow:
-        best = played[_trick_winner(played, trump)]
         higher = [c for c in follow if c < best]
-        return f"must beat {format_cards([best])}: holds {format_cards(dict.fromkeys(higher))}"
+        return (
+            _MUST_BEAT,
+            f"must beat {format_cards([best])}: holds {format_cards(dict.fromkeys(higher))}",
+        )
     assert trump is not None
     trumps = [c for c in hand if c >> 3 == trump]
-    if card >> 3 != trump:
-        return f"void in {names[led]}, must trump: holds {format_cards(dict.fromkeys(trumps))}"
-    best = played[_trick_winner(played, trump)]
     over = [c for c in trumps if c < best]
-    return f"must overtrump {format_cards([best])}: holds {format_cards(dict.fromkeys(over))}"
+    if card >> 3 != trump:
+        if best >> 3 == trump and not over:
+            return (
+                _MUST_UNDERTRUMP,
+                f"void in {names[led]}, must trump (under-trump, unable to beat"
+                f" {format_cards([best])}): holds {format_cards(dict.fromkeys(trumps))}",
+            )
+        return (
+            _MUST_TRUMP,
+            f"void in {names[led]}, must trump: holds {format_cards(dict.fromkeys(trumps))}",
+        )
+    return (
+        _MUST_OVERTRUMP,
+        f"must overtrump {format_cards([best])}: holds {format_cards(dict.fromkeys(over))}",
+    )
+
+
+_MUST_FOLLOW: Final = RuleCode.MUST_FOLLOW
+_MUST_BEAT: Final = RuleCode.MUST_BEAT
+_MUST_TRUMP: Final = RuleCode.MUST_TRUMP
+_MUST_OVERTRUMP: Final = RuleCode.MUST_OVERTRUMP
+_MUST_UNDERTRUMP: Final = RuleCode.MUST_UNDERTRUMP
 
 
 if isinstance(bisect_cards, FunctionType):
