@@ -27,7 +27,8 @@ from binocle._mypyc import mypyc_attr
 from binocle.actions import CLAIM, Action, Kind, new_action
 from binocle.actions import PLAY as _PLAY_ACTIONS
 from binocle.cards import Card, Suit, format_cards, pack
-from binocle.errors import excerpt
+from binocle.errors import RuleCode, excerpt
+from binocle.rules.tricks import Obligation
 
 __all__ = [
     "FrozenValue",
@@ -618,6 +619,35 @@ class Profile:
         """How a deck is dealt, in order: packets of ``(seat or pile name, cards)``.
 
         Pile names are the profile's own (``"widow"``, ``"turn_up"``, ``"stock"``).
+        """
+        raise NotImplementedError
+
+    def play_obligation(self, stock_exhausted: bool | None = None) -> Obligation:
+        """The trick rule a card played is held to (the Play section of the profile's
+        rules page).
+
+        ``stock_exhausted`` says whether the stock is gone, where the rule changes
+        with it (classic: any card while the stock lasts); where it does not, it
+        is ignored.  Raises InvalidArgumentError where the rule needs it and it is
+        None.
+        """
+        raise NotImplementedError
+
+    def check_melds(
+        self,
+        hand: tuple[Card, ...],
+        trump: int,
+        declared: tuple[tuple[str, tuple[Card, ...], int | None], ...],
+        table: object = None,
+    ) -> list[tuple[RuleCode | None, str, int]]:
+        """A ruling on each declared meld ``(name, cards, value announced or None)`` of
+        ``hand`` with ``trump``, in order: ``(None, "", value)`` where it stands, else
+        ``(code, why, what it scores)`` (the Melds or Announcements section of the
+        profile's rules page).
+
+        ``table`` is what the player laid down before, where the rules look at it
+        (classic: a :class:`~binocle.rules.classic_melds.MeldTable`); None for
+        nothing.  Raises InvalidArgumentError for a table of the wrong kind.
         """
         raise NotImplementedError
 

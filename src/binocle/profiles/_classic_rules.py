@@ -36,16 +36,23 @@ from binocle.core import (
     public_log,
     suit_plays_and_claim,
 )
-from binocle.errors import InvalidStateError
+from binocle.errors import InvalidArgumentError, InvalidStateError, RuleCode
 from binocle.rules.classic_melds import (
     Announcement,
     Combination,
     MeldTable,
     announcements_of,
     best_meld,
+    check_announcements,
     table_copies,
 )
-from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, _obligation_broken, bisect_cards
+from binocle.rules.tricks import (
+    _OBLIGATION_FOLLOW_WIN_TRUMP,
+    _OBLIGATION_FREE,
+    Obligation,
+    _obligation_broken,
+    bisect_cards,
+)
 
 if TYPE_CHECKING:
     from binocle.profiles.classic import ClassicState
@@ -321,6 +328,28 @@ class ClassicRules(Profile):
                     )
         return f"{action} is not a legal announcement now"
 
+    def play_obligation(self, stock_exhausted: bool | None = None) -> Obligation:
+        """Any card while the stock lasts; after, follow suit and win if able, void trump
+        (classic rules, Play of the hand)."""
+        if stock_exhausted is None:
+            raise InvalidArgumentError(
+                "in the classic game the trick rule changes when the stock is exhausted:"
+                " say stock_exhausted=True or False"
+            )
+        return _OBLIGATION_FOLLOW_WIN_TRUMP if stock_exhausted else _OBLIGATION_FREE
+
+    def check_melds(
+        self,
+        hand: tuple[Card, ...],
+        trump: int,
+        declared: tuple[tuple[str, tuple[Card, ...], int | None], ...],
+        table: object = None,
+    ) -> list[tuple[RuleCode | None, str, int]]:
+        """Announcements one by one, on the player's table (classic rules, Announcements)."""
+        return check_announcements(
+            hand, meld_table(table), trump, declared, grand_binocle=self.grand_binocle
+        )
+
     def revoke_penalty(self, state: GameState, seat: int) -> str:
         """Classic rules, Revoke: the revoking player loses his entire count for cards
         for the hand, or the adversary may have the hand replayed from the error."""
@@ -487,6 +516,18 @@ def _table_announcement_action(ann: Announcement, table: MeldTable) -> Action:
         name=ann.combination.kind,
         source=" ".join(sorted(words)) or None,
     )
+
+
+def meld_table(table: object) -> MeldTable:
+    """The table a check of announcements starts from: ``table`` itself, or an empty one
+    for None."""
+    if table is None:
+        return MeldTable.EMPTY
+    if not isinstance(table, MeldTable):
+        raise InvalidArgumentError(
+            f"a table is a MeldTable (binocle.rules.classic_melds) or None, not {type(table).__name__}"
+        )
+    return table
 
 
 def classic_revoke_penalty(hand: int, seat: int, adversary: int) -> str:

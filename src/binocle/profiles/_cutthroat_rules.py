@@ -37,8 +37,14 @@ from binocle.core import (
     plays_then,
     public_log,
 )
-from binocle.errors import InvalidStateError
-from binocle.rules.cutthroat_melds import ENTRIES, codes_of_counts, meld_codes, meld_total
+from binocle.errors import InvalidArgumentError, InvalidStateError, RuleCode
+from binocle.rules.cutthroat_melds import (
+    ENTRIES,
+    check_declaration,
+    codes_of_counts,
+    meld_codes,
+    meld_total,
+)
 from binocle.rules.points import LAST_TRICK
 from binocle.rules.tricks import (
     _OBLIGATION_EASIER,
@@ -239,6 +245,22 @@ class CutthroatRules(Profile):
         )
 
     # -- meld, views, checks ---------------------------------------------------------
+
+    def play_obligation(self, stock_exhausted: bool | None = None) -> Obligation:
+        """The option ``obligation`` (cutthroat rules, Play); there is no stock."""
+        return self.obligation
+
+    def check_melds(
+        self,
+        hand: tuple[Card, ...],
+        trump: int,
+        declared: tuple[tuple[str, tuple[Card, ...], int | None], ...],
+        table: object = None,
+    ) -> list[tuple[RuleCode | None, str, int]]:
+        """Melds counted by group, no order and no fresh card (cutthroat rules, Melds)."""
+        if table is not None:
+            raise InvalidArgumentError("cutthroat melds are shown at once: there is no table")
+        return check_declaration(hand, trump, declared)
 
     def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
         if trump is None:

@@ -35,13 +35,14 @@ from binocle.core import (
     public_log,
     suit_plays_and_claim,
 )
-from binocle.errors import InvalidStateError
+from binocle.errors import InvalidStateError, RuleCode
+from binocle.profiles._classic_rules import meld_table
 from binocle.profiles.classic import (
     Classic,
     announcement_action,
     classic_revoke_penalty,
 )
-from binocle.rules.classic_melds import announcements_of, best_meld_of
+from binocle.rules.classic_melds import announcements_of, best_meld_of, check_announcements
 from binocle.rules.tricks import Obligation, _obligation_broken, allowed_slice
 
 if TYPE_CHECKING:
@@ -289,6 +290,23 @@ class ThreeHandedRules(Profile):
         )
 
     # -- meld, views, checks ---------------------------------------------------------
+
+    def play_obligation(self, stock_exhausted: bool | None = None) -> Obligation:
+        """Follow suit and win if able; void, trump, over-trumping if able, else
+        under-trump (three-handed rules, Play); there is no stock before a retirement."""
+        return _RULE
+
+    def check_melds(
+        self,
+        hand: tuple[Card, ...],
+        trump: int,
+        declared: tuple[tuple[str, tuple[Card, ...], int | None], ...],
+        table: object = None,
+    ) -> list[tuple[RuleCode | None, str, int]]:
+        """Announcements one by one, as in the classic game (three-handed rules, Melds)."""
+        return check_announcements(
+            hand, meld_table(table), trump, declared, grand_binocle=self.grand_binocle
+        )
 
     def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
         """The "plenty of time" meld (three-handed rules, Melds): the best reachable total and its order,

@@ -22,7 +22,7 @@ from typing import ClassVar, Final
 import attrs
 
 from binocle.cards import CARDS, Card, format_cards
-from binocle.errors import IllegalActionError, InvalidArgumentError, excerpt
+from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
 
 __all__ = [
     "Announcement",
@@ -33,6 +33,7 @@ __all__ = [
     "announcements_of",
     "best_meld",
     "best_meld_of",
+    "check_announcements",
     "combinations_in",
     "fresh_announcement",
     "lay_down",
@@ -953,3 +954,107 @@ _COMBO_OF_CODE: Final = {
     FOUR_Q: _FOUR[QUEEN],
     EIGHT_Q: _EIGHT[QUEEN],
 }
+
+
+# --- checking declared announcements -------------------------------------------------------
+
+#: The most positions (concealed hand, table) a check of declared announcements follows:
+#: the ways to lay the same combinations down differ only in which copies were reused.
+_FRONTIER: Final = 64
+
+
+def check_announcements(
+    hand: Iterable[Card],
+    table: MeldTable,
+    trump: int,
+    declared: Iterable[tuple[str, tuple[Card, ...], int | None]],
+    *,
+    grand_binocle: bool,
+) -> list[tuple[RuleCode | None, str, int]]:
+    """A ruling on each declared announcement, in the order announced (classic rules,
+    Announcements): ``(None, "", value)`` where it stands, else ``(code, why, worth)``.
+
+    ``hand`` is the concealed hand and ``table`` what the player has laid down
+    before.  Each announcement is ``(kind, cards, value announced or None)``,
+    ``cards`` all the cards it shows, from the hand and the table alike.  It
+    stands when some choice of the copies shown (concealed or on the table)
+    makes it a legal announcement after those before it that stood: the fresh
+    card and same class rules, the combination in its suit, the option for
+    grand binocle.  A value announced other than the combination's is refused
+    (:attr:`RuleCode.WRONG_VALUE`) though the combination still scores its
+    value; an announcement that does not stand scores 0 and leaves the cards
+    where they were.
+    """
+    t = _trump_arg(trump)
+    positions: list[tuple[tuple[Card, ...], MeldTable]] = [(tuple(sorted(hand)), table)]
+    out: list[tuple[RuleCode | None, str, int]] = []
+    for kind, cards, claimed in declared:
+        key = (kind, tuple(sorted(int(c) for c in cards)))
+        combo = _BY_KEY.get(key)
+        shown = f"{kind} {format_cards(key[1])}"
+        if combo is None:
+            out.append(
+                (RuleCode.NOT_A_COMBINATION, f"{shown} is not a combination of the meld table", 0)
+            )
+            continue
+        suit = combo.cards[0] >> 3
+        if (kind == "marriage" and suit == t) or (
+            kind in ("royal marriage", "sequence") and suit != t
+        ):
+            where = "a plain suit" if kind == "marriage" else "trumps"
+            out.append((RuleCode.MELD_SUIT, f"{shown}: a {kind} is in {where}", 0))
+            continue
+        if kind == "grand binocle" and not grand_binocle:
+            out.append(
+                (
+                    RuleCode.OPTION_OFF,
+                    "grand binocle is not played (option grand_binocle is off)",
+                    0,
+                )
+            )
+            continue
+        after: dict[tuple[tuple[Card, ...], MeldTable], None] = {}
+        for h, tab in positions:
+            for ann in legal_announcements(h, tab, t, grand_binocle=grand_binocle):
+                if ann.combination == combo and len(after) < _FRONTIER:
+                    after[lay_down(h, tab, ann)] = None
+        if not after:
+            out.append((*_why_not(combo, *positions[0]), 0))
+            continue
+        positions = list(after)
+        if claimed is not None and claimed != combo.value:
+            out.append(
+                (
+                    RuleCode.WRONG_VALUE,
+                    f"{shown} is worth {combo.value}, not {claimed}",
+                    combo.value,
+                )
+            )
+            continue
+        out.append((None, "", combo.value))
+    return out
+
+
+def _why_not(combo: Combination, hand: tuple[Card, ...], table: MeldTable) -> tuple[RuleCode, str]:
+    """Why ``combo`` can't be announced from ``hand`` and ``table``: the cards are not
+    there, none of them is concealed, or the same class rule forbids reusing them."""
+    have = _counts([*hand, *table.cards])
+    need = _counts(combo.cards)
+    missing = [CARDS[k] for k in range(32) if need[k] > have[k]]
+    if missing:
+        return (
+            RuleCode.MELD_NOT_HELD,
+            f"{combo}: neither the concealed hand nor the table holds {format_cards(missing)}",
+        )
+    concealed = _counts(hand)
+    if not any(need[k] and concealed[k] for k in range(32)):
+        return (
+            RuleCode.FRESH_CARD,
+            f"{combo}: fresh card rule: an announcement must use at least one card from the"
+            " concealed hand",
+        )
+    return (
+        RuleCode.SAME_CLASS,
+        f"{combo}: same class rule: the table cards it needs may serve again in class"
+        f" {combo.meld_class} only in a more valuable combination that contains an intact one",
+    )

@@ -10,9 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from binocle.cards import CARDS, Card
+from binocle.cards import CARDS, Card, format_cards
+from binocle.errors import RuleCode
 
-__all__ = ["ENTRIES", "codes_of_counts", "meld_breakdown", "meld_codes", "meld_total"]
+__all__ = [
+    "ENTRIES",
+    "check_declaration",
+    "codes_of_counts",
+    "meld_breakdown",
+    "meld_codes",
+    "meld_total",
+]
 
 ACE, TEN, KING, QUEEN, JACK, NINE = 0, 1, 2, 3, 4, 5
 QS: Final = 0 * 8 + QUEEN
@@ -174,3 +182,118 @@ def meld_breakdown(cards: Sequence[int], trump: int) -> list[tuple[str, tuple[Ca
     """Every meld scored, as ``(name, cards, value)``, in group order (the same
     tuples every time: :data:`ENTRIES` by :func:`meld_codes`)."""
     return [ENTRIES[i] for i in meld_codes(cards, trump)]
+
+
+# -- checking a declared meld ------------------------------------------------------------
+
+#: The group of each meld name: a card may count in melds of different groups but not
+#: twice in one group (cutthroat rules, Melds).
+_GROUPS: Final[dict[str, int]] = {
+    name: 1 if name in ("run", "double run", "royal marriage", "marriage", "dix") else
+    2 if name.endswith("pinochle") else 3
+    for name, _, _ in ENTRIES
+}  # fmt: skip
+#: ``(name, sorted card numbers)`` → the suit the meld is in (None: pinochle, arounds).
+_KEYS: Final[dict[tuple[str, tuple[int, ...]], int | None]] = {
+    (name, tuple(int(c) for c in cards)): (
+        cards[0] >> 3
+        if name in ("run", "double run", "royal marriage", "marriage", "dix")
+        else None
+    )
+    for name, cards, _ in ENTRIES
+}
+_VALUES: Final[dict[tuple[str, tuple[int, ...]], int]] = {
+    (name, tuple(int(c) for c in cards)): value for name, cards, value in ENTRIES
+}
+#: Declared: a meld's name, its cards and the value announced for it (None: not said).
+Declared = tuple[str, tuple[int, ...], int | None]
+#: A ruling on one declared meld: the rule it breaks (None: it stands), why, and what
+#: it scores.
+Ruling = tuple[RuleCode | None, str, int]
+
+
+def check_declaration(
+    hand: Sequence[int], trump: int, declared: Sequence[Declared]
+) -> list[Ruling]:
+    """A ruling on each declared meld, in order (cutthroat rules, Melds).
+
+    A meld stands when its cards make it in this trump, the player holds them,
+    and no card of it already counts in a meld of the same group declared
+    before it (the K and Q of a single run may be shared with one royal
+    marriage when an extra trump King or Queen is held: the Resolution of the
+    rules page).  It then scores its value from the meld table; a different
+    value announced is refused (:attr:`RuleCode.WRONG_VALUE`) but the meld
+    still scores its real value.  A meld that does not stand scores 0.
+    """
+    held = [0] * 32
+    for c in hand:
+        held[c] += 1
+    accepted: dict[int, list[tuple[str, tuple[int, ...]]]] = {1: [], 2: [], 3: []}
+    out: list[Ruling] = []
+    for name, cards, claimed in declared:
+        key = (name, tuple(sorted(cards)))
+        shown = f"{name} {format_cards(key[1])}"
+        if key not in _KEYS:
+            out.append((_NOT_A_COMBINATION, f"{shown} is not a meld of the meld table", 0))
+            continue
+        suit = _KEYS[key]
+        if suit is not None and (suit == trump) != (name != "marriage"):
+            where = "a plain suit" if name == "marriage" else "trumps"
+            out.append((_MELD_SUIT, f"{shown}: a {name} is in {where}", 0))
+            continue
+        value = _VALUES[key]
+        need = [0] * 32
+        for c in key[1]:
+            need[c] += 1
+        if any(need[c] > held[c] for c in key[1]):
+            missing = format_cards(sorted({c for c in key[1] if need[c] > held[c]}))
+            out.append((_MELD_NOT_HELD, f"{shown}: the hand does not hold {missing}", 0))
+            continue
+        group = _GROUPS[name]
+        trial = [*accepted[group], key]
+        if not _fits(trial, held, trump):
+            before = "; ".join(
+                f"{n} {format_cards(c)}" for n, c in accepted[group] if set(c) & set(key[1])
+            )
+            out.append(
+                (
+                    _CARDS_REUSED,
+                    f"{shown}: its cards already count in {before} (group {group}: a card"
+                    " counts once in a group)",
+                    0,
+                )
+            )
+            continue
+        accepted[group] = trial
+        if claimed is not None and claimed != value:
+            out.append((_WRONG_VALUE, f"{shown} is worth {value}, not {claimed}", value))
+            continue
+        out.append((None, "", value))
+    return out
+
+
+def _fits(melds: list[tuple[str, tuple[int, ...]]], held: list[int], trump: int) -> bool:
+    """Whether the hand holds every card of ``melds`` (of one group) once per meld."""
+    need = [0] * 32
+    for _, cards in melds:
+        for c in cards:
+            need[c] += 1
+    names = [n for n, _ in melds]
+    if names.count("run") == 1 and "double run" not in names and "royal marriage" in names:
+        # A run's K and Q with one royal marriage: an extra trump King or Queen makes it
+        # (cutthroat rules, Melds, Resolution); never two royal marriages with one run.
+        if names.count("royal marriage") > 1:
+            return False
+        k, q = trump * 8 + KING, trump * 8 + QUEEN
+        need[k] -= 1
+        need[q] -= 1
+        if held[k] + held[q] < 3:
+            return False
+    return all(need[c] <= held[c] for c in range(32))
+
+
+_NOT_A_COMBINATION: Final = RuleCode.NOT_A_COMBINATION
+_MELD_SUIT: Final = RuleCode.MELD_SUIT
+_MELD_NOT_HELD: Final = RuleCode.MELD_NOT_HELD
+_CARDS_REUSED: Final = RuleCode.CARDS_REUSED
+_WRONG_VALUE: Final = RuleCode.WRONG_VALUE
