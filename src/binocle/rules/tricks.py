@@ -351,7 +351,7 @@ def _obligation_refusal(
     trumps = [c for c in hand if c >> 3 == trump]
     over = [c for c in trumps if c < best]
     if card >> 3 != trump:
-        if best >> 3 == trump and not over:
+        if best >> 3 == trump and not over and rule is _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP:
             return (
                 _MUST_UNDERTRUMP,
                 f"void in {names[led]}, must trump (under-trump, unable to beat"
