@@ -28,7 +28,8 @@ from typing import Any
 import attrs
 
 import binocle
-from binocle import Action, BinocleError, Card, GameState, Kind, Phase, Suit
+from binocle import Action, BinocleError, Card, GameState, Kind, Phase, Suit, rulings
+from binocle.errors import RuleCode
 from binocle.serial import snapshot
 from binocle.testing import check_state
 
@@ -555,6 +556,91 @@ def check_meld(rng: random.Random, pool: Pool, tally: Tally) -> None:
         tally.note("wrong", f"meld total {got.total} of {got.melds}")
 
 
+_MELD_NAMES = ("run", "double run", "marriage", "royal marriage", "dix", "pinochle",
+               "double pinochle", "aces around", "kings around", "double queens around",
+               "binocle", "double binocle", "grand binocle", "sequence", "four aces",
+               "eight kings", "four jacks", "nope", "", "Four  Kings")  # fmt: skip
+_MUST = frozenset({RuleCode.MUST_FOLLOW, RuleCode.MUST_BEAT, RuleCode.MUST_TRUMP,
+                   RuleCode.MUST_OVERTRUMP, RuleCode.MUST_UNDERTRUMP})  # fmt: skip
+
+
+def _some_cards(rng: random.Random, most: int) -> Any:
+    """Cards as the stateless rules take them (objects, numbers, text), or junk."""
+    r = rng.random()
+    if r < 0.7:
+        cards: Any = rng.sample(binocle.pack(48), rng.randrange(0, most + 1))
+        form = rng.random()
+        if form < 0.3:
+            return " ".join(map(str, cards))
+        if form < 0.45:
+            return [int(c) for c in cards]
+        return cards
+    if r < 0.85:
+        return random_text(rng, most)
+    return junk_value(rng)
+
+
+def check_rulings(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """The stateless rules (binocle.rulings) on random or junk cards, trumps, profiles
+    and declarations: a ruling consistent with itself, or a BinocleError."""
+    prof = rng.choice(PROFILE_SPECS) if rng.random() < 0.85 else junk_value(rng)
+    hand = _some_cards(rng, 15)
+    trick = _some_cards(rng, 2)
+    trump = rng.choice((*Suit, "H", "spades", 2, None)) if rng.random() < 0.8 else junk_value(rng)
+    stock = rng.choice((True, False, None, None)) if rng.random() < 0.9 else junk_value(rng)
+    which = rng.randrange(4)
+    if which == 0:
+        ok, got = timed(
+            tally,
+            lambda: f"allowed_plays({prof!r:.60}, {hand!r:.200}, {trick!r:.60}, {trump!r:.30})",
+            lambda: rulings.allowed_plays(prof, hand, trick, trump, stock_exhausted=stock),
+        )
+        if ok:
+            held = set(got.hand)
+            if not got.allowed and held:
+                tally.note("wrong", f"nothing allowed from {got.hand}")
+            if set(got.allowed) | {r.card for r in got.refused} != held or any(
+                r.rule not in _MUST or r.allowed for r in got.refused
+            ):
+                tally.note("wrong", f"allowed_plays gave {got}")
+    elif which == 1:
+        card = rng.choice(binocle.pack(48)) if rng.random() < 0.8 else junk_value(rng)
+        ok, got = timed(
+            tally,
+            lambda: f"check_play({prof!r:.60}, {card!r:.30}, {hand!r:.200}, {trick!r:.60})",
+            lambda: rulings.check_play(prof, card, hand, trick, trump, stock_exhausted=stock),
+        )
+        if ok and got.allowed == (got.rule is not None):
+            tally.note("wrong", f"check_play gave {got}")
+    elif which == 2:
+        ok, got = timed(
+            tally,
+            lambda: f"trick_winner({prof!r:.60}, {trick!r:.60}, {trump!r:.30})",
+            lambda: rulings.trick_winner(prof, trick, trump),
+        )
+        if ok and not 0 <= got < 3:
+            tally.note("wrong", f"trick_winner gave {got}")
+    else:
+        declared: Any = [
+            (rng.choice(_MELD_NAMES), _some_cards(rng, 5),
+             rng.choice((None, 20, 40, 100, 150, -5, 10**9)))
+            for _ in range(rng.randrange(5))
+        ]  # fmt: skip
+        if rng.random() < 0.1:
+            declared = junk_value(rng)
+        ok, got = timed(
+            tally,
+            lambda: f"check_meld({prof!r:.60}, {hand!r:.200}, {trump!r:.30}, {declared!r:.200})",
+            lambda: rulings.check_meld(prof, hand, trump, declared),
+        )
+        if ok and (
+            got.worth != sum(r.worth for r in got.rulings)
+            or any(r.worth < 0 or (r.ok and not r.worth) for r in got.rulings)
+            or got.best < 0
+        ):
+            tally.note("wrong", f"check_meld gave {got}")
+
+
 _OPTION_NAMES = ("min_bid", "max_bid", "single_set", "target", "pack", "grand_binocle",
                  "claim_overlooked", "lowest_pays", "widow_after_round", "bunched_hands",
                  "easier_tricks", "max_hands", "nope", "", "min bid", "(min_bid")  # fmt: skip
@@ -652,6 +738,7 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "apply_action": (check_apply_action, 2.0),
     "cards": (check_cards, 0.5),
     "meld": (check_meld, 0.5),
+    "rulings": (check_rulings, 1.0),
     "profile": (check_profile, 1.0),
     "records": (check_records, 2.0),
     "cli_validate": (check_cli_validate, 1.0),
