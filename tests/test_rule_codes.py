@@ -386,7 +386,9 @@ def test_announce_codes() -> None:
         assert found is not None
         return found
 
-    def code(cards: tuple[binocle.Card, ...], table: MeldTable, ann: Announcement, **kw: Any) -> RuleCode:
+    def code(
+        cards: tuple[binocle.Card, ...], table: MeldTable, ann: Announcement, **kw: Any
+    ) -> RuleCode:
         with pytest.raises(IllegalActionError) as info:
             announce(cards, table, ann, **kw)
         assert info.value.action is None and info.value.seat is None
@@ -424,3 +426,192 @@ def test_pickling_keeps_rule_action_and_seat() -> None:
     assert type(back) is IllegalActionError and str(back) == str(info.value)
     assert (back.rule, back.action, back.seat) == (RuleCode.MUST_FOLLOW, info.value.action, 1)
     assert back.action == binocle.actions.play(binocle.parse_card("TC"))
+
+
+# --- which codes the engine raises --------------------------------------------------------------
+
+#: Every code :func:`binocle.apply` (or another engine call) raises, with the test above
+#: that reaches it on a real position.
+RAISED_BY_THE_ENGINE: dict[RuleCode, str] = {
+    RuleCode.GAME_OVER: "test_game_over",
+    RuleCode.WRONG_PHASE: "test_wrong_phase",
+    RuleCode.BAD_DECK: "test_bad_deck",
+    RuleCode.NOT_HELD: "test_not_held",
+    RuleCode.WHICH_COPY: "test_which_copy",
+    RuleCode.MUST_FOLLOW: "test_trick_obligations",
+    RuleCode.MUST_BEAT: "test_trick_obligations",
+    RuleCode.MUST_TRUMP: "test_trick_obligations",
+    RuleCode.MUST_OVERTRUMP: "test_trick_obligations",
+    RuleCode.MUST_UNDERTRUMP: "test_trick_obligations",
+    RuleCode.ANNOUNCE_FIRST: "test_announce_first",
+    RuleCode.ANNOUNCEMENTS_OVER: "test_announcements_over",
+    RuleCode.BID_TOO_LOW: "test_bids",
+    RuleCode.BID_TOO_HIGH: "test_bids",
+    RuleCode.BID_STEP: "test_bids",
+    RuleCode.BID_FORCED: "test_bids",
+    RuleCode.OPTION_OFF: "test_option_off",
+    RuleCode.NOT_BUNCHED: "test_not_bunched",
+    RuleCode.BIDDER_ONLY: "test_giving_up",
+    RuleCode.TOO_LATE: "test_giving_up",
+    RuleCode.NO_DIX: "test_no_dix",
+    RuleCode.MELD_NOT_HELD: "test_meld_refusals",
+    RuleCode.NOT_A_COMBINATION: "test_meld_refusals",
+    RuleCode.CARDS_REUSED: "test_meld_refusals",
+    RuleCode.FRESH_CARD: "test_meld_refusals",
+    RuleCode.SAME_CLASS: "test_meld_refusals",
+    RuleCode.MELD_SUIT: "test_meld_refusals",
+    RuleCode.NO_MELD: "test_meld_refusals",
+    RuleCode.NO_CLAIM_OPEN: "test_no_claim_open",
+    RuleCode.CLAIM_OR_PASS: "test_claim_or_pass",
+    RuleCode.OFFER_PENDING: "test_offer_pending",
+    RuleCode.RETIRED: "test_retired",
+    RuleCode.NOT_LEGAL: "test_not_legal",
+}
+
+#: The codes only the validator and the stateless checks give: apply takes no seat (the
+#: player to act acts) and no announced value.
+PRODUCED_ELSEWHERE: frozenset[RuleCode] = frozenset({RuleCode.NOT_YOUR_TURN, RuleCode.WRONG_VALUE})
+
+
+def test_every_code_is_raised_by_the_engine_or_produced_elsewhere() -> None:
+    """Every RuleCode member is in exactly one list: raised by the engine (and then
+    reached by its test in this module) or produced elsewhere; a new member needs a
+    test.  Codes are their own text, unique."""
+    raised = set(RAISED_BY_THE_ENGINE)
+    assert raised.isdisjoint(PRODUCED_ELSEWHERE)
+    assert raised | PRODUCED_ELSEWHERE == set(RuleCode)
+    for test in RAISED_BY_THE_ENGINE.values():
+        assert callable(globals().get(test)), test
+    assert len({m.value for m in RuleCode}) == len(RuleCode)
+    assert all(m == m.value and isinstance(m, str) for m in RuleCode)
+    assert binocle.RuleCode is RuleCode and "RuleCode" in binocle.__all__
+
+
+# --- refusals at random positions ---------------------------------------------------------------
+
+_MUST = frozenset(
+    {
+        RuleCode.MUST_FOLLOW,
+        RuleCode.MUST_BEAT,
+        RuleCode.MUST_TRUMP,
+        RuleCode.MUST_OVERTRUMP,
+        RuleCode.MUST_UNDERTRUMP,
+    }
+)
+
+
+def _obligation(s: GameState) -> Obligation:
+    """The trick rule of the profile once the stock is gone (the Play sections)."""
+    name = s.profile.name
+    if name == "cutthroat":
+        rule: Obligation = s.profile.obligation  # type: ignore[attr-defined]
+        return rule
+    if name == "classic":
+        return Obligation.FOLLOW_WIN_TRUMP
+    return Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
+
+
+def _expected_obligation(
+    s: GameState, card: binocle.Card, hand: tuple[binocle.Card, ...]
+) -> RuleCode:
+    """The obligation a held card breaks, told from the rules: follow suit, else beat the
+    best card of the suit led; void, trump, else overtrump, and unable to overtrump a
+    trump already played, still under-trump."""
+    played = [c for _, c in s.trick]
+    led = played[0].suit
+    trump = s.trump
+    if any(c.suit == led for c in hand):
+        return RuleCode.MUST_FOLLOW if card.suit != led else RuleCode.MUST_BEAT
+    if card.suit != trump:
+        best = played[binocle.rules.tricks.trick_winner(played, trump)]
+        beats = [c for c in hand if c.suit == trump and binocle.rules.tricks.beats(c, best, trump)]
+        return RuleCode.MUST_UNDERTRUMP if best.suit == trump and not beats else RuleCode.MUST_TRUMP
+    return RuleCode.MUST_OVERTRUMP
+
+
+def _expected_seat(s: GameState, action: Action) -> int | None:
+    if action.kind is Kind.CLAIM and action.number is not None:
+        return action.number if 0 <= action.number < len(s.hands) else None
+    return None if action.kind is Kind.DEAL else s.current_player
+
+
+def _check_refusals(
+    s: GameState, pool: list[Action], rng: random.Random, seen: set[RuleCode]
+) -> None:
+    legal = set(binocle.legal_actions(s))
+    knockers = binocle.claimants(s)
+    tries = [
+        a for a in pool if a not in legal and not (a.kind is Kind.CLAIM and a.number in knockers)
+    ]
+    sample = rng.sample(tries, min(12, len(tries)))
+    if s.phase is Phase.PLAY and s.trick and s.current_player is not None:
+        # Every held card the trick obligation may refuse, besides the sample.
+        held = s.hands[s.current_player]
+        sample += [a for a in map(binocle.actions.play, dict.fromkeys(held)) if a not in legal]
+    copy = binocle.loads(binocle.dumps(s))
+    for a in sample:
+        with pytest.raises(IllegalActionError) as info:
+            binocle.apply(s, a)
+        e = info.value
+        assert isinstance(e.rule, RuleCode) and e.rule not in PRODUCED_ELSEWHERE, (a, e)
+        assert e.action == a and type(e.action) is Action
+        assert e.seat == _expected_seat(s, a), (a, str(e))
+        seen.add(e.rule)
+        p = s.current_player
+        if (
+            a.kind is Kind.PLAY
+            and a.source is None
+            and s.phase is Phase.PLAY
+            and s.trick
+            and p is not None
+            and getattr(s, "offer", None) is None
+            and getattr(s, "sub", None) is None
+            and getattr(s, "retired", None) is None
+        ):
+            hand = getattr(s, "concealed", s.hands)[p]
+            if a.card in hand:
+                played = [c for _, c in s.trick]
+                rule = _obligation(s)
+                assert a.card not in allowed_cards(hand, played, s.trump, rule)
+                assert e.rule in _MUST and e.rule is _expected_obligation(s, a.card, hand)
+                assert str(e) == obligation_broken(a.card, hand, played, s.trump, rule)
+    assert s == copy and hash(s) == hash(copy)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "classic(max_hands=2)",
+        "cutthroat(max_hands=2)",
+        "cutthroat(max_hands=2,easier_tricks=true)",
+        "cutthroat(max_hands=2,bunched_hands=true)",
+        "three-handed(max_hands=2)",
+        "three-handed(max_hands=2,claim_overlooked=true,meld_until_first_card=false)",
+    ],
+)
+def test_refusals_at_random_positions(spec: str) -> None:
+    """Seeded random playouts: at each position, actions legal at other positions of the
+    profile (and knocks of every seat) but not here are refused with an
+    IllegalActionError whose rule is a RuleCode, whose action is the action tried and
+    whose seat is the player to act (the knocker; none for a deal), the state unchanged;
+    a held card refused by the trick obligation gets the MUST_* code of the obligation
+    it breaks (the Play sections of the rules pages), as binocle.rules.tricks says."""
+    rng = random.Random(spec)
+    pool: dict[Action, None] = {}
+    states: list[GameState] = []
+    for game in range(3):
+        s = binocle.new_game(spec, seed=game, dealer=game % binocle.profile(spec).players)
+        while not binocle.is_over(s):
+            states.append(s)
+            legal = binocle.legal_actions(s)
+            pool.update((a, None) for a in legal if a.kind is not Kind.DEAL or len(pool) < 3)
+            ordinary = [a for a in legal if a.kind not in (Kind.CLAIM, Kind.CONCEDE)]
+            s = binocle.apply(
+                s, rng.choice(ordinary if ordinary and rng.random() > 0.02 else legal)
+            )
+    players = binocle.profile(spec).players
+    actions = [*pool, *(claim(i) for i in range(players + 1))]
+    seen: set[RuleCode] = set()
+    for s in rng.sample(states, min(250, len(states))):
+        _check_refusals(s, actions, rng, seen)
+    assert {RuleCode.NOT_HELD, RuleCode.MUST_FOLLOW, RuleCode.WRONG_PHASE} <= seen
