@@ -17,7 +17,6 @@ import binocle
 from binocle import Action, GameState, IllegalActionError, Kind, Phase, RuleCode
 from binocle.actions import claim
 from binocle.bots import RandomBot, play_game
-from binocle.cards import CARDS
 from binocle.encoding import Episode, action_from_id, action_space, legal_ids
 from binocle.rules.classic_melds import Announcement, MeldTable, announce, fresh_announcement
 from binocle.rules.tricks import Obligation, allowed_cards, obligation_broken
@@ -196,9 +195,8 @@ def test_announcements_over() -> None:
     for late in ("pass", "dix", "meld marriage KC QC"):
         refused(s, late, RuleCode.ANNOUNCEMENTS_OVER, p, "announcements end")
     t = to_three_handed_play(binocle.new_game("three-handed", seed=5))
-    t = binocle.apply(t, [a for a in binocle.legal_actions(t) if a.kind is Kind.PLAY][0])
-    t = binocle.apply(t, [a for a in binocle.legal_actions(t) if a.kind is Kind.PLAY][0])
-    t = binocle.apply(t, [a for a in binocle.legal_actions(t) if a.kind is Kind.PLAY][0])
+    for _ in range(3):  # the first trick
+        t = binocle.apply(t, next(a for a in binocle.legal_actions(t) if a.kind is Kind.PLAY))
     first = t.current_player
     assert t.tricks == 1 and first is not None
     refused(t, "meld marriage KC QC", RuleCode.ANNOUNCEMENTS_OVER, first, "his first card")

@@ -211,8 +211,7 @@ def check_consistency(
                         ) from None
                     if exc.seat != _refused_seat(s, cand):
                         raise ConsistencyError(
-                            f"refusal of {cand} names seat {exc.seat}, not"
-                            f" {_refused_seat(s, cand)}"
+                            f"refusal of {cand} names seat {exc.seat}, not {_refused_seat(s, cand)}"
                         ) from None
                 else:
                     raise ConsistencyError(f"illegal action {cand} was accepted (game {g})")
