@@ -92,15 +92,15 @@ def _check_plays(s: GameState, legal: tuple[binocle.Action, ...], seen: set[Obli
         # The state refuses each other card for the same rule, in the same words.
         with pytest.raises(IllegalActionError) as e:
             binocle.apply(s, f"play {r.card}")
-        assert str(e.value) == r.reason  # TMP
-        pass  # TMP2
+        assert (e.value.rule, str(e.value)) == (r.rule, r.reason)
+        assert e.value.seat == p
     absent = [c for c in pack(s.profile.pack_size) if c not in hand]
     if absent:
         c = absent[len(trick) % len(absent)]
         assert check.ruling(c).rule is RuleCode.NOT_HELD
         with pytest.raises(IllegalActionError) as e:
             binocle.apply(s, f"play {c}")
-        pass  # TMP
+        assert e.value.rule is RuleCode.NOT_HELD
 
 
 def _check_winner(s: GameState, after: GameState, action: binocle.Action) -> None:

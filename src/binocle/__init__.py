@@ -23,6 +23,7 @@ from binocle.errors import (
     InvalidArgumentError,
     InvalidNotationError,
     InvalidStateError,
+    RuleCode,
     UnknownProfileError,
 )
 from binocle.game import (
@@ -79,6 +80,7 @@ __all__ = [
     "Phase",
     "Profile",
     "Rank",
+    "RuleCode",
     "Suit",
     "UnknownProfileError",
     "ValidationReport",

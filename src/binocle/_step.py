@@ -16,7 +16,7 @@ from typing import Any, Final
 from binocle._build import native_base
 from binocle.actions import CLAIM, Action, Kind, claim
 from binocle.core import GameState, Phase
-from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError
+from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError, RuleCode
 
 __all__ = ["apply", "legal_actions"]
 
@@ -45,7 +45,10 @@ def legal_actions(state: Any) -> tuple[Action, ...]:
 def apply(state: Any, action: Any) -> GameState:
     """The state after ``action`` (an action or its text); ``state`` is unchanged.
 
-    Raises IllegalActionError naming the rule when the action is not legal.
+    Raises IllegalActionError naming the rule when the action is not legal: its
+    ``rule`` is the rule's code, its ``action`` the action refused (read from the
+    text) and its ``seat`` the seat that tried it (the player to act, the seat a
+    knock names; None for a deal).
     """
     if not isinstance(state, GameState):
         raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
@@ -77,12 +80,16 @@ def apply(state: Any, action: Any) -> GameState:
         )
     if action.kind is Kind.CLAIM and action.number is not None:
         return _knock(s, action)
-    if action.kind is Kind.DEAL and s.phase is Phase.DEAL:
-        problem = s.profile.check_deck(action)
-        if problem is None:
-            return _rules_apply(s, action)
-        raise IllegalActionError(problem)
-    raise IllegalActionError(s.profile.explain(s, action))
+    if action.kind is Kind.DEAL:
+        if s.phase is Phase.DEAL:
+            problem = s.profile.check_deck(action)
+            if problem is None:
+                return _rules_apply(s, action)
+            raise IllegalActionError(problem, RuleCode.BAD_DECK, action, None)
+        rule, text = s.profile.refusal(s, action)
+        raise IllegalActionError(text, rule, action, None)
+    rule, text = s.profile.refusal(s, action)
+    raise IllegalActionError(text, rule, action, s.current_player)
 
 
 def _rules_apply(s: GameState, action: Action) -> GameState:
@@ -114,11 +121,19 @@ def _knock(s: GameState, action: Action) -> GameState:
     seat = action.number
     players = s.profile.players
     if type(seat) is not int or not 0 <= seat < players:
-        raise IllegalActionError(f"a knock names a seat 0..{players - 1}, not {seat!r}")
+        raise IllegalActionError(
+            f"a knock names a seat 0..{players - 1}, not {seat!r}", RuleCode.NOT_LEGAL, action
+        )
     if action != claim(seat):
-        raise IllegalActionError(f"a knock names its seat and nothing else (claim {seat})")
+        raise IllegalActionError(
+            f"a knock names its seat and nothing else (claim {seat})",
+            RuleCode.NOT_LEGAL,
+            action,
+            seat,
+        )
     if seat not in s.profile.claimants(s):
-        raise IllegalActionError(s.profile.explain_knock(s, seat))
+        rule, text = s.profile.knock_refusal(s, seat)
+        raise IllegalActionError(text, rule, action, seat)
     if seat == s.current_player:
         return _rules_apply(s, CLAIM)
     return _rules_apply(s, claim(seat))

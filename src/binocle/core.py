@@ -449,9 +449,16 @@ class Profile:
         """The state after a legal ``action`` (already checked by the caller)."""
         raise NotImplementedError
 
-    def explain(self, state: GameState, action: Action) -> str:
-        """Why ``action`` is illegal in ``state``: the rule and what forbids it."""
+    def refusal(self, state: GameState, action: Action) -> tuple[RuleCode, str]:
+        """Why ``action`` is illegal in ``state``: the :class:`~binocle.errors.RuleCode`
+        of the rule it breaks and the text that names the rule and what forbids it
+        (what :class:`~binocle.errors.IllegalActionError` carries)."""
         raise NotImplementedError
+
+    def explain(self, state: GameState, action: Action) -> str:
+        """Why ``action`` is illegal in ``state``: the rule and what forbids it (the
+        text of :meth:`refusal`)."""
+        return self.refusal(state, action)[1]
 
     def observe(self, state: GameState, seat: int) -> View:
         """What ``seat`` may know of ``state``."""
@@ -518,13 +525,21 @@ class Profile:
         """
         return ()
 
-    def explain_knock(self, state: GameState, seat: int) -> str:
-        """Why ``seat`` may not knock now (``seat`` is not among the claimants)."""
+    def knock_refusal(self, state: GameState, seat: int) -> tuple[RuleCode, str]:
+        """Why ``seat`` may not knock now (``seat`` is not among the claimants): the
+        rule's code and the text."""
         if state.phase is Phase.OVER:
-            return f"the game is over: seat {seat} cannot claim it"
+            return RuleCode.GAME_OVER, f"the game is over: seat {seat} cannot claim it"
         if state.phase is Phase.DEAL:
-            return f"the hand is over: seat {seat} cannot claim before the next deal"
-        return f"there is no claiming (knocking) in the {self.name} game"
+            return (
+                RuleCode.WRONG_PHASE,
+                f"the hand is over: seat {seat} cannot claim before the next deal",
+            )
+        return RuleCode.NO_CLAIM_OPEN, f"there is no claiming (knocking) in the {self.name} game"
+
+    def explain_knock(self, state: GameState, seat: int) -> str:
+        """Why ``seat`` may not knock now (the text of :meth:`knock_refusal`)."""
+        return self.knock_refusal(state, seat)[1]
 
     def limit_reached(self, hand_number: int) -> bool:
         """Whether the ``max_hands`` limit ends the game at the end of this hand."""
@@ -532,18 +547,22 @@ class Profile:
 
     # -- shared machinery ----------------------------------------------------
 
-    def explain_out_of_hand(self, state: GameState, action: Action) -> str | None:
+    def explain_out_of_hand(self, state: GameState, action: Action) -> tuple[RuleCode, str] | None:
         """Why ``action`` is illegal when the game is over, or a deal is (or is not)
-        due; None when the hand is in progress and the profile must say."""
+        due, as :meth:`refusal` gives it; None when the hand is in progress and the
+        profile must say."""
         phase = state.phase
         if phase is Phase.OVER:
-            return f"the game is over: {action} is not possible"
+            return RuleCode.GAME_OVER, f"the game is over: {action} is not possible"
         if action.kind is Kind.DEAL:
             if phase is not Phase.DEAL:
-                return f"no deal now: the hand is in the {phase.value} phase"
-            return self.check_deck(action) or "not a deal of this pack"
+                return RuleCode.WRONG_PHASE, f"no deal now: the hand is in the {phase.value} phase"
+            return RuleCode.BAD_DECK, self.check_deck(action) or "not a deal of this pack"
         if phase is Phase.DEAL:
-            return f"the hand is over: the next action is a deal, not {action}"
+            return (
+                RuleCode.WRONG_PHASE,
+                f"the hand is over: the next action is a deal, not {action}",
+            )
         return None
 
     def view(

@@ -42,7 +42,7 @@ from binocle.actions import Action, Kind, parse_action_text
 from binocle.cards import CARDS, Card, Suit, format_cards
 from binocle.cards import kinds as _pack_kinds
 from binocle.core import GameState, MeldResult, Phase, Profile, View
-from binocle.errors import BinocleError, IllegalActionError, InvalidArgumentError
+from binocle.errors import BinocleError, IllegalActionError, InvalidArgumentError, RuleCode
 from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS, MeldTable
 
@@ -273,8 +273,14 @@ class ActionSpace:
             return fixed
         found = self.legal_map(state).get(action_id)
         if found is None:
+            # The action the id names where it names one (a card id's copy depends on
+            # the state), and the seat to act.
+            rule = RuleCode.GAME_OVER if state.phase is Phase.OVER else RuleCode.NOT_LEGAL
             raise IllegalActionError(
-                f"action id {action_id} ({self.labels[action_id]}) is not legal now"
+                f"action id {action_id} ({self.labels[action_id]}) is not legal now",
+                rule,
+                fixed,
+                state.current_player,
             )
         return found
 
@@ -975,7 +981,7 @@ class Episode:
         if isinstance(action_id, bool) or not isinstance(action_id, int):
             raise InvalidArgumentError(f"an id is a whole number, not {action_id!r}")
         if self.is_terminal():
-            raise IllegalActionError("the episode is over")
+            raise IllegalActionError("the episode is over", RuleCode.GAME_OVER)
         history = (*self.history, action_id)
         if self.is_chance():
             return self._chance(action_id, history)
@@ -991,11 +997,15 @@ class Episode:
     def _chance(self, outcome: int, history: tuple[int, ...]) -> Episode:
         cards = kinds(self.profile.pack_size)
         if not 0 <= outcome < len(cards):
-            raise IllegalActionError(f"chance outcome {outcome} is not a card index")
+            raise IllegalActionError(
+                f"chance outcome {outcome} is not a card index", RuleCode.BAD_DECK
+            )
         card = cards[outcome]
         counts = self._remaining()
         if not counts[outcome]:
-            raise IllegalActionError(f"chance outcome {card}: no copy of it is left to deal")
+            raise IllegalActionError(
+                f"chance outcome {card}: no copy of it is left to deal", RuleCode.BAD_DECK
+            )
         deck = (*self.deck, card)
         counts[outcome] -= 1
         rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]

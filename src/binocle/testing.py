@@ -34,7 +34,7 @@ from binocle.actions import (
 )
 from binocle.cards import CARDS, Suit
 from binocle.core import GameState, Phase
-from binocle.errors import IllegalActionError
+from binocle.errors import IllegalActionError, RuleCode
 from binocle.game import (
     apply,
     claimants,
@@ -65,6 +65,17 @@ class Report:
     actions: int
     illegal_tried: int
     knocks: int = 0
+
+
+def _refused_seat(state: GameState, action: Action) -> int | None:
+    """The seat a refusal of ``action`` names: the seat a knock names (None where it
+    names none of the table's), none for a deal, else the player to act."""
+    if action.kind is Kind.CLAIM and action.number is not None:
+        n = action.number
+        return n if 0 <= n < len(state.hands) else None
+    if action.kind is Kind.DEAL:
+        return None
+    return state.current_player
 
 
 def _candidates(state: GameState, rng: random.Random) -> Iterator[Action]:
@@ -151,8 +162,9 @@ def check_consistency(
 
     Checked: legal actions non-empty until the game is over, unique and
     deterministic; every illegal action tried is refused with
-    IllegalActionError and leaves the state unchanged (knocks of seats that may
-    not knock included); action texts read back;
+    IllegalActionError, naming a rule code, the action and the seat that tried
+    it, and leaves the state unchanged (knocks of seats that may not knock
+    included); action texts read back;
     JSON round trips (every ``json_every`` steps and at every hand's end);
     every card is accounted for; a played hand distributes exactly 250 trick
     points; scores are the sum of the hands' deltas; pickling and copying keep
@@ -193,6 +205,14 @@ def check_consistency(
                 except IllegalActionError as exc:
                     if not str(exc):
                         raise ConsistencyError(f"refusal of {cand} gives no reason") from None
+                    if not isinstance(exc.rule, RuleCode) or exc.action != cand:
+                        raise ConsistencyError(
+                            f"refusal of {cand} gives rule {exc.rule!r}, action {exc.action!r}"
+                        ) from None
+                    if exc.seat != _refused_seat(s, cand):
+                        raise ConsistencyError(
+                            f"refusal of {cand} names seat {exc.seat}, not {_refused_seat(s, cand)}"
+                        ) from None
                 else:
                     raise ConsistencyError(f"illegal action {cand} was accepted (game {g})")
             if dumps(s) != before_json or hash(s) != before_hash:

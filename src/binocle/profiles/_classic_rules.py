@@ -50,7 +50,7 @@ from binocle.rules.tricks import (
     _OBLIGATION_FOLLOW_WIN_TRUMP,
     _OBLIGATION_FREE,
     Obligation,
-    _obligation_broken,
+    _obligation_refusal,
     bisect_cards,
 )
 
@@ -213,120 +213,90 @@ class ClassicRules(Profile):
                 return announcement_action(best, s.tables[p])
         return action
 
-    def explain(self, state: GameState, action: Action) -> str:
+    def refusal(self, state: GameState, action: Action) -> tuple[RuleCode, str]:
         s: ClassicState = state  # type: ignore[assignment]
         phase, kind, p = s.phase, action.kind, s.current_player
-        why = self.explain_out_of_hand(s, action)
-        if why is not None:
-            return why
+        out = self.explain_out_of_hand(s, action)
+        if out is not None:
+            return out
         assert p is not None
         if phase is _PHASE_PLAY and not any(s.hands):
             return (
+                RuleCode.CLAIM_OR_PASS,
                 f"the last trick is taken: seat {p} may knock (claim) or pass before the hand"
-                f" is counted, not {action} (classic rules, Claiming (knocking))"
+                f" is counted, not {action} (classic rules, Claiming (knocking))",
             )
         if kind is _KIND_PLAY:
             if phase is _PHASE_ANNOUNCE:
                 return (
+                    RuleCode.ANNOUNCE_FIRST,
                     f"seat {p} won the trick and must first announce (a meld, dix, or pass)"
-                    f" and draw before leading"
+                    f" and draw before leading",
                 )
             c = action.card
             assert c is not None
             if action.source == "table":
                 cards = s.tables[p].cards
                 if not self.stock_phase(s):
-                    return "the table cards went back to the hands when the stock ran out"
+                    return (
+                        RuleCode.NOT_HELD,
+                        "the table cards went back to the hands when the stock ran out",
+                    )
                 if c not in cards:
-                    return f"play {c} table: seat {p} has no {c} on the table (table: {format_cards(cards)})"
-                return f"play {c} table: say which copy, e.g. one of {', '.join(str(a) for a in _table_plays(s.tables[p]) if a.card == c)}"
+                    return (
+                        RuleCode.NOT_HELD,
+                        f"play {c} table: seat {p} has no {c} on the table (table: {format_cards(cards)})",
+                    )
+                return (
+                    RuleCode.WHICH_COPY,
+                    f"play {c} table: say which copy, e.g. one of {', '.join(str(a) for a in _table_plays(s.tables[p]) if a.card == c)}",
+                )
             if c not in s.concealed[p]:
                 if c in s.tables[p].cards:
                     copies = ", ".join(str(a) for a in _table_plays(s.tables[p]) if a.card == c)
-                    return f"play {c}: seat {p}'s {c} lies on the table; say which copy: {copies}"
-                return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
-            why = _obligation_broken(
+                    return (
+                        RuleCode.WHICH_COPY,
+                        f"play {c}: seat {p}'s {c} lies on the table; say which copy: {copies}",
+                    )
+                return (
+                    RuleCode.NOT_HELD,
+                    f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})",
+                )
+            broken = _obligation_refusal(
                 c, s.concealed[p], [x for _, x in s.trick], s.trump, _OBLIGATION_FOLLOW_WIN_TRUMP
             )
-            return why or f"{action} is not legal now"
+            return broken or (RuleCode.NOT_LEGAL, f"{action} is not legal now")
         if phase is _PHASE_PLAY and kind in (_KIND_MELD, _KIND_DIX, _KIND_PASS):
             if self.stock_phase(s):
                 return (
-                    f"{action}: announcements are made only after winning a trick, before drawing"
+                    RuleCode.WRONG_PHASE,
+                    f"{action}: announcements are made only after winning a trick, before drawing",
                 )
-            return f"{action}: announcements end when the stock is exhausted"
+            return (
+                RuleCode.ANNOUNCEMENTS_OVER,
+                f"{action}: announcements end when the stock is exhausted",
+            )
         if kind is _KIND_DIX:
             assert s.trump is not None
             if s.turn_up is None:
-                return "no dix after the last draw"
+                return RuleCode.NO_DIX, "no dix after the last draw"
             if s.dixes >= 2:
-                return "both Nines of trumps have already scored dix"
-            return f"dix: seat {p} holds no {self._dix_card(s)} in the concealed hand"
+                return RuleCode.NO_DIX, "both Nines of trumps have already scored dix"
+            return (
+                RuleCode.NO_DIX,
+                f"dix: seat {p} holds no {self._dix_card(s)} in the concealed hand",
+            )
         if kind is _KIND_MELD:
-            return self._explain_meld(s, p, action)
-        return f"seat {p} cannot {action} in the {phase.value} phase"
+            return self._meld_refusal(s, p, action)
+        # An action of another profile (a bid, a discard …): classic has no such action.
+        return RuleCode.NOT_LEGAL, f"seat {p} cannot {action} in the {phase.value} phase"
 
-    def _explain_meld(self, s: ClassicState, p: int, action: Action) -> str:
+    def _meld_refusal(self, s: ClassicState, p: int, action: Action) -> tuple[RuleCode, str]:
         """Why an announcement is illegal: the rule it breaks (classic rules, Announcements)."""
-        from collections import Counter
-
-        from binocle.rules.classic_melds import combinations_in
-
         assert s.trump is not None
-        name = action.name
-        if name is None:
-            return "no announcement is possible now (say pass)"
-        fresh = action.cards
-        table_cards: list[Card] = []
-        for word in (action.source or "").split():
-            try:
-                table_cards.append(parse_card(word.split("#")[0]))
-            except ValueError:
-                return f"not a table card: {word!r}"
-        everything = tuple(sorted((*fresh, *table_cards)))
-        for c in set(everything):
-            if everything.count(c) > 2:
-                return (
-                    f"{name} names {c} {everything.count(c)} times: the pack holds two,"
-                    " and a combination uses each card once"
-                )
-        known = [
-            m
-            for m in combinations_in(everything, s.trump, grand_binocle=True)
-            if m.kind == name and tuple(m.cards) == everything
-        ]
-        if not known:
-            return f"{name} {format_cards(everything)} is not a combination of the meld table"
-        if name == "grand binocle" and not self.grand_binocle:
-            return "grand binocle is not played (option grand_binocle is off)"
-        if not fresh:
-            return "fresh card rule: an announcement must use at least one card from the concealed hand"
-        rest = list(s.concealed[p])
-        for c in fresh:
-            if c not in rest:
-                return f"{c} is not in seat {p}'s concealed hand"
-            rest.remove(c)
-        on_table = list(s.tables[p].cards)
-        for c in table_cards:
-            if c not in on_table:
-                return f"{c} is not on seat {p}'s table"
-            on_table.remove(c)
-        # The cards exist: the same class rule (item 2) is what forbids it.
-        combo = known[0]
-        for m in s.tables[p].melds:
-            old = m.combination
-            if old.meld_class != combo.meld_class:
-                continue
-            if any(c in old.cards for c in table_cards):
-                if not m.intact:
-                    return f"same class rule: {old} was broken up and cannot be re-formed"
-                # wholly inside the new one: every card of it among the table cards reused
-                if Counter(old.cards) - Counter(table_cards) or old.value >= combo.value:
-                    return (
-                        f"same class rule: cards of {old} may serve again in class"
-                        f" {old.meld_class} only in a more valuable combination that contains it"
-                    )
-        return f"{action} is not a legal announcement now"
+        return announcement_refusal(
+            s.concealed[p], s.tables[p], s.trump, self.grand_binocle, p, action
+        )
 
     def play_obligation(self, stock_exhausted: bool | None = None) -> Obligation:
         """Any card while the stock lasts; after, follow suit and win if able, void trump
@@ -538,3 +508,101 @@ def classic_revoke_penalty(hand: int, seat: int, adversary: int) -> str:
         f" or his adversary, seat {adversary}, may have the cards taken back to the error"
         " and the hand replayed from there (classic rules, Revoke)"
     )
+
+
+def announcement_refusal(
+    concealed: tuple[Card, ...],
+    table: MeldTable,
+    trump: int,
+    grand_binocle: bool,
+    p: int,
+    action: Action,
+) -> tuple[RuleCode, str]:
+    """Why seat ``p``'s announcement ``action`` is illegal with these concealed cards
+    and table: the rule it breaks and the text (classic rules, Announcements; the
+    three-handed game announces in the same way)."""
+    from collections import Counter
+
+    from binocle.rules.classic_melds import combinations_in
+
+    name = action.name
+    if name is None:
+        return RuleCode.NO_MELD, "no announcement is possible now (say pass)"
+    fresh = action.cards
+    table_cards: list[Card] = []
+    for word in (action.source or "").split():
+        try:
+            table_cards.append(parse_card(word.split("#")[0]))
+        except ValueError:
+            return RuleCode.MELD_NOT_HELD, f"not a table card: {word!r}"
+    everything = tuple(sorted((*fresh, *table_cards)))
+    for c in set(everything):
+        if everything.count(c) > 2:
+            return (
+                RuleCode.CARDS_REUSED,
+                f"{name} names {c} {everything.count(c)} times: the pack holds two,"
+                " and a combination uses each card once",
+            )
+    known = [
+        m
+        for m in combinations_in(everything, trump, grand_binocle=True)
+        if m.kind == name and tuple(m.cards) == everything
+    ]
+    if not known:
+        return (
+            _combination_code(everything, name, trump),
+            f"{name} {format_cards(everything)} is not a combination of the meld table",
+        )
+    if name == "grand binocle" and not grand_binocle:
+        return RuleCode.OPTION_OFF, "grand binocle is not played (option grand_binocle is off)"
+    if not fresh:
+        return (
+            RuleCode.FRESH_CARD,
+            "fresh card rule: an announcement must use at least one card from the concealed hand",
+        )
+    rest = list(concealed)
+    for c in fresh:
+        if c not in rest:
+            return RuleCode.MELD_NOT_HELD, f"{c} is not in seat {p}'s concealed hand"
+        rest.remove(c)
+    on_table = list(table.cards)
+    for c in table_cards:
+        if c not in on_table:
+            return RuleCode.MELD_NOT_HELD, f"{c} is not on seat {p}'s table"
+        on_table.remove(c)
+    # The cards exist: the same class rule (item 2) is what forbids it.
+    combo = known[0]
+    for m in table.melds:
+        old = m.combination
+        if old.meld_class != combo.meld_class:
+            continue
+        if any(c in old.cards for c in table_cards):
+            if not m.intact:
+                return (
+                    RuleCode.SAME_CLASS,
+                    f"same class rule: {old} was broken up and cannot be re-formed",
+                )
+            # wholly inside the new one: every card of it among the table cards reused
+            if Counter(old.cards) - Counter(table_cards) or old.value >= combo.value:
+                return (
+                    RuleCode.SAME_CLASS,
+                    f"same class rule: cards of {old} may serve again in class"
+                    f" {old.meld_class} only in a more valuable combination that contains it",
+                )
+    return RuleCode.NOT_LEGAL, f"{action} is not a legal announcement now"
+
+
+def _combination_code(cards: tuple[Card, ...], name: str, trump: int) -> RuleCode:
+    """The code of cards named ``name`` that make no combination of the meld table with
+    this trump: MELD_SUIT where they make one with another trump (a marriage in
+    trumps, a sequence in a plain suit: classic rules, Announcements), else
+    NOT_A_COMBINATION."""
+    from binocle.rules.classic_melds import combinations_in
+
+    for other in range(4):
+        if other != trump and any(
+            m.kind == name and tuple(m.cards) == cards
+            for m in combinations_in(cards, other, grand_binocle=True)
+        ):
+            return RuleCode.MELD_SUIT
+    return RuleCode.NOT_A_COMBINATION

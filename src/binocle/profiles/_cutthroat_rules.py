@@ -15,10 +15,15 @@ from binocle._mypyc import mypyc_attr
 from binocle.actions import (
     _KIND_BID,
     _KIND_BUNCH,
+    _KIND_CLAIM,
     _KIND_CONCEDE,
     _KIND_DISCARD,
+    _KIND_MELD,
+    _KIND_PASS,
     _KIND_PLAY,
+    _KIND_TRUMP,
     Action,
+    Kind,
 )
 from binocle.cards import Card, Suit, format_cards, pack
 from binocle.core import (
@@ -32,6 +37,7 @@ from binocle.core import (
     GameState,
     Meld,
     MeldResult,
+    Phase,
     Profile,
     View,
     plays_then,
@@ -50,7 +56,7 @@ from binocle.rules.tricks import (
     _OBLIGATION_EASIER,
     _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP,
     Obligation,
-    _obligation_broken,
+    _obligation_refusal,
     allowed_slice,
 )
 
@@ -59,6 +65,17 @@ if TYPE_CHECKING:
 
 
 _NINE: Final = 5
+#: The phase in which each kind of cutthroat action is taken (a pass: the bidding).
+_PHASES_OF: Final[dict[Kind, Phase]] = {
+    _KIND_BID: _PHASE_BIDDING,
+    _KIND_PASS: _PHASE_BIDDING,
+    _KIND_BUNCH: _PHASE_BIDDING,
+    _KIND_DISCARD: _PHASE_DISCARD,
+    _KIND_TRUMP: _PHASE_TRUMP,
+    _KIND_MELD: _PHASE_MELD,
+    _KIND_PLAY: _PHASE_PLAY,
+    _KIND_CONCEDE: _PHASE_PLAY,
+}
 #: The Meld object of every meld code, built once.
 _MELDS: Final = tuple(Meld(*entry) for entry in ENTRIES)
 #: Results by their meld codes: hands that score the same melds share one MeldResult
@@ -132,14 +149,14 @@ class CutthroatRules(Profile):
 
     # -- explanations ------------------------------------------------------------
 
-    def explain(self, state: GameState, action: Action) -> str:
+    def refusal(self, state: GameState, action: Action) -> tuple[RuleCode, str]:
         s: CutthroatState = state  # type: ignore[assignment]
         phase = s.phase
         kind = action.kind
         p = s.current_player
-        why = self.explain_out_of_hand(s, action)
-        if why is not None:
-            return why
+        out = self.explain_out_of_hand(s, action)
+        if out is not None:
+            return out
         assert p is not None
         expected = {
             _PHASE_BIDDING: "a bid or a pass",
@@ -150,46 +167,66 @@ class CutthroatRules(Profile):
         }[phase]
         if kind is _KIND_BUNCH and phase is _PHASE_BIDDING:
             if not self.bunched_hands:
-                return "bunched hands are not played (option bunched_hands is off)"
+                return (
+                    RuleCode.OPTION_OFF,
+                    "bunched hands are not played (option bunched_hands is off)",
+                )
             return (
+                RuleCode.NOT_BUNCHED,
                 f"bunched hand: seat {p} needs five or more Nines and no meld but dix,"
-                " and must not have bid yet"
+                " and must not have bid yet",
             )
         if kind is _KIND_BID and phase is _PHASE_BIDDING:
             n = action.number or 0
             if isinstance(n, bool) or not isinstance(n, int):
-                return f"a bid is a whole number, not {n!r}"
+                return RuleCode.NOT_LEGAL, f"a bid is a whole number, not {n!r}"
             if s.bid is None and sum(s.passed) == 2:
                 return (
+                    RuleCode.BID_FORCED,
                     f"the first two passed: seat {p} may take the hand only at"
-                    f" {self.min_bid} or pass (not bid {n})"
+                    f" {self.min_bid} or pass (not bid {n})",
                 )
             if n < self.min_bid:
-                return f"the lowest bid is {self.min_bid} (bid {n})"
+                return RuleCode.BID_TOO_LOW, f"the lowest bid is {self.min_bid} (bid {n})"
             if s.bid is not None and n <= s.bid:
-                return f"a bid must be higher than the last bid, {s.bid} (bid {n})"
+                return (
+                    RuleCode.BID_TOO_LOW,
+                    f"a bid must be higher than the last bid, {s.bid} (bid {n})",
+                )
             if n % 10:
-                return f"bids rise in steps of 10 (bid {n})"
-            return f"bid {n} is above the ceiling {self.max_bid}"
+                return RuleCode.BID_STEP, f"bids rise in steps of 10 (bid {n})"
+            return RuleCode.BID_TOO_HIGH, f"bid {n} is above the ceiling {self.max_bid}"
         if kind is _KIND_DISCARD and phase is _PHASE_DISCARD:
-            return f"discard {action.card}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
+            return (
+                RuleCode.NOT_HELD,
+                f"discard {action.card}: seat {p} does not hold it (holds {format_cards(s.hands[p])})",
+            )
         if kind is _KIND_CONCEDE and phase is _PHASE_PLAY:
             if p != s.bidder:
-                return f"only the bidder (seat {s.bidder}) may give up"
-            return "the bidder may give up only before the first lead"
+                return RuleCode.BIDDER_ONLY, f"only the bidder (seat {s.bidder}) may give up"
+            return RuleCode.TOO_LATE, "the bidder may give up only before the first lead"
         if kind is _KIND_PLAY and phase is _PHASE_PLAY:
             c = action.card
             if c is None:
-                return "a play names a card, e.g. 'play TS'"
+                return RuleCode.NOT_LEGAL, "a play names a card, e.g. 'play TS'"
             if action.source == "table":
-                return "there are no table cards in this profile"
+                return RuleCode.NOT_HELD, "there are no table cards in this profile"
             if c not in s.hands[p]:
-                return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
-            why = _obligation_broken(
+                return (
+                    RuleCode.NOT_HELD,
+                    f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})",
+                )
+            broken = _obligation_refusal(
                 c, s.hands[p], [x for _, x in s.trick], s.trump, self.obligation
             )
-            return why or f"{action} is not legal now"
-        return f"seat {p} must act in the {phase.value} phase ({expected}), not {action}"
+            return broken or (RuleCode.NOT_LEGAL, f"{action} is not legal now")
+        text = f"seat {p} must act in the {phase.value} phase ({expected}), not {action}"
+        if kind is _KIND_CLAIM:
+            return RuleCode.NO_CLAIM_OPEN, text  # cutthroat rules: no claiming
+        belongs = _PHASES_OF.get(kind)
+        if belongs is not None and belongs is not phase:
+            return RuleCode.WRONG_PHASE, text
+        return RuleCode.NOT_LEGAL, text
 
     def revoke_penalty(self, state: GameState, seat: int) -> str:
         """Cutthroat rules, Revoke: the offender's card points count 0 for him.

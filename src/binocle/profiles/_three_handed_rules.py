@@ -13,11 +13,14 @@ from typing import TYPE_CHECKING, Any, Final
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
 from binocle.actions import (
+    _KIND_CLAIM,
     _KIND_CLAIM_OVERLOOKED,
     _KIND_DIX,
     _KIND_MELD,
+    _KIND_PASS,
     _KIND_PLAY,
     Action,
+    Kind,
 )
 from binocle.cards import CARDS, Card, Suit, format_cards, pack
 from binocle.core import (
@@ -29,6 +32,7 @@ from binocle.core import (
     GameState,
     Meld,
     MeldResult,
+    Phase,
     Profile,
     View,
     plays_then,
@@ -36,14 +40,14 @@ from binocle.core import (
     suit_plays_and_claim,
 )
 from binocle.errors import InvalidStateError, RuleCode
-from binocle.profiles._classic_rules import meld_table
+from binocle.profiles._classic_rules import announcement_refusal, meld_table
 from binocle.profiles.classic import (
     Classic,
     announcement_action,
     classic_revoke_penalty,
 )
 from binocle.rules.classic_melds import announcements_of, best_meld_of, check_announcements
-from binocle.rules.tricks import Obligation, _obligation_broken, allowed_slice
+from binocle.rules.tricks import Obligation, _obligation_refusal, allowed_slice
 
 if TYPE_CHECKING:
     from binocle.profiles.three_handed import ThreeHandedState
@@ -159,21 +163,26 @@ class ThreeHandedRules(Profile):
         out = s.retired
         return (0, 1, 2) if out is None else tuple(i for i in range(3) if i != out)
 
-    def explain_knock(self, state: GameState, seat: int) -> str:
+    def knock_refusal(self, state: GameState, seat: int) -> tuple[RuleCode, str]:
         s: ThreeHandedState = state  # type: ignore[assignment]
         if s.retired == seat:
-            return f"seat {seat} has retired after a wrong claim: he cannot claim again"
+            return (
+                RuleCode.RETIRED,
+                f"seat {seat} has retired after a wrong claim: he cannot claim again",
+            )
         if s.phase is _PHASE_DIX or s.phase is _PHASE_MELD:
             return (
+                RuleCode.NO_CLAIM_OPEN,
                 f"seat {seat} cannot claim during the {s.phase.value} phase: claims are made"
-                " once the melds are announced (nothing scores before the first trick)"
+                " once the melds are announced (nothing scores before the first trick)",
             )
         if s.offer is not None:
             return (
+                RuleCode.OFFER_PENDING,
                 f"seat {seat} cannot claim while the meld seat {s.offer.seat} overlooked is"
-                " offered: it is answered first (claim overlooked or pass)"
+                " offered: it is answered first (claim overlooked or pass)",
             )
-        return super().explain_knock(s, seat)
+        return super().knock_refusal(s, seat)
 
     def claim_total(self, s: ThreeHandedState, seat: int) -> int:
         """What a claim of ``seat`` is checked against: his game score, the melds and
@@ -205,77 +214,119 @@ class ThreeHandedRules(Profile):
             return A.DIX
         return action
 
-    def explain(self, state: GameState, action: Action) -> str:
+    def refusal(self, state: GameState, action: Action) -> tuple[RuleCode, str]:
         s: ThreeHandedState = state  # type: ignore[assignment]
         if s.sub is not None:
-            return "two-handed game after a retirement: " + self.classic.explain(s.sub, action)
+            rule, text = self.classic.refusal(s.sub, action)
+            return rule, "two-handed game after a retirement: " + text
         phase, kind, p = s.phase, action.kind, s.current_player
-        why = self.explain_out_of_hand(s, action)
-        if why is not None:
-            return why
+        out = self.explain_out_of_hand(s, action)
+        if out is not None:
+            return out
         assert p is not None
         if phase is _PHASE_DIX:
             if kind is _KIND_DIX:
-                return f"dix: seat {p} holds {self._nines_to_show(s, p)} Nine(s) of trumps to show"
+                return (
+                    RuleCode.NO_DIX,
+                    f"dix: seat {p} holds {self._nines_to_show(s, p)} Nine(s) of trumps to show",
+                )
             if self._nines_to_show(s, p):
-                return f"seat {p} may show the Nine of trumps (dix) or pass, not {action}"
+                return (
+                    _turn_code(kind, phase),
+                    f"seat {p} may show the Nine of trumps (dix) or pass, not {action}",
+                )
             return (
-                f"seat {p} holds no Nine of trumps to show: the only action is pass, not {action}"
+                _turn_code(kind, phase),
+                f"seat {p} holds no Nine of trumps to show: the only action is pass, not {action}",
             )
         if phase is _PHASE_MELD:
             if kind is _KIND_MELD:
-                return self._explain_meld(s, p, action)
-            return f"seat {p} announces melds now (meld, a combination, or pass), not {action}"
+                return self._meld_refusal(s, p, action)
+            return (
+                _turn_code(kind, phase),
+                f"seat {p} announces melds now (meld, a combination, or pass), not {action}",
+            )
         if not any(s.hands) and not s.trick:
             return (
+                RuleCode.CLAIM_OR_PASS,
                 f"the last trick is taken: seat {p} may knock (claim) or pass before the hand"
-                f" is counted, not {action} (three-handed rules, Claiming (knocking))"
+                f" is counted, not {action} (three-handed rules, Claiming (knocking))",
             )
         offer = s.offer
         if offer is not None:
             return (
+                RuleCode.OFFER_PENDING,
                 f"seat {p} may claim the {offer.points} points of meld seat {offer.seat}"
-                f" overlooked (claim overlooked) or let them go (pass), not {action}"
+                f" overlooked (claim overlooked) or let them go (pass), not {action}",
             )
         if kind is _KIND_CLAIM_OVERLOOKED:
             if not self.claim_overlooked:
-                return "an overlooked meld cannot be claimed (option claim_overlooked is off)"
+                return (
+                    RuleCode.OPTION_OFF,
+                    "an overlooked meld cannot be claimed (option claim_overlooked is off)",
+                )
             return (
+                RuleCode.NO_CLAIM_OPEN,
                 "nothing to claim: an overlooked meld is offered to the others when a player"
                 " plays his first card without having announced all his meld"
-                " (three-handed rules, Overlooked melds)"
+                " (three-handed rules, Overlooked melds)",
             )
         if kind is _KIND_MELD:
             if not self.meld_until_first_card:
                 return (
+                    RuleCode.OPTION_OFF,
                     "melds are announced in the meld turns only, before the first lead"
-                    " (option meld_until_first_card is off)"
+                    " (option meld_until_first_card is off)",
                 )
             if not _before_first_card(s, p):
                 return (
+                    RuleCode.ANNOUNCEMENTS_OVER,
                     f"seat {p} has played his first card: he may announce no more, and what"
-                    " he did not announce is lost (three-handed rules, Melds)"
+                    " he did not announce is lost (three-handed rules, Melds)",
                 )
-            return self._explain_meld(s, p, action)
+            return self._meld_refusal(s, p, action)
         if kind is _KIND_PLAY and action.card is not None:
             c = action.card
             if c not in s.hands[p]:
-                return f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})"
+                return (
+                    RuleCode.NOT_HELD,
+                    f"play {c}: seat {p} does not hold it (holds {format_cards(s.hands[p])})",
+                )
             played = [x for _, x in _obligation_trick(s.trick, s.retired)]
-            why = _obligation_broken(c, s.hands[p], played, s.trump, _RULE)
-            return why or f"{action} is not legal now"
-        return f"seat {p} must play a card or claim, not {action}"
+            broken = _obligation_refusal(c, s.hands[p], played, s.trump, _RULE)
+            return broken or (RuleCode.NOT_LEGAL, f"{action} is not legal now")
+        return _turn_code(kind, phase), f"seat {p} must play a card or claim, not {action}"
 
-    def _explain_meld(self, s: ThreeHandedState, p: int, action: Action) -> str:
-        """Why the meld ``action`` is not a legal announcement of ``p`` now."""
+    def _meld_refusal(self, s: ThreeHandedState, p: int, action: Action) -> tuple[RuleCode, str]:
+        """Why the meld ``action`` is not a legal announcement of ``p`` now (three-handed
+        rules, Melds)."""
         announced = sum(m.value for m in s.shown[p])
         if s.best[p] == 0:
-            return f"seat {p} holds no meld to announce"
+            return RuleCode.NO_MELD, f"seat {p} holds no meld to announce"
         if announced >= s.best[p]:
-            return f"seat {p} has announced his whole meld ({announced}): nothing more to announce"
+            return (
+                RuleCode.NO_MELD,
+                f"seat {p} has announced his whole meld ({announced}): nothing more to announce",
+            )
         if action.name is None:
-            return "meld (the best declaration) only before any single combination is announced"
-        return f"{action} is not a legal announcement with the cards not yet laid down"
+            return (
+                RuleCode.NOT_LEGAL,
+                "meld (the best declaration) only before any single combination is announced",
+            )
+        return (
+            self._announcement_code(s, p, action),
+            f"{action} is not a legal announcement with the cards not yet laid down",
+        )
+
+    def _announcement_code(self, s: ThreeHandedState, p: int, action: Action) -> RuleCode:
+        """The rule a single announcement of ``p`` breaks, by the checks of the classic
+        game on the cards he has not laid down and his table (three-handed rules,
+        Melds): no combination, its suit, the option, a card not held, the fresh card
+        or the same class rule."""
+        assert s.trump is not None
+        return announcement_refusal(
+            _concealed(s, p), s.tables[p], s.trump, self.grand_binocle, p, action
+        )[0]
 
     def revoke_penalty(self, state: GameState, seat: int) -> str:
         """Three-handed rules, Revoke: the player in error loses his entire score for
@@ -385,6 +436,21 @@ class ThreeHandedRules(Profile):
         cards += s.dead
         if sorted(cards) != list(pack(48)):
             raise InvalidStateError("the cards in hands, tricks and dead cards are not the pack")
+
+
+#: The kinds of three-handed action (a pass and a meld serve in more than one phase).
+_KINDS: Final = frozenset(
+    {_KIND_DIX, _KIND_MELD, _KIND_PASS, _KIND_PLAY, _KIND_CLAIM, _KIND_CLAIM_OVERLOOKED}
+)
+
+
+def _turn_code(kind: Kind, phase: Phase) -> RuleCode:
+    """The code of an action not taken in ``phase`` (not a refused play, announcement or
+    dix): a claim before the play (three-handed rules, Claiming (knocking)), an action
+    of another phase, or one this profile does not have."""
+    if kind is _KIND_CLAIM and phase is not _PHASE_PLAY:
+        return RuleCode.NO_CLAIM_OPEN
+    return RuleCode.WRONG_PHASE if kind in _KINDS else RuleCode.NOT_LEGAL
 
 
 def _before_first_card(s: ThreeHandedState, p: int) -> bool:

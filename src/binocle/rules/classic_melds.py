@@ -202,7 +202,7 @@ class MeldTable:
         for s, c in self.slots:
             if s == slot:
                 return c
-        raise IllegalActionError(f"not on the table: slot {slot}")
+        raise IllegalActionError(f"not on the table: slot {slot}", RuleCode.MELD_NOT_HELD)
 
     def history(self, slot: int) -> tuple[TableMeld, ...]:
         """The combinations ``slot`` has served in this hand, oldest first."""
@@ -590,42 +590,49 @@ def announce(
     key = (combo.kind, tuple(int(c) for c in combo.cards))
     if _BY_KEY.get(key) != combo:
         raise IllegalActionError(
-            f"not a combination of the meld table (classic rules, Announcements): {combo}"
+            f"not a combination of the meld table (classic rules, Announcements): {combo}",
+            RuleCode.NOT_A_COMBINATION,
         )
     if trump is not None:
         t = _trump_arg(trump)
         suit = combo.cards[0] >> 3
         if combo.kind == "marriage" and suit == t:
             raise IllegalActionError(
-                f"a marriage is in a plain suit; in trumps it is a royal marriage: {combo}"
+                f"a marriage is in a plain suit; in trumps it is a royal marriage: {combo}",
+                RuleCode.MELD_SUIT,
             )
         if combo.kind in ("royal marriage", "sequence") and suit != t:
-            raise IllegalActionError(f"a {combo.kind} is in trumps: {combo}")
+            raise IllegalActionError(f"a {combo.kind} is in trumps: {combo}", RuleCode.MELD_SUIT)
     if grand_binocle is not None and not grand_binocle and combo.kind == "grand binocle":
-        raise IllegalActionError("grand binocle is not played (option grand_binocle is off)")
+        raise IllegalActionError(
+            "grand binocle is not played (option grand_binocle is off)", RuleCode.OPTION_OFF
+        )
     fresh = announcement.fresh
     if not fresh:
         raise IllegalActionError(
-            "fresh card rule: an announcement must use at least one card from the concealed hand"
+            "fresh card rule: an announcement must use at least one card from the concealed hand",
+            RuleCode.FRESH_CARD,
         )
     held = list(hand)
     rest = list(held)
     for c in fresh:
         if c not in rest:
-            raise IllegalActionError(f"not in the concealed hand: {c}")
+            raise IllegalActionError(f"not in the concealed hand: {c}", RuleCode.MELD_NOT_HELD)
         rest.remove(c)
     on_table = dict(table.slots)
     used = announcement.table_slots
     if len(set(used)) != len(used):
-        raise IllegalActionError(f"a table slot used twice: {used}")
+        raise IllegalActionError(f"a table slot used twice: {used}", RuleCode.CARDS_REUSED)
     for s in used:
         if s not in on_table:
-            raise IllegalActionError(f"not on the table: slot {s}")
+            raise IllegalActionError(f"not on the table: slot {s}", RuleCode.MELD_NOT_HELD)
     if sorted([*fresh, *(on_table[s] for s in used)]) != list(combo.cards):
-        raise IllegalActionError(f"these cards do not make {combo}: {announcement}")
+        raise IllegalActionError(
+            f"these cards do not make {combo}: {announcement}", RuleCode.NOT_A_COMBINATION
+        )
     why = _same_class_violation(combo, tuple(sorted(used)), table)
     if why is not None:
-        raise IllegalActionError(why)
+        raise IllegalActionError(why, RuleCode.SAME_CLASS)
     return lay_down(
         tuple(sorted(held)),
         table,
@@ -671,7 +678,7 @@ def play_from_table(table: MeldTable, slot: int) -> MeldTable:
     A broken combination can't be upgraded or re-formed (classic rules, Announcements: same class).
     """
     if slot not in dict(table.slots):
-        raise IllegalActionError(f"not on the table: slot {slot}")
+        raise IllegalActionError(f"not on the table: slot {slot}", RuleCode.NOT_HELD)
     melds = tuple(
         TableMeld(m.combination, m.slots, False) if m.intact and slot in m.slots else m
         for m in table.melds
