@@ -299,8 +299,9 @@ class ClassicRules(Profile):
         )
 
     def play_obligation(self, stock_exhausted: bool | None = None) -> Obligation:
-        """Any card while the stock lasts; after, follow suit and win if able, void trump
-        (classic rules, Play of the hand)."""
+        """Any card while the stock lasts (classic rules, Play while the stock lasts);
+        after, follow suit and win if able, void trump
+        (classic rules, Play after the stock)."""
         if stock_exhausted is None:
             raise InvalidArgumentError(
                 "in the classic game the trick rule changes when the stock is exhausted:"
