@@ -44,7 +44,7 @@ from binocle.game import (
 from binocle.profiles import profile_names
 from binocle.record import load_record, record, record_json, replay
 from binocle.serial import dumps, loads
-from binocle.validate import ValidationReport, validate
+from binocle.validate import ValidationReport, Violation, ViolationKind, validate
 
 
 def _extension(module: object) -> bool:
@@ -83,6 +83,8 @@ __all__ = [
     "UnknownProfileError",
     "ValidationReport",
     "View",
+    "Violation",
+    "ViolationKind",
     "__version__",
     "apply",
     "arena",

@@ -291,27 +291,31 @@ def read_header(doc: Any) -> Header:
     for i, entry in enumerate(entries):
         if not isinstance(entry, dict):
             raise InvalidStateError(
-                f"action {i}: an entry is an object {{seat, action}}, not {excerpt(entry)}"
+                f"action {i}: an entry is an object {{seat, action}}, not {excerpt(entry)}", index=i
             )
         extra = sorted(str(k) for k in entry if k not in _ENTRY_KEYS)
         if extra:
             raise InvalidStateError(
-                f"action {i}: unknown field {excerpt(extra[0])} (fields: seat, action, comment)"
+                f"action {i}: unknown field {excerpt(extra[0])} (fields: seat, action, comment)",
+                index=i,
             )
         if "seat" not in entry or "action" not in entry:
             raise InvalidStateError(
-                f"action {i}: an entry needs both seat and action: {excerpt(entry)}"
+                f"action {i}: an entry needs both seat and action: {excerpt(entry)}", index=i
             )
         seat, text = entry["seat"], entry["action"]
         if not isinstance(text, str):
-            raise InvalidStateError(f"action {i}: the action is text, not {excerpt(text)}")
+            raise InvalidStateError(f"action {i}: the action is text, not {excerpt(text)}", index=i)
         if seat is not None and (not _whole(seat) or not 0 <= seat < p.players):
             raise InvalidStateError(
                 f"action {i} ({short_text(text)!r}): seat is 0..{p.players - 1} or null,"
-                f" not {excerpt(seat)}"
+                f" not {excerpt(seat)}",
+                index=i,
             )
         if not isinstance(entry.get("comment", ""), str):
-            raise InvalidStateError(f"action {i} ({short_text(text)!r}): a comment is text")
+            raise InvalidStateError(
+                f"action {i} ({short_text(text)!r}): a comment is text", index=i
+            )
         moves.append((seat, text))
     return Header(p, seed, first, tuple(seats), tuple(moves))
 
@@ -395,27 +399,29 @@ def knock_mismatch(action: Action, seat: int | None) -> str | None:
 
 
 def step(state: GameState, index: int, seat: int | None, text: str) -> GameState:
-    """Apply one record entry; raise InvalidStateError naming the entry when it is refused."""
+    """Apply one record entry; raise InvalidStateError naming the entry (and with its
+    ``index``) when it is refused."""
     where = f"action {index} ({short_text(text)!r})"
     knock = entry_knock(state, seat, text)
     problem = None if knock is not None else turn_problem(state, seat)
     if problem is not None:
-        raise InvalidStateError(f"{where}: {problem}")
+        raise InvalidStateError(f"{where}: {problem}", index=index)
     try:
         action, total = (knock, None) if knock is not None else read_action(state, text)
         mismatch = knock_mismatch(action, seat)
         if mismatch is not None:
-            raise InvalidStateError(f"{where}: {mismatch}")
+            raise InvalidStateError(f"{where}: {mismatch}", index=index)
         if total is not None and action in legal_actions(state):
             worth = meld_value(state, action)
             if total != worth:
                 raise InvalidStateError(
-                    f"{where} by seat {seat}: announces {total}, but the meld is worth {worth}"
+                    f"{where} by seat {seat}: announces {total}, but the meld is worth {worth}",
+                    index=index,
                 )
         return apply(state, action)
     except (IllegalActionError, InvalidNotationError) as exc:
         who = "" if seat is None else f" by seat {seat}"
-        raise InvalidStateError(f"{where}{who}: {exc}") from None
+        raise InvalidStateError(f"{where}{who}: {exc}", index=index) from None
 
 
 def short_text(text: str) -> str:
