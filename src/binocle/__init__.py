@@ -42,7 +42,7 @@ from binocle.game import (
     winner,
 )
 from binocle.profiles import profile_names
-from binocle.record import load_record, record, record_json, replay
+from binocle.record import load_record, record, record_json, replay, schema
 from binocle.serial import dumps, loads
 from binocle.validate import ValidationReport, Violation, ViolationKind, validate
 
@@ -110,6 +110,7 @@ __all__ = [
     "record",
     "record_json",
     "replay",
+    "schema",
     "score",
     "stack_deck",
     "start",

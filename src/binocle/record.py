@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any, Final, Literal, overload
 
 import attrs
@@ -71,7 +72,16 @@ from binocle.game import apply, check_seed, legal_actions, parse_action, start
 from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS
 
-__all__ = ["FORMAT", "VERSION", "load_record", "record", "record_json", "replay"]
+__all__ = [
+    "FORMAT",
+    "SCHEMAS",
+    "VERSION",
+    "load_record",
+    "record",
+    "record_json",
+    "replay",
+    "schema",
+]
 
 FORMAT: Final = "binocle-record"
 VERSION: Final = 1
@@ -81,6 +91,30 @@ _OPTIONAL: Final = ("seed", "first_dealer", "seats", "tags")
 _ENTRY_KEYS: Final = frozenset({"seat", "action", "comment"})
 #: The value of each named combination of the classic meld table (classic rules, Announcements).
 KIND_VALUES: Final[dict[str, int]] = {name: value for name, _, value in KINDS}
+
+
+#: The JSON Schemas (draft 2020-12) shipped in the package, by name: the record format,
+#: and the validator's report as :meth:`binocle.ValidationReport.to_dict` gives it.
+SCHEMAS: Final = ("record", "validation-report")
+
+
+def schema(name: str = "record") -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) ``name`` as a dict: ``"record"`` (this format) or
+    ``"validation-report"`` (:meth:`binocle.ValidationReport.to_dict`, ``binocle validate
+    --json``).  The files are ``binocle/schemas/<name>.schema.json`` in the package.
+
+    The record schema checks a record's form, never its actions: only a replay does.
+
+    >>> import binocle
+    >>> s = binocle.schema("record")
+    >>> s["$schema"], s["properties"]["version"]
+    ('https://json-schema.org/draft/2020-12/schema', {'const': 1, 'description': "The format's version: 1."})
+    """
+    if name not in SCHEMAS:
+        raise InvalidArgumentError(f"schema: one of {', '.join(SCHEMAS)}, not {excerpt(name)}")
+    path = resources.files("binocle").joinpath("schemas").joinpath(f"{name}.schema.json")
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
 
 
 # -- writing -------------------------------------------------------------------------------
