@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.test_violations import CASES
 
 import binocle
 from binocle.bots import RandomBot, play_game
 from binocle.errors import RuleCode
 from binocle.validate import ViolationKind
-from tests.test_violations import CASES
 
 jsonschema = pytest.importorskip("jsonschema")
 
