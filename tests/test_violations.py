@@ -431,8 +431,8 @@ def _under_note(s: binocle.GameState) -> tuple[dict[str, Any], str]:
 def test_an_under_declared_cutthroat_meld_is_scored_in_full_and_no_advice_is_given() -> None:
     """Cutthroat rules, Melds: the meld is laid down whole and the engine scores it in
     full: the note says so and gives no way to announce less, for the one it could give,
-    the combinations one by one, is an irregular meld there (cutthroat rules, Irregular
-    melds)."""
+    the combinations one by one, is an irregular meld there
+    (cutthroat rules, Irregular melds)."""
     s = _meld_turn("cutthroat")
     doc, note = _under_note(s)
     assert "laid down whole" in note and "cannot announce less" in note

@@ -34,8 +34,8 @@ the record goes on the way a table goes on:
   down whole, the meld of the cards shown), else nothing, and the adversary
   may have one of the cards led or played ("classic rules, Irregular melds");
 - **out of turn** — a seat acting when another is to act: the card or call is
-  taken back without penalty and the right player acts ("classic rules, Out
-  of turn"): the entry is skipped;
+  taken back without penalty and the right player acts: the entry is skipped
+  ("classic rules, Out of turn");
 - **illegal action** — anything else the rules forbid (a bid too low, a card
   not held …): the action does not stand, and the entry is skipped.
 
@@ -681,9 +681,10 @@ def _adjusted(before: GameState, after: GameState, change: tuple[int, ...]) -> G
 
 
 def _with_meld(state: GameState, p: int | None, meld: MeldResult) -> GameState:
-    """``state`` with seat ``p``'s meld set to ``meld``, where the meld is laid down whole
-    and an irregular one is taken down to the cards shown (cutthroat rules, Irregular
-    melds); the state as it is in a profile that keeps no such meld."""
+    """``state`` with seat ``p``'s meld set to ``meld``, where the meld is laid down
+    whole and an irregular one is taken down to the cards shown
+    (cutthroat rules, Irregular melds); the state as it is in a profile that keeps no
+    such meld."""
     auction: Any = getattr(state, "auction", None)
     if p is None or auction is None or not hasattr(auction, "melds"):
         return state
