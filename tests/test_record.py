@@ -497,14 +497,16 @@ def test_the_hand_played_out_never_sets_the_bidder() -> None:
     assert report.played_out_scores == (110, 420, 80)
 
 
-def test_a_further_broken_rule_stops_the_play_out() -> None:
-    """Cutthroat rules, Revoke: the hand past the revoke is replayed through the usual
-    checks; a card out of turn (seat 0 before seat 2, trick 8) stops it there, with a note,
-    and the hand is scored as far as it went: as when the record stops at the revoke."""
+def test_a_further_broken_rule_stops_the_play_out_with_first_only() -> None:
+    """Cutthroat rules, Revoke, with ``first_only``: the hand past the revoke is replayed
+    through the usual checks only to score it; a card out of turn (seat 0 before seat 2,
+    trick 8) stops it there, with a note, and the hand is scored as far as it went: as
+    when the record stops at the revoke."""
     doc = _revoke_record(
         "cutthroat", 250, f"{_FIRST_TRICKS} QD AD KD TC 9H", (2, "TS"), "1:TH 0:JC 2:JS"
     )
-    report = binocle.validate(doc)
+    report = binocle.validate(doc, first_only=True)
+    assert report.first_only and len(report.violations) == 1
     assert report.kind == "revoke" and report.index == len(doc["actions"]) - 4
     assert report.hand_scores == (110, 250, 80) and report.played_out_scores is None
     stop = [note for note in report.notes if "stops there" in note]

@@ -43,9 +43,9 @@ from binocle.game import (
     winner,
 )
 from binocle.profiles import profile_names
-from binocle.record import load_record, record, record_json, replay
+from binocle.record import load_record, record, record_json, replay, schema
 from binocle.serial import dumps, loads
-from binocle.validate import ValidationReport, validate
+from binocle.validate import ValidationReport, Violation, ViolationKind, validate
 
 
 def _extension(module: object) -> bool:
@@ -85,6 +85,8 @@ __all__ = [
     "UnknownProfileError",
     "ValidationReport",
     "View",
+    "Violation",
+    "ViolationKind",
     "__version__",
     "apply",
     "arena",
@@ -110,6 +112,7 @@ __all__ = [
     "record",
     "record_json",
     "replay",
+    "schema",
     "score",
     "stack_deck",
     "start",

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any, Final, Literal, overload
 
 import attrs
@@ -71,7 +72,16 @@ from binocle.game import apply, check_seed, legal_actions, parse_action, start
 from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS
 
-__all__ = ["FORMAT", "VERSION", "load_record", "record", "record_json", "replay"]
+__all__ = [
+    "FORMAT",
+    "SCHEMAS",
+    "VERSION",
+    "load_record",
+    "record",
+    "record_json",
+    "replay",
+    "schema",
+]
 
 FORMAT: Final = "binocle-record"
 VERSION: Final = 1
@@ -81,6 +91,30 @@ _OPTIONAL: Final = ("seed", "first_dealer", "seats", "tags")
 _ENTRY_KEYS: Final = frozenset({"seat", "action", "comment"})
 #: The value of each named combination of the classic meld table (classic rules, Announcements).
 KIND_VALUES: Final[dict[str, int]] = {name: value for name, _, value in KINDS}
+
+
+#: The JSON Schemas (draft 2020-12) shipped in the package, by name: the record format,
+#: and the validator's report as :meth:`binocle.ValidationReport.to_dict` gives it.
+SCHEMAS: Final = ("record", "validation-report")
+
+
+def schema(name: str = "record") -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) ``name`` as a dict: ``"record"`` (this format) or
+    ``"validation-report"`` (:meth:`binocle.ValidationReport.to_dict`, ``binocle validate
+    --json``).  The files are ``binocle/schemas/<name>.schema.json`` in the package.
+
+    The record schema checks a record's form, never its actions: only a replay does.
+
+    >>> import binocle
+    >>> s = binocle.schema("record")
+    >>> s["$schema"], s["properties"]["version"]
+    ('https://json-schema.org/draft/2020-12/schema', {'const': 1, 'description': "The format's version: 1."})
+    """
+    if name not in SCHEMAS:
+        raise InvalidArgumentError(f"schema: one of {', '.join(SCHEMAS)}, not {excerpt(name)}")
+    path = resources.files("binocle").joinpath("schemas").joinpath(f"{name}.schema.json")
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -291,27 +325,31 @@ def read_header(doc: Any) -> Header:
     for i, entry in enumerate(entries):
         if not isinstance(entry, dict):
             raise InvalidStateError(
-                f"action {i}: an entry is an object {{seat, action}}, not {excerpt(entry)}"
+                f"action {i}: an entry is an object {{seat, action}}, not {excerpt(entry)}", index=i
             )
         extra = sorted(str(k) for k in entry if k not in _ENTRY_KEYS)
         if extra:
             raise InvalidStateError(
-                f"action {i}: unknown field {excerpt(extra[0])} (fields: seat, action, comment)"
+                f"action {i}: unknown field {excerpt(extra[0])} (fields: seat, action, comment)",
+                index=i,
             )
         if "seat" not in entry or "action" not in entry:
             raise InvalidStateError(
-                f"action {i}: an entry needs both seat and action: {excerpt(entry)}"
+                f"action {i}: an entry needs both seat and action: {excerpt(entry)}", index=i
             )
         seat, text = entry["seat"], entry["action"]
         if not isinstance(text, str):
-            raise InvalidStateError(f"action {i}: the action is text, not {excerpt(text)}")
+            raise InvalidStateError(f"action {i}: the action is text, not {excerpt(text)}", index=i)
         if seat is not None and (not _whole(seat) or not 0 <= seat < p.players):
             raise InvalidStateError(
                 f"action {i} ({short_text(text)!r}): seat is 0..{p.players - 1} or null,"
-                f" not {excerpt(seat)}"
+                f" not {excerpt(seat)}",
+                index=i,
             )
         if not isinstance(entry.get("comment", ""), str):
-            raise InvalidStateError(f"action {i} ({short_text(text)!r}): a comment is text")
+            raise InvalidStateError(
+                f"action {i} ({short_text(text)!r}): a comment is text", index=i
+            )
         moves.append((seat, text))
     return Header(p, seed, first, tuple(seats), tuple(moves))
 
@@ -395,27 +433,29 @@ def knock_mismatch(action: Action, seat: int | None) -> str | None:
 
 
 def step(state: GameState, index: int, seat: int | None, text: str) -> GameState:
-    """Apply one record entry; raise InvalidStateError naming the entry when it is refused."""
+    """Apply one record entry; raise InvalidStateError naming the entry (and with its
+    ``index``) when it is refused."""
     where = f"action {index} ({short_text(text)!r})"
     knock = entry_knock(state, seat, text)
     problem = None if knock is not None else turn_problem(state, seat)
     if problem is not None:
-        raise InvalidStateError(f"{where}: {problem}")
+        raise InvalidStateError(f"{where}: {problem}", index=index)
     try:
         action, total = (knock, None) if knock is not None else read_action(state, text)
         mismatch = knock_mismatch(action, seat)
         if mismatch is not None:
-            raise InvalidStateError(f"{where}: {mismatch}")
+            raise InvalidStateError(f"{where}: {mismatch}", index=index)
         if total is not None and action in legal_actions(state):
             worth = meld_value(state, action)
             if total != worth:
                 raise InvalidStateError(
-                    f"{where} by seat {seat}: announces {total}, but the meld is worth {worth}"
+                    f"{where} by seat {seat}: announces {total}, but the meld is worth {worth}",
+                    index=index,
                 )
         return apply(state, action)
     except (IllegalActionError, InvalidNotationError) as exc:
         who = "" if seat is None else f" by seat {seat}"
-        raise InvalidStateError(f"{where}{who}: {exc}") from None
+        raise InvalidStateError(f"{where}{who}: {exc}", index=index) from None
 
 
 def short_text(text: str) -> str:

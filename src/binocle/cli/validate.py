@@ -6,8 +6,6 @@ import argparse
 import json
 import sys
 
-import attrs
-
 from binocle.cli._common import Subparsers, add_command, fail
 from binocle.errors import BinocleError
 from binocle.validate import validate
@@ -20,7 +18,9 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     val = add_command(sub, "validate", "check a recorded game against the rules")
     val.add_argument("file", help="a game record (JSON); - reads standard input")
     val.add_argument(
-        "--json", action="store_true", help="print the report as JSON (default: as text)"
+        "--json",
+        action="store_true",
+        help="print the report as JSON, ValidationReport.to_dict() (default: as text)",
     )
     val.set_defaults(run=run)
 
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     except BinocleError as exc:
         return fail("validate", f"{name} is not a readable game record: {exc}")
     if args.json:
-        print(json.dumps(attrs.asdict(report), indent=2, ensure_ascii=False))
+        print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:
         print(f"{name}: {report}")
     return 0 if report.ok else 1

@@ -1,0 +1,130 @@
+"""The JSON Schemas shipped in the package: the record format and the validator's report
+(docs: Record format, "JSON Schema"; Validating recorded games)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.test_violations import CASES
+
+import binocle
+from binocle.bots import RandomBot, play_game
+from binocle.errors import RuleCode
+from binocle.validate import ViolationKind
+
+jsonschema = pytest.importorskip("jsonschema")
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD = binocle.schema("record")
+REPORT = binocle.schema("validation-report")
+
+
+def _errors(schema: dict[str, Any], doc: Any) -> list[str]:
+    validator = jsonschema.Draft202012Validator(schema)
+    return [e.message for e in validator.iter_errors(doc)]
+
+
+def test_the_schemas_are_draft_2020_12_with_an_id_and_a_description_of_every_property() -> None:
+    """Each schema is a valid draft 2020-12 schema with ``$id`` and title, every property
+    described, and ships in the package (``binocle/schemas``)."""
+    for name, schema in (("record", RECORD), ("validation-report", REPORT)):
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        assert schema["$id"].endswith(f"/{name}.schema.json") and schema["title"]
+        objects = [schema, *schema.get("$defs", {}).values()]
+        for obj in objects:
+            assert obj["description"]
+            for prop, spec in obj["properties"].items():
+                assert spec.get("description"), (name, prop)
+        path = ROOT / "src" / "binocle" / "schemas" / f"{name}.schema.json"
+        assert json.loads(path.read_text(encoding="utf-8")) == schema
+    with pytest.raises(binocle.InvalidArgumentError):
+        binocle.schema("state")
+
+
+def test_the_report_schema_names_every_field_kind_and_code() -> None:
+    """The report schema follows the classes: every field, every kind, every rule code."""
+    import attrs
+
+    from binocle.validate import ValidationReport, Violation
+
+    assert set(REPORT["properties"]) == {f.name for f in attrs.fields(ValidationReport)}
+    violation = REPORT["$defs"]["violation"]
+    assert set(violation["properties"]) == {f.name for f in attrs.fields(Violation)}
+    assert REPORT["properties"]["kind"]["enum"] == [k.value for k in ViolationKind]
+    assert violation["properties"]["code"]["enum"] == [c.value for c in RuleCode]
+
+
+@pytest.mark.parametrize("profile", binocle.profile_names())
+def test_records_of_every_profile_follow_the_record_schema(profile: str) -> None:
+    """Records written by ``binocle.record``, whole games and cut midway, with seat names,
+    follow the record schema."""
+    n = binocle.profile(profile).players
+    names = ["Anna", "Ben", None][:n]
+    for seed in (1, 2):
+        final = play_game(
+            profile, [RandomBot(seed * 10 + i) for i in range(n)], seed=seed, max_hands=3
+        )
+        states = binocle.replay(binocle.record(final), every=True)
+        for s in (states[0], states[len(states) // 3], states[-1]):
+            doc = binocle.record(s, seats=names)
+            assert _errors(RECORD, doc) == []
+            assert _errors(RECORD, json.loads(binocle.record_json(s))) == []
+    whole = play_game(profile, seed=5)  # the baseline bots, to the game's end
+    assert binocle.is_over(whole) and _errors(RECORD, binocle.record(whole, seats=names)) == []
+    start = binocle.new_game(profile, seed=9, dealer=n - 1)
+    assert _errors(RECORD, binocle.record(start)) == []
+
+
+def test_the_example_record_follows_the_record_schema() -> None:
+    doc = json.loads((ROOT / "examples" / "revoke_game.json").read_text(encoding="utf-8"))
+    assert _errors(RECORD, doc) == []
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_every_report_follows_the_report_schema(kind: str) -> None:
+    """A legal game's report and one of each kind, with its violations, as ``to_dict``
+    gives them (and so as ``binocle validate --json`` prints them)."""
+    _, report = CASES[kind]
+    assert _errors(REPORT, report.to_dict()) == []
+    first = binocle.validate(CASES[kind][0], first_only=True)
+    assert _errors(REPORT, first.to_dict()) == []
+
+
+def _base() -> dict[str, Any]:
+    s = binocle.apply(binocle.new_game("cutthroat", seed=7), "pass")
+    return binocle.record(s, seats=["Anna", "Ben", "Carla"])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.update(version=2),
+        lambda d: d.update(format="pgn"),
+        lambda d: d.update(players=3),
+        lambda d: d.pop("profile"),
+        lambda d: d.pop("actions"),
+        lambda d: d["actions"][1].pop("action"),
+        lambda d: d["actions"][1].pop("seat"),
+        lambda d: d["actions"][1].update(note="x"),
+        lambda d: d["actions"][1].update(action=5),
+        lambda d: d["actions"][1].update(seat=7),
+        lambda d: d["actions"][1].update(comment=["x"]),
+        lambda d: d.update(tags={"event": 3}),
+        lambda d: d.update(seats="Anna"),
+        lambda d: d.update(first_dealer=-1),
+        lambda d: d.update(seed=2**70),
+        lambda d: d.update(actions={"seat": 1}),
+    ],
+)
+def test_malformed_records_are_refused_by_both(change: Any) -> None:
+    """A record ``validate`` refuses for its form is refused by the schema too."""
+    doc = _base()
+    assert _errors(RECORD, doc) == [] and binocle.validate(doc).ok
+    change(doc)
+    with pytest.raises(binocle.InvalidStateError):
+        binocle.validate(doc)
+    assert _errors(RECORD, doc) != []

@@ -1,0 +1,475 @@
+"""The validator past a broken rule: every violation, how the record goes on, the
+penalties in the scores, the report as JSON and the entry's index on record errors."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.test_record import (
+    _AFTER_OPPONENT,
+    _FIRST_TRICKS,
+    _base,
+    _revoke,
+    _revoke_record,
+    _until,
+)
+
+import binocle
+from binocle.bots import RandomBot, play_game
+from binocle.cli import main
+from binocle.errors import InvalidStateError, RuleCode
+from binocle.record import meld_value
+from binocle.validate import LEGAL, REVOKE, ValidationReport, Violation, ViolationKind
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _played(profile: str, seed: int) -> binocle.GameState:
+    n = binocle.profile(profile).players
+    return play_game(profile, [RandomBot(seed + i) for i in range(n)], seed=seed, max_hands=2)
+
+
+def _running(scores: list[tuple[int, ...]], results: Any) -> list[tuple[int, ...]]:
+    """The game scores at the end of each hand, from the hands' results."""
+    total = scores[0]
+    out = []
+    for r in results:
+        total = tuple(a + b for a, b in zip(total, r.delta, strict=True))
+        out.append(total)
+    return out
+
+
+# -- kinds ----------------------------------------------------------------------------------
+
+
+def test_kinds_are_an_enum_whose_members_are_the_old_texts() -> None:
+    """Each kind is a ViolationKind, equal to its text; the module constants are the members."""
+    assert [k.value for k in ViolationKind] == [
+        "legal",
+        "revoke",
+        "over-scored meld",
+        "irregular meld",
+        "out of turn",
+        "illegal action",
+    ]
+    assert REVOKE is ViolationKind.REVOKE and ViolationKind.REVOKE == "revoke"
+    assert LEGAL == "legal" and str(ViolationKind.ILLEGAL) == "illegal action"
+    report = binocle.validate(binocle.record(binocle.new_game("cutthroat", seed=7)))
+    assert report.kind is ViolationKind.LEGAL and report.violations == ()
+
+
+# -- going on past a broken rule --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile", binocle.profile_names())
+def test_an_entry_out_of_turn_is_taken_back_and_the_game_goes_on(profile: str) -> None:
+    """Each rules page, Out of turn: the card or call is taken back without penalty and the
+    right player acts; the rest of the record is checked, and the final scores and the
+    scores at the end of each hand are the game's."""
+    final = _played(profile, seed=3)
+    doc = binocle.record(final)
+    states = binocle.replay(doc, every=True)
+    i = next(k for k, s in enumerate(states[:-1]) if s.current_player is not None and k > 2)
+    actor = states[i].current_player
+    assert actor is not None
+    other = (actor + 1) % final.profile.players
+    wrong = {"seat": other, "action": doc["actions"][i]["action"]}
+    if binocle.parse_action(states[i], "pass") in binocle.legal_actions(states[i]):
+        wrong["action"] = "pass"
+    doc["actions"].insert(i, wrong)
+    report = binocle.validate(doc)
+    assert not report.ok and len(report.violations) == 1
+    v = report.violations[0]
+    assert (v.index, v.seat, v.kind, v.code) == (i, other, "out of turn", RuleCode.NOT_YOUR_TURN)
+    assert v.scores == states[i].scores and report.stopped is None
+    assert report.scores == final.scores and report.over == binocle.is_over(final)
+    assert list(report.hand_end_scores) == _running([(0,) * len(final.scores)], final.results)
+    assert report.states_checked == len(doc["actions"])  # the entry taken back is not a state
+    first = binocle.validate(doc, first_only=True)
+    assert first.first_only and first.scores == states[i].scores and not first.over
+    assert first.violations == (v,) and first.hand_end_scores == tuple(
+        _running([(0,) * len(final.scores)], states[i].results)
+    )
+
+
+def test_an_over_scored_meld_is_scored_at_its_true_value() -> None:
+    """Cutthroat rules, Over-scored melds: the excess is taken down and the meld scores
+    what the cards make; the hand goes on, and both broken rules are listed in order."""
+    final = play_game("cutthroat", seed=5)
+    doc = binocle.record(final)
+    states = binocle.replay(doc, every=True)
+    i = next(k for k, e in enumerate(doc["actions"]) if e["action"] == "meld")
+    p = states[i].current_player
+    assert p is not None and states[i].trump is not None
+    worth = binocle.meld(states[i].hands[p], states[i].trump, "cutthroat").total
+    doc["actions"][i]["action"] = f"meld {worth + 50}"
+    doc["actions"].insert(2, {"seat": (doc["actions"][2]["seat"] + 1) % 3, "action": "pass"})
+    report = binocle.validate(doc)
+    assert [v.kind for v in report.violations] == ["out of turn", "over-scored meld"]
+    assert report.kind == "out of turn" and report.index == 2
+    meld = report.violations[1]
+    assert meld.index == i + 1 and meld.code is RuleCode.WRONG_VALUE
+    assert (meld.claimed_value, meld.correct_value) == (worth + 50, worth)
+    assert "the 50 points over can be taken down" in meld.penalty
+    assert report.scores == final.scores and report.over and report.winner == binocle.winner(final)
+    text = str(report)
+    assert "2 broken rules in all" in text and "then over-scored meld at action" in text
+    assert "[wrong-value]" in text and "penalties applied" in text
+
+
+def test_an_over_scored_two_handed_meld_leaves_the_adversarys_option_to_the_text() -> None:
+    """Classic rules, Over-scored melds: the excess is taken down; that the adversary may add
+    it to his score is his option, said in the penalty, not scored."""
+    s = _until("classic", 2, binocle.Phase.ANNOUNCE)
+    p = s.current_player
+    assert p is not None
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": p, "action": "meld 300"})
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    assert v.kind == "over-scored meld" and f"seat {1 - p}, may add them" in v.penalty
+    assert report.scores == binocle.apply(s, "meld").scores == v.scores
+    assert report.states_checked == len(doc["actions"]) + 1
+
+
+def test_an_irregular_classic_meld_is_taken_down_to_the_best_legal_announcement() -> None:
+    """Classic rules, Irregular melds: a plain marriage announced as a royal marriage is
+    taken down to the marriage those cards make, which stands; the record goes on."""
+    for seed in range(1, 40):
+        s = _until("classic", seed, binocle.Phase.ANNOUNCE)
+        marriages = [a for a in binocle.legal_actions(s) if a.name == "marriage"]
+        if marriages:
+            break
+    else:
+        raise AssertionError("no marriage to announce")
+    cards = " ".join(str(c) for c in marriages[0].cards)
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": s.current_player, "action": f"meld royal marriage {cards}"})
+    after = binocle.apply(s, marriages[0])
+    follow = binocle.legal_actions(after)[0]
+    doc["actions"].append({"seat": after.current_player, "action": str(follow)})
+    report = binocle.validate(doc)
+    assert [v.kind for v in report.violations] == ["irregular meld"]
+    assert report.violations[0].correct_value == 20 and report.stopped is None
+    assert binocle.replay(binocle.record(binocle.apply(after, follow))).scores == report.scores
+    assert report.states_checked == len(doc["actions"]) + 1
+
+
+def test_an_irregular_meld_that_scores_nothing_is_taken_back() -> None:
+    """Classic rules, Irregular melds: four Queens without the four Queens score nothing
+    there: the entry does not stand, and the player's next action follows."""
+    s = _until("classic", 1, binocle.Phase.ANNOUNCE)
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": s.current_player, "action": "meld four queens QS QH QD QC"})
+    doc["actions"].append({"seat": s.current_player, "action": "pass"})
+    report = binocle.validate(doc)
+    assert [(v.kind, v.correct_value) for v in report.violations] == [("irregular meld", 0)]
+    assert report.stopped is None and report.scores == binocle.apply(s, "pass").scores
+
+
+def test_an_irregular_cutthroat_meld_is_the_meld_of_the_cards_shown() -> None:
+    """Cutthroat rules, Irregular melds: a combination named is taken down to what the cards
+    shown score; the meld is laid down whole, so that is the player's meld for the hand."""
+    s = _until("cutthroat", 12, binocle.Phase.MELD)
+    p = s.current_player
+    assert p is not None and s.trump is not None
+    doc = binocle.record(s)
+    trump = s.trump.letter
+    doc["actions"].append({"seat": p, "action": f"meld royal marriage K{trump} Q{trump}"})
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    held = [c for c in (f"K{trump}", f"Q{trump}") if binocle.parse_card(c) in s.hands[p]]
+    shown = binocle.meld(" ".join(held), s.trump, "cutthroat").total if held else 0
+    assert v.kind == "irregular meld" and v.correct_value == shown
+    state = binocle.replay(binocle.record(s))
+    assert state.current_player == p and report.states_checked == len(doc["actions"]) + 1
+
+
+@pytest.mark.parametrize("profile", ["classic", "three-handed"])
+def test_a_revoke_costs_the_offender_his_score_for_cards_at_the_end_of_the_hand(
+    profile: str,
+) -> None:
+    """Classic and three-handed rules, Revoke: the player in error loses his entire score
+    for cards for that hand.  The revoking card is played anyway, the hand goes on as the
+    record plays it, and at its end his trick points of the hand come off his game score,
+    before the next deal; the next hand is checked from there."""
+    doc, i, s = _revoke(profile, seed=4)
+    p = s.current_player
+    assert p is not None
+    state = s.profile.apply(s, binocle.parse_action(s, doc["actions"][i]["action"]))
+    n = len(state.results)
+    while len(state.results) == n:
+        state = binocle.apply(state, binocle.legal_actions(state)[0])
+    doc = binocle.record(state)
+    lost = state.results[-1].tricks[p]
+    assert lost > 0
+    report = binocle.validate(doc)
+    assert [v.kind for v in report.violations] == ["revoke"] and report.index == i
+    penalised = tuple(x - (lost if k == p else 0) for k, x in enumerate(state.scores))
+    assert report.scores == penalised == report.violations[0].scores
+    assert report.hand_end_scores[-1] == penalised
+    assert any(f"loses his entire score for cards, {lost}" in note for note in report.notes)
+    if not binocle.is_over(state):
+        deal = binocle.legal_actions(state)[0]
+        doc["actions"].append({"seat": None, "action": str(deal)})
+        after = binocle.validate(doc)
+        assert after.scores == penalised and after.violations == report.violations
+
+
+def test_a_cutthroat_revoke_scores_the_hand_played_out_in_the_game_scores() -> None:
+    """Cutthroat rules, Revoke: the record plays the hand out past an opponent's revoke, so
+    the bidder's choice, the hand played out (410, never below his bid), is what the game
+    scores take; the hand's end scores say so."""
+    doc = _revoke_record(
+        "cutthroat", 250, f"{_FIRST_TRICKS} QD AD KD TC 9H", (2, "TS"), _AFTER_OPPONENT
+    )
+    report = binocle.validate(doc)
+    assert report.hand_scores == (110, 250, 80) and report.played_out_scores == (110, 410, 80)
+    assert report.scores == (110, 410, 80) and report.hand_end_scores == ((110, 410, 80),)
+    assert report.violations[0].scores == (110, 410, 80)
+    first = binocle.validate(doc, first_only=True)
+    assert first.scores == (0, 0, 0) and first.played_out_scores == (110, 410, 80)
+
+
+def test_a_card_out_of_turn_past_a_cutthroat_revoke_is_taken_back() -> None:
+    """Cutthroat rules, Revoke and Out of turn: past the revoke the hand goes on; a card out
+    of turn (seat 0 before seat 2, trick 8) is taken back and the next card follows."""
+    doc = _revoke_record(
+        "cutthroat", 250, f"{_FIRST_TRICKS} QD AD KD TC 9H", (2, "TS"), "1:TH 0:JC 2:JS"
+    )
+    report = binocle.validate(doc)
+    assert [(v.kind, v.index) for v in report.violations] == [
+        ("revoke", len(doc["actions"]) - 4),
+        ("out of turn", len(doc["actions"]) - 2),
+    ]
+    assert report.hand_scores == (110, 250, 80) and report.stopped is None
+    assert any("is not played out in the record" in note for note in report.notes)
+
+
+def test_an_entry_that_cannot_follow_one_taken_back_stops_the_check() -> None:
+    """An illegal bid does not stand; a record that goes on as if it had (the next seat
+    passes while the bidder is still to act) cannot be followed: validation stops there
+    with a note, and the entries after it are not reported one by one."""
+    doc = _base()
+    doc["actions"].append({"seat": 0, "action": "bid 200"})
+    doc["actions"].append({"seat": 1, "action": "pass"})
+    doc["actions"].append({"seat": 2, "action": "pass"})
+    report = binocle.validate(doc)
+    assert [(v.kind, v.index) for v in report.violations] == [("illegal action", 3)]
+    assert report.stopped == 4 and not report.over
+    assert any("cannot be followed once action 3 is taken back" in note for note in report.notes)
+    assert "checked up to action 4" in str(report)
+
+
+def test_first_only_stops_at_the_first_broken_rule() -> None:
+    """``first_only=True``: the report of the first broken rule alone, scores before it."""
+    doc = _base()
+    doc["actions"].append({"seat": 0, "action": "bid 200"})
+    doc["actions"].append({"seat": 0, "action": "bid 260"})
+    full, first = binocle.validate(doc), binocle.validate(doc, first_only=True)
+    assert full.states_checked == 5 and first.states_checked == 4
+    assert first.violations == full.violations[:1] and first.winner is None
+    assert "scores (before it)" in str(first)
+
+
+# -- JSON ----------------------------------------------------------------------------------
+
+
+def _cases() -> dict[str, tuple[dict[str, Any], ValidationReport]]:
+    """A record of each kind, and a legal one, with its report."""
+    docs: dict[str, dict[str, Any]] = {}
+    docs["legal"] = binocle.record(play_game("cutthroat", seed=3), seats=["Anna", None, "Carla"])
+    docs["revoke"] = _revoke_record(
+        "cutthroat", 250, f"{_FIRST_TRICKS} QD AD KD TC 9H", (2, "TS"), _AFTER_OPPONENT
+    )
+    doc = _base()
+    doc["actions"][2]["seat"] = 0
+    docs["out of turn"] = doc
+    doc = _base()
+    doc["actions"].append({"seat": 0, "action": "bid 250"})
+    docs["illegal action"] = doc
+    s = _until("cutthroat", 12, binocle.Phase.MELD)
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": s.current_player, "action": "meld 990"})
+    docs["over-scored meld"] = doc
+    s = _until("classic", 1, binocle.Phase.ANNOUNCE)
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": s.current_player, "action": "meld four queens QS QH QD QC"})
+    docs["irregular meld"] = doc
+    return {kind: (doc, binocle.validate(doc)) for kind, doc in docs.items()}
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_the_cli_json_is_the_reports_to_dict(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``binocle validate --json`` prints ``report.to_dict()``: enums as their text,
+    tuples as lists, each violation as a dict."""
+    record, report = CASES[kind]
+    assert report.kind == kind
+    doc = report.to_dict()
+    assert json.loads(json.dumps(doc)) == doc
+    assert doc["kind"] == kind and all(isinstance(v, dict) for v in doc["violations"])
+    if report.violations:
+        assert doc["violations"][0]["code"] == report.violations[0].code.value
+        assert doc["violations"][0] == report.violations[0].to_dict()
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["validate", str(path), "--json"]) == (0 if report.ok else 1)
+    assert json.loads(capsys.readouterr().out) == doc
+
+
+def test_a_violation_is_a_frozen_value() -> None:
+    """A Violation is a frozen attrs value; its dict holds its kind's text and lists."""
+    v = CASES["revoke"][1].violations[0]
+    assert isinstance(v, Violation) and v.kind is ViolationKind.REVOKE
+    assert v.to_dict()["kind"] == "revoke" and v.to_dict()["hand_scores"] == [110, 250, 80]
+    with pytest.raises(AttributeError):
+        v.index = 0  # type: ignore[misc]
+
+
+# -- the entry's index on record errors ------------------------------------------------------
+
+
+def _bad(change: Any) -> dict[str, Any]:
+    doc = _base()
+    change(doc)
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("change", "index"),
+    [
+        (lambda d: d["actions"][1].update(action="bid lots"), 1),  # text that does not parse
+        (lambda d: d["actions"][0].update(seat=2), 0),  # a deal given a seat
+        (lambda d: d["actions"][2].update(seat=None), 2),  # an action given none
+        (lambda d: d["actions"][1].update(note="x"), 1),  # an unknown field
+        (lambda d: d["actions"].__setitem__(2, ["pass"]), 2),  # not an object
+        (lambda d: d["actions"][1].pop("action"), 1),  # no action
+        (lambda d: d["actions"][2].update(action=7), 2),  # an action not text
+        (lambda d: d["actions"][1].update(seat=5), 1),  # a seat out of range
+        (lambda d: d["actions"][2].update(comment=3), 2),  # a comment not text
+        (lambda d: d["actions"].append({"seat": 0, "action": "claim 1"}), 3),  # knock's seat
+        (lambda d: d["actions"][0].update(action="deal AS AS"), 0),  # not a pack
+    ],
+)
+def test_an_entry_that_cannot_be_read_is_named_by_its_index(change: Any, index: int) -> None:
+    """Record format: an entry that cannot be read raises InvalidStateError whose
+    ``index`` is its position in ``actions``, from validate, replay and load_record
+    (where the form alone is wrong)."""
+    doc = _bad(change)
+    for read in (binocle.validate, binocle.replay):
+        with pytest.raises(InvalidStateError) as info:
+            read(doc)
+        assert info.value.index == index, read
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.update(version=2),
+        lambda d: d.update(extra=1),
+        lambda d: d.pop("actions"),
+        lambda d: d.update(profile="no-such-game"),
+    ],
+)
+def test_an_error_not_in_one_entry_has_no_index(change: Any) -> None:
+    doc = _bad(change)
+    for read in (binocle.validate, binocle.replay, binocle.load_record):
+        with pytest.raises(InvalidStateError) as info:
+            read(doc)
+        assert info.value.index is None
+    with pytest.raises(InvalidStateError) as info:
+        binocle.validate("{not json")
+    assert info.value.index is None
+
+
+def test_a_replay_refusal_names_the_entry() -> None:
+    """Record format: replay refuses an action the rules forbid, naming its index."""
+    doc = _base()
+    doc["actions"].append({"seat": 0, "action": "bid 250"})
+    with pytest.raises(InvalidStateError) as info:
+        binocle.replay(doc)
+    assert info.value.index == 3
+
+
+# -- the note on a meld announced below its worth ----------------------------------------------
+
+
+def _meld_turn(profile: str) -> binocle.GameState:
+    """The first position, over the seeds, where the player to act may announce a meld
+    worth something, with a choice of announcements where they are announced one by one."""
+    phase = binocle.Phase.ANNOUNCE if profile == "classic" else binocle.Phase.MELD
+    for seed in range(1, 80):
+        s = _until(profile, seed, phase)
+        legal = binocle.legal_actions(s)
+        named = {a.name for a in legal if a.kind is binocle.Kind.MELD and a.name}
+        meld = binocle.parse_action(s, "meld")
+        if meld in legal and meld_value(s, meld) and (profile == "cutthroat" or len(named) > 1):
+            return s
+    raise AssertionError("no meld to announce")
+
+
+def _under_note(s: binocle.GameState) -> tuple[dict[str, Any], str]:
+    worth = meld_value(s, binocle.parse_action(s, "meld"))
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": s.current_player, "action": f"meld {worth - 10}"})
+    report = binocle.validate(doc)
+    assert report.ok
+    notes = [n for n in report.notes if "less than the" in n]
+    assert len(notes) == 1
+    return binocle.record(s), notes[0]
+
+
+def test_an_under_declared_cutthroat_meld_is_scored_in_full_and_no_advice_is_given() -> None:
+    """Cutthroat rules, Melds: the meld is laid down whole and the engine scores it in
+    full: the note says so and gives no way to announce less, for the one it could give,
+    the combinations one by one, is an irregular meld there
+    (cutthroat rules, Irregular melds)."""
+    s = _meld_turn("cutthroat")
+    doc, note = _under_note(s)
+    assert "laid down whole" in note and "cannot announce less" in note
+    assert "(cutthroat rules, Melds)" in note and "one by one" not in note
+    assert s.trump is not None
+    t = s.trump.letter
+    doc["actions"].append({"seat": s.current_player, "action": f"meld royal marriage K{t} Q{t}"})
+    assert binocle.validate(doc).kind == "irregular meld"
+
+
+def test_an_under_declared_three_handed_meld_note_advice_validates() -> None:
+    """Three-handed rules, Melds: a player may announce less, combination by combination,
+    then pass: the note says so, and a record that does it validates clean."""
+    s = _meld_turn("three-handed")
+    doc, note = _under_note(s)
+    assert "one by one (meld <kind> <cards>), then pass (three-handed rules, Melds)" in note
+    one = next(a for a in binocle.legal_actions(s) if a.kind is binocle.Kind.MELD and a.name)
+    doc["actions"].append({"seat": s.current_player, "action": str(one)})
+    doc["actions"].append({"seat": s.current_player, "action": "pass"})
+    report = binocle.validate(doc)
+    assert report.ok and report.violations == () and not report.notes
+
+
+def test_an_under_declared_classic_meld_note_advice_validates() -> None:
+    """Classic rules, Announcements: ``meld`` is the most valuable announcement; a less
+    valuable one is recorded by name, or ``pass``: the note says so, and a record that
+    does either validates clean."""
+    s = _meld_turn("classic")
+    doc, note = _under_note(s)
+    assert "record it by name (meld <kind> <cards>), or pass" in note
+    assert "(classic rules, Announcements)" in note
+    best = binocle.parse_action(s, "meld")
+    lower = next(
+        a for a in binocle.legal_actions(s) if a.kind is binocle.Kind.MELD and a.name and a != best
+    )
+    for text in (str(lower), "pass"):
+        d = copy.deepcopy(doc)
+        d["actions"].append({"seat": s.current_player, "action": text})
+        report = binocle.validate(d)
+        assert report.ok and not report.notes, text
