@@ -31,7 +31,7 @@ import binocle
 from binocle.rulings import allowed_plays, trick_winner
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from site_validator import PROFILE, to_record  # noqa: E402
+from site_validator import PROFILE, to_record
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GAME = os.path.join(HERE, "site_game.json")
@@ -45,8 +45,9 @@ def site(c: binocle.Card) -> str:
     return RANKS[c.rank.value] + c.suit.name[0]
 
 
-def play_hand(rng: random.Random, number: int) -> dict[str, Any]:
-    """One hand in the site's format (the score sheet is filled in later)."""
+def play_hand(rng: random.Random, number: int, faults: bool = True) -> dict[str, Any]:
+    """One hand in the site's format (the score sheet is filled in later), with its
+    fault if ``faults``."""
     pack = list(binocle.pack(48))
     rng.shuffle(pack)
     dealer = (number - 1) % 3
@@ -70,11 +71,11 @@ def play_hand(rng: random.Random, number: int) -> dict[str, Any]:
         melds = [{"meld": m.name, "cards": [site(c) for c in m.cards], "points": m.value}
                  for m in binocle.meld(held[p], trump, PROFILE).melds]  # fmt: skip
         hand["melds"].append({"player": p, "melds": melds})
-    if number == 1:
+    if faults and number == 1:
         cheat = next(m for m in hand["melds"] if m["player"] != eldest and m["melds"])
         cheat["melds"][0]["points"] += 20
     hand["tricks"] = []
-    leader, revoked = eldest, number != 2
+    leader, revoked = eldest, not faults or number != 2
     while held[leader]:
         trick: list[list[str]] = []
         on: list[binocle.Card] = []
@@ -93,15 +94,16 @@ def play_hand(rng: random.Random, number: int) -> dict[str, Any]:
     return hand
 
 
-def make_game() -> dict[str, Any]:
-    """The site game, score sheet included."""
+def make_game(faults: bool = True) -> dict[str, Any]:
+    """The site game, score sheet included (without its three faults if not ``faults``)."""
     rng = random.Random(SEED)
     game: dict[str, Any] = {"site": "pinochle-site/1", "players": PLAYERS}
-    game["hands"] = [play_hand(rng, n) for n in (1, 2)]
+    game["hands"] = [play_hand(rng, n, faults) for n in (1, 2)]
     report = binocle.validate(to_record(game))
-    for hand, scores in zip(game["hands"], report.hand_end_scores):
-        hand["score"] = dict(zip(PLAYERS, scores))
-    game["hands"][1]["score"][PLAYERS[2]] += 10
+    for hand, scores in zip(game["hands"], report.hand_end_scores, strict=True):
+        hand["score"] = dict(zip(PLAYERS, scores, strict=True))
+    if faults:
+        game["hands"][1]["score"][PLAYERS[2]] += 10
     return game
 
 

@@ -44,7 +44,7 @@ def to_record(game: dict[str, Any]) -> dict[str, Any]:
         dealt = [" ".join(map(card, hand["deal"][name])) for name in names]
         kitty = " ".join(map(card, hand["kitty"]))
         deck = binocle.stack_deck(PROFILE, dealt, seat[hand["dealer"]], widow=kitty)
-        actions.append({"action": "deal " + " ".join(map(str, deck))})
+        actions.append({"seat": None, "action": "deal " + " ".join(map(str, deck))})
         for who, bid in hand["bids"]:
             act(who, "pass" if bid == "pass" else f"bid {bid}")
         bidder = _top_bidder(hand)
@@ -63,7 +63,8 @@ def to_record(game: dict[str, Any]) -> dict[str, Any]:
 
 def _top_bidder(hand: dict[str, Any]) -> str:
     """The player of the last bid (not a pass)."""
-    return next(who for who, bid in reversed(hand["bids"]) if bid != "pass")
+    who: str = next(who for who, bid in reversed(hand["bids"]) if bid != "pass")
+    return who
 
 
 def meld_findings(game: dict[str, Any]) -> list[str]:
@@ -93,27 +94,33 @@ def check(game: dict[str, Any]) -> list[str]:
     out = []
     for v in report.violations:
         who = names[v.seat] if v.seat is not None else "nobody"
-        out.append(f"hand {v.hand + 1}: {v.kind.value} by {who} at record entry {v.index}"
-                   f" ({v.action}) [{v.code.value if v.code else ''}]: {v.rule}")  # fmt: skip
+        out.append(f"hand {v.hand}: {v.kind.value} by {who} at record entry {v.index}"
+                   f" ({v.action}) [{v.code.value}]: {v.rule}")  # fmt: skip
         out.append(f"  what follows: {v.penalty}")
     out += meld_findings(game)
-    for number, (hand, scores) in enumerate(zip(game["hands"], report.hand_end_scores), 1):
+    ends = report.hand_end_scores
+    for number, hand in enumerate(game["hands"], 1):
+        if number > len(ends):
+            out.append(f"hand {number}: score not checked (the game can't be followed so far)")
+            continue
         sheet = [hand["score"][name] for name in names]
-        if sheet != list(scores):
-            wrong = ", ".join(f"{n} {s} (binocle: {b})"
-                              for n, s, b in zip(names, sheet, scores) if s != b)  # fmt: skip
+        wrong = ", ".join(f"{n} {s} (binocle: {b})"
+                          for n, s, b in zip(names, sheet, ends[number - 1], strict=True) if s != b)  # fmt: skip
+        if wrong:
             out.append(f"hand {number}: wrong score on the sheet: {wrong}")
     return out
 
 
 def main(argv: list[str]) -> int:
     path = argv[0] if argv else os.path.join(os.path.dirname(__file__), "site_game.json")
-    with open(path, encoding="utf-8") as f:
-        game = json.load(f)
     try:
-        findings = check(game)
+        with open(path, encoding="utf-8") as f:
+            findings = check(json.load(f))
     except binocle.BinocleError as exc:  # cards or a record binocle cannot read at all
         print(f"{path}: not a game binocle can read: {exc}")
+        return 2
+    except (OSError, ValueError, LookupError, TypeError) as exc:  # not a site game file
+        print(f"{path}: not a site game file: {exc!r}")
         return 2
     print("\n".join(findings) if findings else f"{path}: no rule broken, every score right")
     return 1 if findings else 0

@@ -18,6 +18,7 @@ import pytest
 
 import binocle
 from binocle.record import dump_record
+from binocle.validate import ViolationKind
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -78,3 +79,68 @@ def test_the_example_prints_the_validators_penalty(capsys: pytest.CaptureFixture
     report = binocle.validate((EXAMPLES / "revoke_game.json").read_text(encoding="utf-8"))
     assert f"penalty: {report.penalty}" in out
     assert f"what follows: {report.penalty}" in out and "(exit status 1)" in out
+
+
+# -- a site's own game format, checked with the public API ---------------------------------
+
+
+def _site() -> tuple[ModuleType, ModuleType]:
+    return _example("site_validator"), _example("site_game_maker")
+
+
+def test_the_committed_site_game_is_what_its_maker_makes() -> None:
+    """``site_game_maker.py`` writes exactly the committed ``site_game.json``."""
+    _, maker = _site()
+    made = maker.dump(maker.make_game())
+    assert (EXAMPLES / "site_game.json").read_text(encoding="utf-8") == made
+
+
+def test_a_clean_site_game_has_no_finding() -> None:
+    """The same hands without the three faults: every bid, meld, card and score stands."""
+    validator, maker = _site()
+    game = maker.make_game(faults=False)
+    assert validator.check(game) == []
+    report = binocle.validate(validator.to_record(game))
+    assert report.ok and report.violations == () and len(report.hand_end_scores) == 2
+
+
+def test_the_site_validator_reports_the_three_faults() -> None:
+    """Over-claimed meld (classic and cutthroat rules, Over-scored melds: taken down),
+    revoke (must follow suit; cutthroat rules, Revoke) and a wrong score on the sheet,
+    each at its place, and nothing else."""
+    validator, _ = _site()
+    game = json.loads((EXAMPLES / "site_game.json").read_text(encoding="utf-8"))
+    report = binocle.validate(validator.to_record(game))
+    assert [(v.kind, v.code, v.hand) for v in report.violations] == [
+        (ViolationKind.OVER_SCORED_MELD, binocle.RuleCode.WRONG_VALUE, 1),
+        (ViolationKind.REVOKE, binocle.RuleCode.MUST_FOLLOW, 2),
+    ]
+    over, revoke = report.violations
+    assert over.claimed_value is not None and over.correct_value is not None
+    assert over.claimed_value - over.correct_value == 20
+    assert "(cutthroat rules, Revoke)" in revoke.penalty
+    lines = validator.check(game)
+    assert len(lines) == 6
+    assert lines[0].startswith("hand 1: over-scored meld by ")
+    assert lines[2].startswith("hand 2: revoke by ") and "[must-follow]" in lines[2]
+    assert lines[4].startswith("hand 1: ") and "[wrong-value]" in lines[4]
+    assert lines[5] == "hand 2: wrong score on the sheet: cy 380 (binocle: 370)"
+    sheet = [[h["score"][p] for p in game["players"]] for h in game["hands"]]
+    assert sheet[0] == list(report.hand_end_scores[0])
+    assert sheet[1] == [a + (10 if i == 2 else 0) for i, a in enumerate(report.hand_end_scores[1])]
+
+
+def test_the_site_validator_runs_as_a_program(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``python examples/site_validator.py`` prints the findings and exits 1; a file
+    binocle cannot read gives exit 2 and a message, not a traceback."""
+    validator, maker = _site()
+    assert validator.main([]) == 1
+    assert "wrong score on the sheet" in capsys.readouterr().out
+    game = maker.make_game(faults=False)
+    game["hands"][0]["deal"]["ann"][0] = "11H"
+    path = tmp_path / "bad_site_game.json"
+    path.write_text(json.dumps(game), encoding="utf-8")
+    assert validator.main([str(path)]) == 2
+    assert "not a game binocle can read" in capsys.readouterr().out
