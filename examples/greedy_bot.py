@@ -77,8 +77,7 @@ class GreedyBot:
         winners = [
             a
             for a in plays
-            if a.card is not None
-            and trick_winner([*played, a.card], view.trump) == len(played)
+            if a.card is not None and trick_winner([*played, a.card], view.trump) == len(played)
         ]
         if winners:
             return max(winners, key=strength)
