@@ -31,7 +31,7 @@ import binocle
 from binocle.rulings import allowed_plays, trick_winner
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from site_validator import PROFILE, to_record  # noqa: E402
+from site_validator import PROFILE, to_record
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GAME = os.path.join(HERE, "site_game.json")
@@ -99,8 +99,8 @@ def make_game() -> dict[str, Any]:
     game: dict[str, Any] = {"site": "pinochle-site/1", "players": PLAYERS}
     game["hands"] = [play_hand(rng, n) for n in (1, 2)]
     report = binocle.validate(to_record(game))
-    for hand, scores in zip(game["hands"], report.hand_end_scores):
-        hand["score"] = dict(zip(PLAYERS, scores))
+    for hand, scores in zip(game["hands"], report.hand_end_scores, strict=False):
+        hand["score"] = dict(zip(PLAYERS, scores, strict=False))
     game["hands"][1]["score"][PLAYERS[2]] += 10
     return game
 

@@ -97,11 +97,13 @@ def check(game: dict[str, Any]) -> list[str]:
                    f" ({v.action}) [{v.code.value if v.code else ''}]: {v.rule}")  # fmt: skip
         out.append(f"  what follows: {v.penalty}")
     out += meld_findings(game)
-    for number, (hand, scores) in enumerate(zip(game["hands"], report.hand_end_scores), 1):
+    for number, (hand, scores) in enumerate(
+        zip(game["hands"], report.hand_end_scores, strict=False), 1
+    ):
         sheet = [hand["score"][name] for name in names]
         if sheet != list(scores):
             wrong = ", ".join(f"{n} {s} (binocle: {b})"
-                              for n, s, b in zip(names, sheet, scores) if s != b)  # fmt: skip
+                              for n, s, b in zip(names, sheet, scores, strict=False) if s != b)  # fmt: skip
             out.append(f"hand {number}: wrong score on the sheet: {wrong}")
     return out
 
