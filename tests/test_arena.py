@@ -142,7 +142,7 @@ def test_the_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
         (lambda: binocle.arena("classic", ["baseline"], 2), "needs 2 bots"),
         (lambda: binocle.arena("classic", ["baseline", "nobody"], 2), "unknown bot"),
         (lambda: binocle.arena("classic", ["baseline", "random"], 0), "deals"),
-        (lambda: binocle.arena("classic", ["baseline", "random(x=1)"], 1), "no settings"),
+        (lambda: binocle.arena("classic", ["random", "baseline(x=1)"], 1), "no settings"),
         (lambda: binocle.arena("classic", ["baseline", "ismcts(speed=1)"], 1), "not a setting"),
         (lambda: binocle.arena("classic", ["baseline", "random"], 1, executor=3), "Executor"),
     ],

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -17,6 +19,7 @@ from types import ModuleType
 import pytest
 
 import binocle
+import binocle.bots
 from binocle.record import dump_record
 from binocle.validate import ViolationKind
 
@@ -144,3 +147,39 @@ def test_the_site_validator_runs_as_a_program(
     path.write_text(json.dumps(game), encoding="utf-8")
     assert validator.main([str(path)]) == 2
     assert "not a game binocle can read" in capsys.readouterr().out
+
+
+def test_the_greedy_bot_example_plays_the_arena_against_the_baseline() -> None:
+    """``examples/greedy_bot.py``: a cutthroat bot written against the public API takes a
+    seat in the arena by object, and the report counts its hands and the baseline's."""
+    greedy = _example("greedy_bot")
+    bot = greedy.GreedyBot()
+    assert isinstance(bot, binocle.bots.Bot)
+    report = binocle.arena("cutthroat", [bot, "baseline", "baseline"], deals=3, seed=5)
+    assert report.bots == ("greedy", "baseline", "baseline")
+    mine, theirs = report.get("greedy"), report.get("baseline")
+    assert (mine.hands, theirs.hands, mine.deals) == (9, 18, 3)
+    assert all(len(hand) == 3 for deal in report.points for hand in deal)
+    # An advantage is over the other seats of the same hands: over all seats they cancel.
+    assert abs(mine.advantage + 2 * theirs.advantage) < 1e-6
+
+
+def test_the_greedy_bot_example_by_its_importable_path_on_the_command_line() -> None:
+    """``binocle arena --bots examples.greedy_bot:GreedyBot,...`` run from the repository's
+    root finds the module there, as the example says, even when the command's search
+    path does not hold the current directory (an installed ``binocle`` script)."""
+    script = (
+        "import sys; sys.path[:] = [p for p in sys.path if p not in ('', '.')];"
+        " from binocle.cli import main; raise SystemExit(main(sys.argv[1:]))"
+    )
+    src = str(Path(binocle.__file__).resolve().parent.parent)
+    done = subprocess.run(
+        [sys.executable, "-c", script, "arena", "--profile", "cutthroat", "--deals", "2",
+         "--seed", "3", "--json", "--bots", "examples.greedy_bot:GreedyBot(margin=60),baseline,baseline"],
+        cwd=EXAMPLES.parent, env={**os.environ, "PYTHONPATH": src}, capture_output=True,
+        text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["bots"][0] == "examples.greedy_bot:GreedyBot(margin=60)"
+    assert [st["hands"] for st in doc["stats"]] == [6, 12]

@@ -8,18 +8,34 @@ among ``view.legal_actions`` wherever it may claim; at every other moment it
 may knock out of turn, a runner asking its optional ``knock(view) -> bool``
 after every applied action, for each seat in :func:`binocle.claimants` but
 the player to act (:func:`knocker` does the asking).
+
+Bot specs.  Every runner (:func:`play_game`, :func:`binocle.arena`, the
+``binocle`` commands, the web front end) takes its bots as *specs*, which
+:func:`resolve_bot` turns into bots: a name (``"baseline"``), a name with
+settings (``"ismcts(iterations=400)"``), an importable path
+(``"mypkg.mod:MyBot"``, ``"mypkg.mod:MyBot(depth=2)"``), a bot object, or a
+factory (a class or function called with the ``seed`` keyword, returning a
+bot).  Names are the built-in bots, those added with :func:`register_bot` and
+those other distributions declare in the entry-point group ``binocle.bots``
+(:data:`ENTRY_POINT_GROUP`); :func:`bot_names` lists them.
 """
 
 from __future__ import annotations
 
+import ast
+import copy
+import importlib
+import importlib.metadata
+import inspect
 import random
-from collections.abc import Callable, Sequence
-from typing import Protocol
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from binocle.actions import CLAIM_OVERLOOKED, Action, Kind, claim
 from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase, View
-from binocle.errors import InvalidArgumentError
+from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, claimants, legal_actions, observe, start
 from binocle.ismcts import ISMCTSBot, PIMCBot
 from binocle.profiles import get_profile
@@ -27,29 +43,59 @@ from binocle.rules.classic_melds import KINDS
 from binocle.rules.tricks import _trick_winner
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "BaselineBot",
     "Bot",
+    "BotFactory",
+    "BotSpec",
     "ISMCTSBot",
+    "KnockingBot",
     "PIMCBot",
     "RandomBot",
+    "bot_label",
     "bot_names",
     "knocker",
     "make_bot",
     "play_game",
+    "register_bot",
+    "resolve_bot",
 ]
 
 
+@runtime_checkable
 class Bot(Protocol):
     """Anything with ``choose(view) -> Action`` picking one of ``view.legal_actions``.
 
-    A bot may also have ``knock(view) -> bool``: asked when its seat may knock
-    (claim the game) while another seat is to act, it says whether it knocks.
-    Without it, a bot knocks only at its own turn, through ``choose``.
+    Optional, and asked for only where present:
+
+    - ``knock(view) -> bool``: asked when its seat may knock (claim the game)
+      while another seat is to act, it says whether it knocks.  Without it, a
+      bot knocks only at its own turn, through ``choose`` (:class:`KnockingBot`).
+    - ``name``: text naming the bot in reports (the arena's, the web front
+      end's seats); without it the name is its class's qualified name.
+
+    ``isinstance(x, Bot)`` tells whether ``x`` has a ``choose`` method.
     """
 
     def choose(self, view: View) -> Action:
-        """The action to take."""
+        """The action to take: one of ``view.legal_actions``."""
         ...
+
+
+@runtime_checkable
+class KnockingBot(Bot, Protocol):
+    """A :class:`Bot` that may also knock out of turn (see the module)."""
+
+    def knock(self, view: View) -> bool:
+        """Whether to knock now, another seat being to act."""
+        ...
+
+
+#: A factory of bots: a class or function called with the ``seed`` keyword (and
+#: any settings as keywords) that returns a bot.
+BotFactory = Callable[..., Bot]
+#: What a runner accepts for a seat: a name or spec text, a bot, or a factory.
+BotSpec = str | Bot | Callable[..., Bot]
 
 
 class RandomBot:
@@ -206,25 +252,307 @@ class BaselineBot:
 
 _KIND_VALUES: dict[str, int] = {name: value for name, _, value in KINDS}
 
-_BOTS: dict[str, Callable[[int | None], Bot]] = {
+#: The entry-point group in which other distributions declare bots: each entry's
+#: name is the bot's name, its value a factory or bot (``"mypkg.mod:MyBot"``).
+ENTRY_POINT_GROUP = "binocle.bots"
+
+_BUILTIN: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "baseline": BaselineBot,
     "ismcts": ISMCTSBot,
     "pimc": PIMCBot,
 }
+_REGISTERED: dict[str, Callable[..., Bot]] = {}
+#: Entry points already loaded in this process, by name.
+_PLUGINS: dict[str, object] = {}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
+_SPEC = re.compile(
+    r"\s*(?P<target>[A-Za-z_][\w-]*|[A-Za-z_][\w.]*:[A-Za-z_][\w.]*)\s*(?:\((?P<args>.*)\))?\s*\Z",
+    re.DOTALL,
+)
+_WORDS: dict[str, object] = {"none": None, "true": True, "false": False}
+
+
+def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+    """The bots other distributions declare, by name (the first of a name wins); none
+    when the installation's metadata cannot be read."""
+    try:
+        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:  # unreadable metadata of some distribution: no plugins, no crash
+        return {}
+    out: dict[str, importlib.metadata.EntryPoint] = {}
+    for ep in found:
+        out.setdefault(ep.name, ep)
+    return out
 
 
 def bot_names() -> tuple[str, ...]:
-    """The names :func:`make_bot` knows."""
-    return tuple(_BOTS)
+    """The names :func:`make_bot` knows: the built-in bots, then those added with
+    :func:`register_bot`, then those of the entry-point group ``binocle.bots``
+    (listed without being loaded)."""
+    names = dict.fromkeys([*_BUILTIN, *_REGISTERED, *_entry_points()])
+    return tuple(names)
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name: ``"random"``, ``"baseline"``, ``"ismcts"`` (:class:`ISMCTSBot`
-    at its default settings) or ``"pimc"`` (:class:`PIMCBot`)."""
-    if name not in _BOTS:
-        raise InvalidArgumentError(f"unknown bot {name!r} (known: {', '.join(_BOTS)})")
-    return _BOTS[name](seed)
+def register_bot(name: str, factory: Callable[..., Bot], *, replace: bool = False) -> None:
+    """Make ``factory`` known by ``name`` to :func:`make_bot` and every runner.
+
+    ``factory`` is a class or function called with the ``seed`` keyword (when it
+    takes one) and the settings given, returning a bot.  A name already registered
+    is refused unless ``replace``; a built-in bot's name is always refused.  A name
+    is letters, digits, ``_`` and ``-``, not starting with a digit or ``-``.
+    """
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise InvalidArgumentError(
+            f"a bot's name is letters, digits, _ and -, such as 'greedy', not {name!r}"
+        )
+    if isinstance(factory, str) or not callable(factory) or _is_bot(factory):
+        raise InvalidArgumentError(
+            f"register_bot takes a factory (a class or function returning a bot),"
+            f" not {type(factory).__name__}"
+        )
+    if name in _BUILTIN:
+        raise InvalidArgumentError(f"{name!r} is a built-in bot's name: choose another")
+    if name in _REGISTERED and not replace:
+        raise InvalidArgumentError(
+            f"a bot {name!r} is registered already (replace=True replaces it)"
+        )
+    _REGISTERED[name] = factory
+
+
+def _is_bot(x: object) -> bool:
+    """Whether ``x`` is a bot object (a class with ``choose`` is a factory, not a bot)."""
+    return not isinstance(x, type) and callable(getattr(x, "choose", None))
+
+
+def _is_factory(x: object) -> bool:
+    return isinstance(x, type) or (callable(x) and not _is_bot(x))
+
+
+def _target(name: str) -> object:
+    """What a name stands for: a built-in, registered or entry-point bot (loaded now)."""
+    if name in _BUILTIN:
+        return _BUILTIN[name]
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    if name in _PLUGINS:
+        return _PLUGINS[name]
+    ep = _entry_points().get(name)
+    if ep is None:
+        raise InvalidArgumentError(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
+    dist = getattr(getattr(ep, "dist", None), "name", None) or "an unnamed distribution"
+    where = f"the bot plugin {name!r} ({ep.value}, entry point of {dist})"
+    try:
+        target: object = ep.load()
+    except Exception as exc:
+        raise InvalidArgumentError(
+            f"{where} cannot be loaded: {type(exc).__name__}: {exc}"
+        ) from exc
+    if not _is_factory(target) and not _is_bot(target):
+        raise InvalidArgumentError(
+            f"{where} is {type(target).__name__}: neither a bot nor a factory of bots"
+        )
+    _PLUGINS[name] = target
+    return target
+
+
+def _import(path: str) -> object:
+    """The object an importable path ``module:attribute`` names."""
+    module, _, attr = path.partition(":")
+    try:
+        obj: object = importlib.import_module(module)
+    except Exception as exc:
+        raise InvalidArgumentError(
+            f"cannot import {module!r} for the bot {path!r}: {type(exc).__name__}: {exc}"
+        ) from exc
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise InvalidArgumentError(f"no {attr!r} in {module!r} (the bot {path!r})") from None
+    if not _is_factory(obj) and not _is_bot(obj):
+        raise InvalidArgumentError(
+            f"{path!r} is {type(obj).__name__}: neither a bot nor a factory of bots"
+        )
+    return obj
+
+
+def _value(node: ast.expr, key: str, spec: str) -> object:
+    """A setting's value in spec text: a Python literal, or a bare word (``none``,
+    ``true`` and ``false`` in any case, else the word as text)."""
+    if isinstance(node, ast.Name):
+        return _WORDS.get(node.id.lower(), node.id)
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        raise InvalidArgumentError(
+            f"the setting {key} of {spec!r} is a number, text, true, false or none"
+        ) from None
+
+
+def _settings(text: str | None, spec: str) -> dict[str, Any]:
+    """The settings of spec text: ``name=value`` pairs separated by commas."""
+    if text is None or not text.strip():
+        return {}
+    problem = f"cannot read the settings of {spec!r}: write name=value, separated by commas"
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        raise InvalidArgumentError(problem) from None
+    if not isinstance(call, ast.Call) or call.args or any(k.arg is None for k in call.keywords):
+        raise InvalidArgumentError(problem)
+    return {k.arg: _value(k.value, k.arg, spec) for k in call.keywords if k.arg is not None}
+
+
+def _keywords(
+    factory: Callable[..., object], what: str, seed: int | None, settings: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The keywords to call ``factory`` with: the settings, all of which it must
+    accept, and ``seed`` when it takes one."""
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # no signature to read: pass everything
+        return {**settings, "seed": seed}
+    open_ = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    accepted = [
+        n
+        for n, p in params.items()
+        if n != "seed"
+        and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    ]
+    unknown = [k for k in settings if k == "seed" or (k not in accepted and not open_)]
+    if unknown:
+        given = ", ".join(unknown)
+        if "seed" in unknown:
+            raise InvalidArgumentError(
+                f"the seed of the {what} bot is not a setting: the runner gives it"
+            )
+        if not accepted:
+            raise InvalidArgumentError(f"the {what} bot has no settings (given: {given})")
+        raise InvalidArgumentError(
+            f"not a setting of the {what} bot: {given} (its settings: {', '.join(accepted)})"
+        )
+    out = dict(settings)
+    if "seed" in params or open_:
+        out["seed"] = seed
+    return out
+
+
+def _build(target: object, what: str, seed: int | None, settings: Mapping[str, Any]) -> Bot:
+    """A new bot from a factory (called with the seed and settings), or a copy of a bot."""
+    if _is_factory(target):
+        factory: Callable[..., object] = target  # type: ignore[assignment]
+        kwargs = _keywords(factory, what, seed, settings)
+        try:
+            bot = factory(**kwargs)
+        except BinocleError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise InvalidArgumentError(
+                f"the {what} bot cannot be made with {kwargs}: {type(exc).__name__}: {exc}"
+            ) from exc
+        if not _is_bot(bot):
+            raise InvalidArgumentError(
+                f"the {what} bot's factory made {type(bot).__name__}, not a bot"
+                " (no choose(view) method)"
+            )
+        made: Bot = bot  # type: ignore[assignment]
+        return made
+    if settings:
+        raise InvalidArgumentError(
+            f"the {what} bot is an object, made already: it takes no settings"
+        )
+    return _copy(target, what)
+
+
+def _copy(bot: object, what: str) -> Bot:
+    try:
+        made: Bot = copy.deepcopy(bot)  # type: ignore[assignment]
+    except Exception as exc:
+        raise InvalidArgumentError(
+            f"the bot {what} cannot be copied for a new game: {type(exc).__name__}: {exc}"
+        ) from exc
+    return made
+
+
+def make_bot(name: str, seed: int | None = None, **settings: Any) -> Bot:
+    """A new bot by name (:func:`bot_names`), its constructor given ``seed`` and ``settings``.
+
+    ``"random"`` (:class:`RandomBot`, setting ``sudden``), ``"baseline"``
+    (:class:`BaselineBot`), ``"ismcts"`` (:class:`ISMCTSBot`) and ``"pimc"``
+    (:class:`PIMCBot`), whose settings are ``iterations``, ``time_limit``,
+    ``exploration``, ``samples`` and ``auction``; then the registered and
+    entry-point bots.  A setting the bot does not take is refused with
+    :class:`~binocle.errors.InvalidArgumentError` naming those it takes.
+
+    >>> make_bot("ismcts", 1, iterations=40).iterations
+    40
+    """
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise InvalidArgumentError(
+            f"make_bot takes a bot's name such as 'baseline', not {name!r}"
+            " (resolve_bot reads specs with settings and importable paths)"
+        )
+    return _build(_target(name), name, seed, settings)
+
+
+def resolve_bot(spec: BotSpec, seed: int | None = None, *, fresh: bool = False) -> Bot:
+    """The bot a spec stands for (see the module), made with ``seed`` where it is made.
+
+    - a name, ``"baseline"``, or a name with settings, ``"ismcts(iterations=400,
+      exploration=0.5)"``: :func:`make_bot` with those settings (values are
+      Python literals, or the words none, true, false and other bare words as
+      text: ``auction=search``);
+    - an importable path ``"module:attribute"``, optionally with settings,
+      ``"mypkg.bots:MyBot(depth=2)"``: the attribute, a factory called as for a
+      name (or a bot object, copied);
+    - a factory (a class, or a function taking the ``seed`` keyword): called;
+    - a bot object: returned as it is, or a deep copy of it when ``fresh`` (each
+      game then starts from the bot as it was given).
+
+    Anything else is refused with :class:`~binocle.errors.InvalidArgumentError`.
+
+    >>> resolve_bot("ismcts(iterations=40, samples=5)", seed=1).samples
+    5
+    >>> type(resolve_bot("binocle.bots:RandomBot(sudden=true)")).__name__
+    'RandomBot'
+    """
+    if isinstance(spec, str):
+        m = _SPEC.match(spec)
+        if m is None:
+            raise InvalidArgumentError(
+                f"not a bot spec: {spec[:80]!r} (a name such as baseline, a name with"
+                " settings such as ismcts(iterations=400), or module:Class)"
+            )
+        name = m.group("target")
+        settings = _settings(m.group("args"), spec.strip())
+        target = _import(name) if ":" in name else _target(name)
+        return _build(target, name, seed, settings)
+    if _is_factory(spec):
+        return _build(spec, bot_label(spec), seed, {})
+    if _is_bot(spec):
+        bot: Bot = spec  # type: ignore[assignment]
+        return _copy(bot, bot_label(bot)) if fresh else bot
+    raise InvalidArgumentError(
+        f"not a bot spec: {type(spec).__name__} (a bot's name or spec text, a bot, or a"
+        " factory called with seed=... that returns one)"
+    )
+
+
+def bot_label(spec: BotSpec) -> str:
+    """How reports name the bot of ``spec``: the spec text, else the bot's (or the
+    factory's) ``name`` attribute when it is text, else the qualified name of the bot's
+    class or of the factory."""
+    if isinstance(spec, str):
+        return spec.strip()
+    name = getattr(spec, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    if _is_factory(spec):
+        qual = getattr(spec, "__qualname__", None)
+        if isinstance(qual, str):
+            return qual
+    return type(spec).__qualname__
 
 
 def knocker(state: GameState, bots: Sequence[object]) -> int | None:
@@ -254,13 +582,17 @@ def knocker(state: GameState, bots: Sequence[object]) -> int | None:
 
 def play_game(
     profile: object = "cutthroat",
-    bots: Sequence[Bot] | None = None,
+    bots: Sequence[BotSpec] | None = None,
     seed: int | None = None,
     *,
     max_hands: int | None = None,
     on_step: Callable[[GameState, Action, GameState], None] | None = None,
 ) -> GameState:
     """Play a game between ``bots`` (baseline bots by default) from ``seed``, to its end.
+
+    ``bots`` holds one bot spec per seat (:func:`resolve_bot`): a bot object is
+    played as it is; a name, spec text or factory is made with the seed
+    ``seed * 7 + seat`` (None without a seed).
 
     ``max_hands`` bounds the game: it is played under the profile option
     ``max_hands`` (the lower of the two when the profile has one), so a game
@@ -279,17 +611,20 @@ def play_game(
     s = start(p, seed=seed)
     n = p.players
     if bots is None:
-        bots = [BaselineBot(None if seed is None else seed * 7 + i) for i in range(n)]
+        bots = ["baseline"] * n
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise InvalidArgumentError("bots is a list of bot specs, one per seat")
     if len(bots) != n:
         raise InvalidArgumentError(f"{p.name} needs {n} bots, not {len(bots)}")
-    knocks = any(callable(getattr(bot, "knock", None)) for bot in bots)
+    players = [resolve_bot(b, None if seed is None else seed * 7 + i) for i, b in enumerate(bots)]
+    knocks = any(callable(getattr(bot, "knock", None)) for bot in players)
     while s.phase is not Phase.OVER:
         cur = s.current_player
         if cur is None:
             action = legal_actions(s)[0]
         else:
-            seat = knocker(s, bots) if knocks else None
-            action = claim(seat) if seat is not None else bots[cur].choose(observe(s, cur))
+            seat = knocker(s, players) if knocks else None
+            action = claim(seat) if seat is not None else players[cur].choose(observe(s, cur))
         after = apply(s, action)
         if on_step is not None:
             on_step(s, action, after)

@@ -27,57 +27,32 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import math
-import re
+import pickle
 import sys
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
 
-from binocle.bots import Bot, bot_names, make_bot, play_game
+from binocle.bots import Bot, BotSpec, bot_label, play_game, resolve_bot
 from binocle.errors import BinocleError, InvalidArgumentError
-from binocle.ismcts import ISMCTSBot, PIMCBot
 from binocle.profiles import get_profile
 
 __all__ = ["ArenaReport", "BotStats", "arena", "build_bot", "wilson"]
 
 #: The z value of a two-sided 95% interval.
 Z95 = 1.959963984540054
-_SPEC = re.compile(r"^\s*([a-z_-]+)\s*(?:\((.*)\))?\s*$")
-_SETTINGS: dict[str, type] = {"ismcts": ISMCTSBot, "pimc": PIMCBot}
 
 
 def build_bot(spec: str, seed: int | None) -> Bot:
-    """A bot from its spec: a name (``"baseline"``) or a search bot with settings,
-    ``"ismcts(iterations=400,exploration=0.5)"``."""
-    if not isinstance(spec, str):
-        raise InvalidArgumentError(f"a bot is given by its name, not {type(spec).__name__}")
-    m = _SPEC.match(spec)
-    if m is None:
-        raise InvalidArgumentError(f"not a bot: {spec!r} (e.g. baseline or ismcts(iterations=400))")
-    name, args = m.group(1), m.group(2)
-    if name not in bot_names():
-        raise InvalidArgumentError(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
-    if not args or not args.strip():
-        return make_bot(name, seed)
-    if name not in _SETTINGS:
-        raise InvalidArgumentError(f"the {name} bot has no settings ({spec!r})")
-    kwargs: dict[str, Any] = {}
-    for part in args.split(","):
-        key, eq, value = part.partition("=")
-        key = key.strip()
-        if not eq or key not in ("iterations", "time_limit", "exploration", "samples"):
-            raise InvalidArgumentError(
-                f"not a setting of {name}: {part.strip()!r}"
-                " (iterations, time_limit, exploration, samples)"
-            )
-        text = value.strip()
-        try:
-            kwargs[key] = None if text == "none" else int(text) if text.isdigit() else float(text)
-        except ValueError:
-            raise InvalidArgumentError(f"{key} is a number, not {text!r}") from None
-    bot: Bot = _SETTINGS[name](seed, **kwargs)
-    return bot
+    """Deprecated: :func:`binocle.bots.resolve_bot` reads every bot spec."""
+    warnings.warn(
+        "binocle.duplicate.build_bot is deprecated: use binocle.bots.resolve_bot",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return resolve_bot(spec, seed)
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -147,7 +122,7 @@ class ArenaReport:
     stats: tuple[BotStats, ...]
 
     def get(self, bot: str) -> BotStats:
-        """The statistics of one bot by its spec."""
+        """The statistics of one bot by its label (:func:`binocle.bots.bot_label`)."""
         for st in self.stats:
             if st.bot == bot:
                 return st
@@ -230,7 +205,7 @@ def _place_at(seat: int, rotation: int, n: int) -> int:
     return (seat - rotation) % n
 
 
-def _lineups(bots: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+def _lineups(bots: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:
     """Every rotation of the bots round the table, the bot at each seat."""
     n = len(bots)
     return tuple(tuple(bots[_place_at(i, r, n)] for i in range(n)) for r in range(n))
@@ -241,29 +216,36 @@ def _deal_seed(seed: int, deal: int) -> int:
 
 
 def play_deal(
-    profile: str, bots: tuple[str, ...], seed: int, deal: int
+    profile: str, bots: tuple[BotSpec, ...], seed: int, deal: int
 ) -> tuple[tuple[int, ...], ...]:
     """One duplicate deal: the points of every seat in every rotation (a pure function
-    of its arguments, so any worker anywhere gives the same answer)."""
+    of its arguments, so any worker anywhere gives the same answer).
+
+    Every seat of every rotation gets a new bot: a spec text or a factory is made
+    with a seed that follows from ``seed``, the deal, the rotation and the seat; a
+    bot object is deep-copied, so each hand starts from the bot as it was given."""
     p = get_profile(profile)
     s_seed = _deal_seed(seed, deal)
     out = []
     for r, lineup in enumerate(_lineups(bots)):
         players = [
-            build_bot(spec, (s_seed * 31 + r * 7 + i) % 2**62) for i, spec in enumerate(lineup)
+            resolve_bot(spec, (s_seed * 31 + r * 7 + i) % 2**62, fresh=True)
+            for i, spec in enumerate(lineup)
         ]
         s = play_game(p, players, seed=s_seed, max_hands=1)
         out.append(tuple(s.results[0].delta) if s.results else (0,) * p.players)
     return tuple(out)
 
 
-def _play_deal_args(args: tuple[str, tuple[str, ...], int, int]) -> tuple[tuple[int, ...], ...]:
+def _play_deal_args(
+    args: tuple[str, tuple[BotSpec, ...], int, int],
+) -> tuple[tuple[int, ...], ...]:
     return play_deal(*args)
 
 
 def arena(
     profile: Any,
-    bots: Sequence[str],
+    bots: Sequence[BotSpec],
     deals: int,
     *,
     seed: int = 0,
@@ -272,6 +254,16 @@ def arena(
     progress: bool | Callable[[int, int], None] = False,
 ) -> ArenaReport:
     """Play ``deals`` duplicate deals between ``bots`` (one spec per seat) and report.
+
+    ``bots``: one bot spec per seat (:func:`binocle.bots.resolve_bot`): a name or
+    spec text, a bot object or a factory.  Every hand starts from new bots (a bot
+    object is deep-copied), so the report never depends on the order the deals
+    are played in.  The report names each bot by :func:`binocle.bots.bot_label`
+    (the spec text, a bot's ``name``, or its class's qualified name); two
+    different bots with one label are refused.  Work sent to other processes (a
+    process pool, Dask) carries the specs, pickled: a bot object or factory that
+    cannot be pickled (a lambda, a class defined inside a function) is refused
+    before any deal is played.
 
     ``executor``: any :class:`concurrent.futures.Executor` to run the deals on
     (for a Dask cluster: ``distributed.Client(address).get_executor()``);
@@ -288,12 +280,13 @@ def arena(
     p = get_profile(profile)
     spec = p.spec()
     if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise InvalidArgumentError("bots is a list of bot names, one per seat")
+        raise InvalidArgumentError("bots is a list of bot specs, one per seat")
     line = tuple(bots)
     if len(line) != p.players:
         raise InvalidArgumentError(f"{p.name} needs {p.players} bots, not {len(line)}")
     for b in line:
-        build_bot(b, 0)
+        resolve_bot(b, 0, fresh=True)
+    labels = _labels(line)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise InvalidArgumentError(f"deals is a whole number from 1, not {deals!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -304,6 +297,11 @@ def arena(
         raise InvalidArgumentError(
             f"executor is a concurrent.futures.Executor, not {type(executor).__name__}"
         )
+    if (executor is None and jobs > 1) or (
+        executor is not None and not isinstance(executor, cf.ThreadPoolExecutor)
+    ):
+        for b, label in zip(line, labels, strict=True):
+            _check_picklable(b, label)
     tasks = [(spec, line, seed, d) for d in range(deals)]
     tick = _progress(progress, deals)
     try:
@@ -322,7 +320,42 @@ def arena(
                     ex.shutdown(cancel_futures=True)
     finally:
         tick.close()
-    return _report(spec, line, deals, seed, results)
+    return _report(spec, labels, deals, seed, results)
+
+
+def _labels(line: tuple[BotSpec, ...]) -> tuple[str, ...]:
+    """The report's name of each place; one name for two different bots is refused."""
+    labels = tuple(bot_label(b) for b in line)
+    first: dict[str, BotSpec] = {}
+    for b, label in zip(line, labels, strict=True):
+        seen = first.setdefault(label, b)
+        if seen is b or (isinstance(seen, str) and isinstance(b, str)) or _same(seen, b):
+            continue
+        raise InvalidArgumentError(
+            f"two different bots are both named {label!r}: give one a name attribute"
+        )
+    return labels
+
+
+def _same(a: object, b: object) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+def _check_picklable(spec: BotSpec, label: str) -> None:
+    """Refuse a bot that other processes could not receive."""
+    if isinstance(spec, str):
+        return
+    try:
+        pickle.dumps(spec)
+    except Exception as exc:
+        raise InvalidArgumentError(
+            f"the bot {label!r} cannot be sent to worker processes (it cannot be pickled:"
+            f" {type(exc).__name__}: {exc}); give a module-level class or function, or its"
+            " importable path 'module:Name'"
+        ) from exc
 
 
 class _Tick:

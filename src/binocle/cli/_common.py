@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from typing import Any
@@ -17,8 +18,12 @@ __all__ = [
     "add_profile_option",
     "add_suits_option",
     "at_least_one",
+    "bot_help",
+    "bot_specs",
     "fail",
     "new_seed",
+    "search_here",
+    "split_bots",
     "suit_style",
     "who",
     "whole_number",
@@ -125,3 +130,59 @@ def fail(command: str, message: str) -> int:
 def who(seat: int, me: int | None) -> str:
     """A seat's name as a person at seat ``me`` reads it: ``seat 1 (you)`` for his own."""
     return f"seat {seat} (you)" if seat == me else f"seat {seat}"
+
+
+def bot_help() -> str:
+    """What a ``--bots`` option's help says of a bot spec."""
+    from binocle.bots import bot_names
+
+    return (
+        f"a bot is a name ({', '.join(bot_names())}), a name with settings"
+        " ('ismcts(iterations=400)') or an importable path ('mypkg.mod:MyBot',"
+        " 'mypkg.mod:MyBot(depth=2)'; the current directory is searched too)"
+    )
+
+
+def split_bots(text: str) -> list[str]:
+    """The bot specs of ``--bots``: commas inside parentheses belong to a bot's settings."""
+    out: list[str] = []
+    depth = 0
+    part = ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append(part.strip())
+            part = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        part += ch
+    out.append(part.strip())
+    return out
+
+
+def search_here() -> None:
+    """Put the current directory on the module search path, as ``python -m`` does, so
+    that a bot's importable path ``module:Class`` finds a module there."""
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)
+
+
+def bot_specs(text: str, seats: int, option: str = "--bots") -> list[str]:
+    """The bot specs of ``text`` for ``seats`` seats, one spec standing for every seat;
+    each spec is checked (:func:`binocle.bots.resolve_bot`) before any game starts.
+    The current directory is searched for modules too (:func:`search_here`)."""
+    from binocle.bots import resolve_bot
+    from binocle.errors import InvalidArgumentError
+
+    search_here()
+    specs = [b for b in split_bots(text) if b]
+    if len(specs) == 1:
+        specs = specs * seats
+    if len(specs) != seats:
+        raise InvalidArgumentError(
+            f"{option} names one bot for every seat or {seats} bots, not {len(specs)}"
+        )
+    for spec in dict.fromkeys(specs):
+        resolve_bot(spec, 0)
+    return specs

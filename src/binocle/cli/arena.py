@@ -5,14 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from binocle.bots import bot_names
 from binocle.cli._common import (
     Subparsers,
     add_command,
     add_profile_option,
     at_least_one,
+    bot_help,
     fail,
     new_seed,
+    search_here,
+    split_bots,
     whole_number,
 )
 
@@ -29,9 +31,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "--bots",
         required=True,
         metavar="B,...",
-        help="one bot per seat, separated by commas: "
-        + ", ".join(bot_names())
-        + "; a search bot may take settings, e.g. 'ismcts(iterations=400),baseline,baseline'",
+        help="one bot per seat, separated by commas, e.g. 'ismcts(iterations=400),baseline,baseline'; "
+        + bot_help(),
     )
     cmd.add_argument(
         "--deals", type=at_least_one, default=100, metavar="N", help="how many duplicate deals"
@@ -64,28 +65,12 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     cmd.set_defaults(run=run)
 
 
-def split_bots(text: str) -> list[str]:
-    """The bot specs of ``--bots``: commas inside parentheses belong to a bot's settings."""
-    out: list[str] = []
-    depth = 0
-    part = ""
-    for ch in text:
-        if ch == "," and depth == 0:
-            out.append(part.strip())
-            part = ""
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        part += ch
-    out.append(part.strip())
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
     """Play the arena and print the report."""
     from binocle.duplicate import arena
 
     seed = args.seed if args.seed is not None else new_seed()
+    search_here()
     bots = split_bots(args.bots)
     client: Any = None
     executor: Any = None

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 
 from binocle.actions import Action
-from binocle.bots import bot_names, make_bot, play_game
+from binocle.bots import play_game, resolve_bot
 from binocle.cli._common import (
     Subparsers,
     add_command,
     add_profile_option,
     add_suits_option,
     at_least_one,
+    bot_help,
+    bot_specs,
     suit_style,
     whole_number,
 )
@@ -31,7 +33,10 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "--seed", type=whole_number, default=1, metavar="S", help="seed of the deals and the bots"
     )
     demo.add_argument(
-        "--bot", default="baseline", choices=list(bot_names()), help="the bot at every seat"
+        "--bot",
+        default="baseline",
+        metavar="B",
+        help="the bot at every seat, or one per seat separated by commas; " + bot_help(),
     )
     demo.add_argument(
         "--max-hands",
@@ -47,6 +52,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play and print the game."""
     profile = get_profile(args.profile)
+    specs = bot_specs(args.bot, profile.players, "--bot")
     suits = suit_style(args)
     print(f"binocle demo: {profile.name} ({profile.description})")
     target = getattr(profile, "target", None)
@@ -60,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         for line in describe(before, action, after, suits):
             print(line)
 
-    bots = [make_bot(args.bot, args.seed * 10 + i) for i in range(profile.players)]
+    bots = [resolve_bot(b, args.seed * 10 + i, fresh=True) for i, b in enumerate(specs)]
     s = play_game(profile, bots, seed=args.seed, max_hands=args.max_hands, on_step=show)
     if end_reason(s) == "limit":
         print(

@@ -1,4 +1,5 @@
-"""``binocle play``: a person plays a game at the terminal against baseline bots."""
+"""``binocle play``: a person plays a game at the terminal against bots (baseline bots
+unless ``--bots`` names others)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import sys
 import tempfile
 
 from binocle.actions import Action, Kind, claim
-from binocle.bots import BaselineBot, Bot, knocker
+from binocle.bots import BaselineBot, Bot, bot_label, knocker, resolve_bot
 from binocle.cli._common import (
     Subparsers,
     add_command,
     add_profile_option,
     add_suits_option,
+    bot_help,
+    bot_specs,
     fail,
     new_seed,
     suit_style,
@@ -46,6 +49,13 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     play = add_command(sub, "play", "play a game in the terminal against baseline bots")
     add_profile_option(play)
     play.add_argument("--seat", type=whole_number, default=0, metavar="N", help="your seat")
+    play.add_argument(
+        "--bots",
+        default="baseline",
+        metavar="B,...",
+        help="your opponents: a bot for every other seat, or one per other seat in seat order"
+        " separated by commas; " + bot_help(),
+    )
     play.add_argument(
         "--seed",
         type=whole_number,
@@ -304,15 +314,25 @@ def run(args: argparse.Namespace) -> int:
         problem = _save_problem(args.save)
         if problem is not None:
             return fail("play", problem)
+    specs = bot_specs(args.bots, n - 1)
     suits = suit_style(args)
     seed = args.seed if args.seed is not None else new_seed()
     me = args.seat
+    others = [i for i in range(n) if i != me]
+    labels = {i: bot_label(spec) for i, spec in zip(others, specs, strict=True)}
     print(f"binocle play: {profile.name} ({profile.description})")
+    if len(set(labels.values())) == 1:
+        against = plural(n - 1, f"{labels[others[0]]} bot")
+    else:
+        against = ", ".join(f"{labels[i]} (seat {i})" for i in others)
     print(
-        f"You are seat {me} against {plural(n - 1, 'baseline bot')}; seed {seed}"
+        f"You are seat {me} against {against}; seed {seed}"
         f" (binocle play --seed {seed} deals the same cards). Type help for help."
     )
-    bots: dict[int, Bot] = {i: BaselineBot(seed * 10 + i) for i in range(n) if i != me}
+    bots: dict[int, Bot] = {
+        i: resolve_bot(spec, seed * 10 + i, fresh=True)
+        for i, spec in zip(others, specs, strict=True)
+    }
     hint = BaselineBot(seed * 10 + me)
     s = start(profile, seed)
     seated: list[object] = [bots.get(i) for i in range(n)]
@@ -359,6 +379,6 @@ def run(args: argparse.Namespace) -> int:
     if w is not None:
         print("You win!" if w == me else f"Seat {w} wins.")
     if args.save is not None:
-        seats = ["you" if i == me else "baseline bot" for i in range(n)]
+        seats = ["you" if i == me else f"{labels[i]} bot" for i in range(n)]
         return _save(record_json(s, seats=seats), args.save, seed)
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from binocle.cli._common import Subparsers, add_command, fail
+from binocle.cli._common import Subparsers, add_command, bot_help, fail, search_here, split_bots
 
 __all__ = ["add_parser", "run"]
 
@@ -14,6 +14,13 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     s = add_command(sub, "serve", "play against bots in a web browser (pip install 'binocle[web]')")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on")
     s.add_argument("--port", type=int, default=8000, help="port to listen on")
+    s.add_argument(
+        "--bots",
+        default=None,
+        metavar="B,...",
+        help="the bots players may choose from, separated by commas (default: random,"
+        " baseline, ismcts); " + bot_help(),
+    )
     s.set_defaults(run=run)
 
 
@@ -27,7 +34,14 @@ def run(args: argparse.Namespace) -> int:
         return fail(
             "serve", f"the web front end needs its extra: pip install 'binocle[web]' ({exc})"
         )
+    bots = None
+    if args.bots is not None:
+        search_here()
+        bots = [b for b in split_bots(args.bots) if b]
+        from binocle.web import create_app
+
+        create_app(bots=bots)  # a bad bot fails here, before the server starts
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"binocle: serving on http://{host}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    serve(args.host, args.port)
+    serve(args.host, args.port, bots=bots)
     return 0

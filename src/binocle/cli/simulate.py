@@ -13,13 +13,14 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from binocle.bots import bot_names, make_bot, play_game
+from binocle.bots import play_game, resolve_bot
 from binocle.cli._common import (
     Subparsers,
     add_command,
     add_profile_option,
     at_least_one,
-    fail,
+    bot_help,
+    bot_specs,
     new_seed,
     whole_number,
 )
@@ -39,7 +40,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "--bots",
         default="baseline",
         metavar="B",
-        help="a bot for every seat, or one per seat separated by commas: " + ", ".join(bot_names()),
+        help="a bot for every seat, or one per seat separated by commas; " + bot_help(),
     )
     sim.add_argument("--jobs", type=at_least_one, default=1, metavar="J", help="worker processes")
     sim.add_argument(
@@ -113,17 +114,7 @@ def run(args: argparse.Namespace) -> int:
     finished (exit status 130)."""
     profile = get_profile(args.profile)
     n = profile.players
-    names = tuple(b.strip() for b in args.bots.split(",") if b.strip())
-    if len(names) == 1:
-        names = names * n
-    if len(names) != n:
-        return fail(
-            "simulate",
-            f"--bots names one bot for every seat or {n} bots"
-            f" ({profile.name} has {n} seats), not {len(names)}",
-        )
-    for name in names:
-        make_bot(name)  # an unknown bot name fails here, before any work
+    names = tuple(bot_specs(args.bots, n))  # a bad bot fails here, before any work
     base = args.seed if args.seed is not None else new_seed()
     spec = profile.spec()
     jobs = ((spec, names, base + g, args.max_hands) for g in range(args.games))
@@ -166,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
 def _sim_game(job: tuple[str, tuple[str, ...], int, int]) -> dict[str, Any]:
     """One simulated game (run in a worker process): what the summary needs of it."""
     spec, names, seed, max_hands = job
-    bots = [make_bot(name, seed * 10 + i) for i, name in enumerate(names)]
+    bots = [resolve_bot(name, seed * 10 + i) for i, name in enumerate(names)]
     s = play_game(spec, bots, seed=seed, max_hands=max_hands)
     n = len(names)
     played = [r for r in s.results if r.trump is not None]

@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -26,7 +27,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from binocle.errors import BinocleError
+from binocle.bots import BotSpec, resolve_bot
+from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.web import protocol
 from binocle.web.protocol import MessageError, Table
 
@@ -56,8 +58,12 @@ class Connection:
 class Hub:
     """Every game in progress, their locks, clients and bot tasks."""
 
-    def __init__(self, *, max_tables: int = 1000) -> None:
+    def __init__(
+        self, *, max_tables: int = 1000, bots: Sequence[BotSpec] = protocol.BOT_NAMES
+    ) -> None:
         self.max_tables = max_tables
+        #: The bot specs offered to the clients (chosen by label).
+        self.offer: tuple[BotSpec, ...] = tuple(bots)
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.clients: dict[str, set[Connection]] = {}
@@ -161,7 +167,7 @@ class Hub:
         if kind == "ping":
             await conn.send({"type": "pong"})
         elif kind == "new":
-            table = protocol.new_table(msg)
+            table = protocol.new_table(msg, self.offer)
             self.add(table)
             await self._join(conn, table)
         elif kind == "join":
@@ -205,16 +211,24 @@ class Hub:
         self.kick(table)
 
 
-def create_app(*, max_tables: int = 1000) -> Starlette:
-    """The ASGI application: ``/`` the page, ``/api/profiles`` the profiles, ``/ws`` games."""
-    hub = Hub(max_tables=max_tables)
+def create_app(*, max_tables: int = 1000, bots: Sequence[BotSpec] | None = None) -> Starlette:
+    """The ASGI application: ``/`` the page, ``/api/profiles`` the profiles, ``/ws`` games.
+
+    ``bots``: the bot specs the players may choose from, by label
+    (:func:`binocle.bots.resolve_bot`; :data:`~binocle.web.protocol.BOT_NAMES` by
+    default).  Each table gets new bots: a bot object is deep-copied."""
+    if bots is not None and (isinstance(bots, str) or not isinstance(bots, Sequence)):
+        raise InvalidArgumentError("bots is a list of bot specs")
+    hub = Hub(max_tables=max_tables, bots=protocol.BOT_NAMES if bots is None else bots)
+    for spec in hub.offer:
+        resolve_bot(spec, seed=0, fresh=True)  # a bad offer fails here, not at a table
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     async def profiles(request: Request) -> JSONResponse:
         return JSONResponse({"profiles": protocol.profiles_catalogue(),
-                             "bots": list(protocol.available_bots()),
+                             "bots": list(protocol.available_bots(hub.offer)),
                              "meld_values": protocol.MELD_VALUES})  # fmt: skip
 
     async def games(ws: WebSocket) -> None:
@@ -247,9 +261,17 @@ def create_app(*, max_tables: int = 1000) -> Starlette:
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "warning") -> None:
-    """Run the front end with uvicorn until interrupted."""
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    log_level: str = "warning",
+    bots: Sequence[BotSpec] | None = None,
+) -> None:
+    """Run the front end with uvicorn until interrupted, offering ``bots``
+    (see :func:`create_app`)."""
     import uvicorn
 
+    app = create_app(bots=bots)
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.run(create_app(), host=host, port=port, log_level=log_level, ws="auto")
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")

@@ -13,7 +13,8 @@ Client messages (``type`` and fields):
 ``new``     ``profile`` (name), ``options`` (object), ``seat``, ``opponents`` (bot
             names for the other seats, in seat order), optional ``seed``,
             ``bot_delay`` (seconds between bot moves), ``autoplay`` (a bot name that
-            plays the person's seat too: bot-only games)
+            plays the person's seat too: bot-only games).  A bot name is one of
+            those the server offers (``/api/profiles``)
 ``join``    ``game`` and ``token`` from an earlier ``joined``: back to that game
 ``action``  ``action``: the text of one of the legal actions sent in ``controls``
 ``knock``   claim to have reached the target now, in turn or out of turn
@@ -25,6 +26,13 @@ Client messages (``type`` and fields):
 
 Server messages: ``joined``, ``state``, ``record``, ``replay``, ``pong`` and
 ``error`` (``message``: what was wrong; nothing changed).
+
+The bots offered are bot specs chosen by whoever runs the server
+(:func:`binocle.bots.resolve_bot`: names, spec text, importable paths, bot
+objects, factories; :data:`BOT_NAMES` by default), each named by its label
+(:func:`binocle.bots.bot_label`).  A client picks among those labels only: a
+spec from the network is never resolved, since an importable path would let a
+client run code on the server.
 """
 
 from __future__ import annotations
@@ -32,13 +40,13 @@ from __future__ import annotations
 import math
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import binocle
 from binocle.actions import Action, Kind
-from binocle.bots import Bot, make_bot
+from binocle.bots import Bot, BotSpec, bot_label, resolve_bot
 from binocle.cards import Suit
 from binocle.core import GameState, Phase, View
 from binocle.errors import BinocleError
@@ -55,13 +63,14 @@ __all__ = [
     "handle_deal",
     "handle_knock",
     "new_table",
+    "offered_bots",
     "profiles_catalogue",
     "record_message",
     "replay_message",
     "state_message",
 ]
 
-#: Opponents a person may choose, strongest last (those this installation has).
+#: The bots offered by default, strongest last (those this installation has).
 BOT_NAMES: Final = ("random", "baseline", "ismcts")
 #: What each classic announcement scores, by the name views give it.
 MELD_VALUES: Final = {name: value for name, _, value in classic_melds.KINDS}
@@ -113,16 +122,22 @@ class Table:
         return None if bot is None else (p, bot)
 
 
-def available_bots() -> tuple[str, ...]:
-    """The names in :data:`BOT_NAMES` that :func:`binocle.bots.make_bot` knows here."""
-    out = []
-    for name in BOT_NAMES:
+def offered_bots(offer: Sequence[BotSpec] = BOT_NAMES) -> dict[str, BotSpec]:
+    """The bots of ``offer`` that resolve here, by label (the first of a label wins)."""
+    out: dict[str, BotSpec] = {}
+    for spec in offer:
         try:
-            make_bot(name, seed=0)
+            resolve_bot(spec, seed=0, fresh=True)
         except BinocleError:
             continue
-        out.append(name)
-    return tuple(out)
+        out.setdefault(bot_label(spec), spec)
+    return out
+
+
+def available_bots(offer: Sequence[BotSpec] = BOT_NAMES) -> tuple[str, ...]:
+    """The labels of the bots of ``offer`` (:data:`BOT_NAMES` by default) that resolve
+    here: the names a client may choose."""
+    return tuple(offered_bots(offer))
 
 
 # -- reading fields ----------------------------------------------------------
@@ -177,9 +192,10 @@ def profiles_catalogue() -> list[dict[str, Any]]:
     return out
 
 
-def new_table(msg: Mapping[str, Any]) -> Table:
-    """A new game from a ``new`` message; raises MessageError or a BinocleError."""
-    known = available_bots()
+def new_table(msg: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES) -> Table:
+    """A new game from a ``new`` message, its bots among those of ``offer`` (by label);
+    raises MessageError or a BinocleError."""
+    known = offered_bots(offer)
     name = _field(msg, "profile", str, "cutthroat")
     options = _field(msg, "options", dict, {})
     for key, value in options.items():
@@ -214,7 +230,7 @@ def new_table(msg: Mapping[str, Any]) -> Table:
         bot_name = autoplay if s == seat else next(others)
         if not isinstance(bot_name, str) or bot_name not in known:
             raise MessageError(f"unknown bot {_short(str(bot_name))!r} (known: {', '.join(known)})")
-        bots[s] = make_bot(bot_name, seed=(seed * 31 + s) % 2**63)
+        bots[s] = resolve_bot(known[bot_name], seed=(seed * 31 + s) % 2**63, fresh=True)
         names.append(f"{bot_name} {s}" if s != seat else f"you ({bot_name})")
     state = binocle.new_game(p, seed=seed)
     return Table(
