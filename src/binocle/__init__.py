@@ -23,6 +23,7 @@ from binocle.errors import (
     InvalidArgumentError,
     InvalidNotationError,
     InvalidStateError,
+    NothingToUndoError,
     RuleCode,
     UnknownProfileError,
 )
@@ -42,9 +43,11 @@ from binocle.game import (
     start,
     winner,
 )
+from binocle.notation import from_position, position, view_from_position
 from binocle.profiles import profile_names
 from binocle.record import load_record, record, record_json, replay
 from binocle.serial import dumps, loads
+from binocle.timeline import history, undo
 from binocle.validate import ValidationReport, validate
 
 
@@ -77,6 +80,7 @@ __all__ = [
     "Kind",
     "Meld",
     "MeldResult",
+    "NothingToUndoError",
     "Phase",
     "Profile",
     "Rank",
@@ -93,6 +97,8 @@ __all__ = [
     "determinize",
     "dumps",
     "end_reason",
+    "from_position",
+    "history",
     "is_over",
     "legal_actions",
     "load_record",
@@ -105,6 +111,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_suit",
+    "position",
     "profile",
     "profile_names",
     "record",
@@ -113,6 +120,8 @@ __all__ = [
     "score",
     "stack_deck",
     "start",
+    "undo",
     "validate",
+    "view_from_position",
     "winner",
 ]
