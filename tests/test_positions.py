@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import random
 import string
@@ -12,7 +13,6 @@ import pytest
 
 import binocle
 from binocle import Kind
-from binocle.bots import RandomBot, play_game
 
 #: Every profile, with its defaults and with options that change the deal or the play.
 SPECS = (
@@ -26,7 +26,9 @@ SPECS = (
 _PRINTABLE = set(string.printable) - set("\t\n\r\x0b\x0c")
 
 
-def _playout(spec: str, seed: int, max_hands: int = 2, knock: float = 0.02) -> list[binocle.GameState]:
+def _playout(
+    spec: str, seed: int, max_hands: int = 2, knock: float = 0.02
+) -> list[binocle.GameState]:
     """Every state of a random game (knocks and concessions now and then), the first
     deal's included."""
     p = binocle.profile(spec)
@@ -51,7 +53,7 @@ def test_undo_gives_the_state_before_each_action(spec: str) -> None:
     """undo(s) is the state before s's last action, with the history before it: along a
     whole game, undoing each state gives the one before it."""
     states = _playout(spec, 3)
-    for before, after in zip(states, states[1:]):
+    for before, after in itertools.pairwise(states):
         back = binocle.undo(after)
         assert back == before
         assert back.actions() == before.actions()
@@ -145,7 +147,7 @@ def test_history_is_every_seat_and_action_in_order(spec: str) -> None:
     assert [a for _, a in h] == list(s.actions())
     assert [(a, seat) for seat, a in h] == list(s.moves())
     assert len(h) == len(states) - 1 + 1  # the first deal, then one entry per apply
-    for (seat, action), before in zip(h[1:], states[:-1]):
+    for (seat, action), before in zip(h[1:], states[:-1], strict=True):
         if action.kind is Kind.DEAL:
             assert seat is None
         elif action.kind is Kind.CLAIM and action.number is not None:
@@ -268,7 +270,7 @@ def test_junk_positions_are_refused_with_notation_or_state_errors(
 def test_positions_refuse_other_types_and_the_other_kind() -> None:
     with pytest.raises(binocle.InvalidNotationError):
         binocle.from_position(b"cutthroat | | *")  # type: ignore[arg-type]
-    with pytest.raises(binocle.InvalidNotationError, match="binocle.from_position"):
+    with pytest.raises(binocle.InvalidNotationError, match=r"binocle\.from_position"):
         binocle.view_from_position("cutthroat seed=7 | | *")
     with pytest.raises(binocle.InvalidArgumentError):
         binocle.position("cutthroat")  # type: ignore[arg-type]

@@ -760,7 +760,9 @@ def mutate_position(rng: random.Random, text: str) -> tuple[str, str]:
         if fields:
             k = rng.randrange(len(fields))
             name = fields[k].partition("=")[0]
-            value = rng.choice(fields).partition("=")[2] if rng.random() < 0.5 else random_text(rng, 1)
+            value = (
+                rng.choice(fields).partition("=")[2] if rng.random() < 0.5 else random_text(rng, 1)
+            )
             fields[k] = f"{name}={value}"
         return f"{head} | {' '.join(fields)} | {moves}", "field"
     if r < 62:  # the moves cut short, with or without the summary
