@@ -194,9 +194,9 @@ def from_position(text: str) -> GameState:
     or the field, for one whose moves or fields the rules refuse.
 
     >>> import binocle
-    >>> s = binocle.from_position("classic seed=3 first=0 | turn=1 | *,play AS")
+    >>> s = binocle.from_position("classic seed=3 first=0 | turn=0 | *,play TS")
     >>> s.current_player, s.trick, len(binocle.history(s))
-    (0, ((1, Card('AS')),), 2)
+    (0, ((1, Card('TS')),), 2)
     """
     state, seat, _ = _read(text)
     if seat is not None:
