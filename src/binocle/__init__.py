@@ -23,6 +23,7 @@ from binocle.errors import (
     InvalidArgumentError,
     InvalidNotationError,
     InvalidStateError,
+    NothingToUndoError,
     RuleCode,
     UnknownProfileError,
 )
@@ -42,9 +43,11 @@ from binocle.game import (
     start,
     winner,
 )
+from binocle.notation import from_position, position, view_from_position
 from binocle.profiles import profile_names
 from binocle.record import load_record, record, record_json, replay, schema
 from binocle.serial import dumps, loads
+from binocle.timeline import history, undo
 from binocle.validate import ValidationReport, Violation, ViolationKind, validate
 
 
@@ -77,6 +80,7 @@ __all__ = [
     "Kind",
     "Meld",
     "MeldResult",
+    "NothingToUndoError",
     "Phase",
     "Profile",
     "Rank",
@@ -95,6 +99,8 @@ __all__ = [
     "determinize",
     "dumps",
     "end_reason",
+    "from_position",
+    "history",
     "is_over",
     "legal_actions",
     "load_record",
@@ -107,6 +113,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_suit",
+    "position",
     "profile",
     "profile_names",
     "record",
@@ -116,6 +123,8 @@ __all__ = [
     "score",
     "stack_deck",
     "start",
+    "undo",
     "validate",
+    "view_from_position",
     "winner",
 ]

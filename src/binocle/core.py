@@ -215,9 +215,11 @@ class GameState(FrozenValue):
     ``hand_number`` (1 during the first hand), ``phase``, ``dealer``, ``current_player`` (None while nobody acts),
     ``trump``, ``hands`` (one sorted tuple of cards per seat), ``trick`` (the
     trick in progress: ``(seat, card)`` pairs), ``scores`` and ``results``.
-    ``history`` (the actions that led here, as a linked list of
-    ``(previous, action, seat)``) is carried along but not compared; read it
-    with :meth:`actions` or :meth:`moves`.  A :class:`FrozenValue`: :meth:`fields`
+    ``history`` (the actions that led here, as a linked list of nodes
+    ``(earlier node or None, action, seat)``, the newest first; no node holds a
+    state) is carried along but not compared; read it as ``(seat, action)``
+    pairs with :func:`binocle.history`, or with :meth:`actions` or :meth:`moves`;
+    :func:`binocle.undo` gives the state before the last action.  A :class:`FrozenValue`: :meth:`fields`
     names every field of a state class, and :meth:`replace` makes a copy with
     some fields changed; setting or deleting a field raises :class:`AttributeError`.
     """

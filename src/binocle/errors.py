@@ -16,6 +16,7 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidNotationError",
     "InvalidStateError",
+    "NothingToUndoError",
     "RuleCode",
     "UnknownProfileError",
 ]
@@ -181,6 +182,11 @@ class UnknownProfileError(BinocleError, ValueError):
 
 class InvalidArgumentError(BinocleError, ValueError):
     """An argument of the wrong type or out of range (a seat, a dealer, a seed)."""
+
+
+class NothingToUndoError(InvalidArgumentError):
+    """:func:`binocle.undo` of a state with no action to undo: a new game (its
+    first deal is not undone), or a state whose history is not known."""
 
 
 #: How many characters of a caller's input an error message quotes at most.

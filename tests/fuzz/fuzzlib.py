@@ -731,6 +731,99 @@ def check_cli_validate(rng: random.Random, pool: Pool, tally: Tally) -> None:
         tally.note("foreign", f"{err.getvalue()[:200]} ({how})")
 
 
+_POSITIONS: dict[tuple[int, int, bool], str] = {}
+
+
+def _position_text(pool: Pool, i: int, s: GameState, view: bool) -> str:
+    """The position of pool state ``i`` (or of its player to act's view), written once."""
+    key = (id(pool), i, view)
+    if key not in _POSITIONS:
+        seat = (s.current_player or 0) if view else None
+        try:
+            _POSITIONS[key] = binocle.position(s, seat=seat)
+        except BinocleError:  # a view determinize cannot sample: the state's instead
+            _POSITIONS[key] = binocle.position(s)
+    return _POSITIONS[key]
+
+
+def mutate_position(rng: random.Random, text: str) -> tuple[str, str]:
+    """A position text bent: characters, a field, the moves cut or swapped, or junk."""
+    r = rng.randrange(100)
+    if r < 35:
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            text = mutate_text(rng, text)
+        return text, "character"
+    head, _, rest = text.partition(" | ")
+    summary, _, moves = rest.partition(" | ")
+    if r < 50:  # a summary field changed or another's value given
+        fields = summary.split()
+        if fields:
+            k = rng.randrange(len(fields))
+            name = fields[k].partition("=")[0]
+            value = (
+                rng.choice(fields).partition("=")[2] if rng.random() < 0.5 else random_text(rng, 1)
+            )
+            fields[k] = f"{name}={value}"
+        return f"{head} | {' '.join(fields)} | {moves}", "field"
+    if r < 62:  # the moves cut short, with or without the summary
+        cut = moves.split(",")[: rng.randrange(len(moves.split(",")) + 1)]
+        keep = summary if rng.random() < 0.5 else ""
+        return f"{head} | {keep} | {','.join(cut)}", "cut"
+    if r < 74:  # two moves swapped, or one repeated
+        ms = moves.split(",")
+        if len(ms) > 1:
+            a, b = rng.randrange(len(ms)), rng.randrange(len(ms))
+            if rng.random() < 0.5:
+                ms[a], ms[b] = ms[b], ms[a]
+            else:
+                ms.insert(a, ms[b])
+        return f"{head} | {summary} | {','.join(ms)}", "moves"
+    if r < 82:  # two cards swapped
+        cards = [str(c) for c in binocle.pack(64)[::2]]
+        a, b = rng.sample(cards, 2)
+        return text.replace(a, b, 1), f"swap {a} {b}"
+    if r < 88:  # the game part edited
+        head = rng.choice((random_spec(rng), head + " seed=" + rng.choice(_NUMBERS),
+                           head.replace("first=0", "first=" + rng.choice(_NUMBERS)),
+                           head + " view=" + rng.choice(_NUMBERS)))  # fmt: skip
+        return f"{head} | {summary} | {moves}", "game"
+    if r < 93:  # a big input
+        return text + rng.choice(("," * 300_000, " x" * 1000, "|" * 50)), "big"
+    return random_text(rng, 30), "random text"
+
+
+def check_positions(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``from_position`` and ``view_from_position`` on a bent position: refuse with
+    InvalidNotationError or InvalidStateError, or give a real game's state (one that
+    ``loads`` accepts back, its invariants holding) or view."""
+    i, s = pool.pick(rng)
+    view = rng.random() < 0.25
+    original = _position_text(pool, i, s, view)
+    view = " view=" in original.partition(" | ")[0]
+    text, how = mutate_position(rng, original)
+    read = binocle.view_from_position if view else binocle.from_position
+    ok, got = timed(tally, lambda: f"{how}: {text[:200]}", lambda: read(text))
+    if not ok:
+        if got is not None and not isinstance(
+            got, (binocle.InvalidNotationError, binocle.InvalidStateError)
+        ):
+            tally.note("wrong", f"{type(got).__name__} ({how}): {text[:200]}")
+        return
+    if view:
+        if not isinstance(got, binocle.View):
+            tally.note("wrong", f"not a view ({how}): {text[:200]}")
+        return
+    try:
+        check_state(got)
+        back = binocle.loads(binocle.dumps(got))
+        real = back == got and back.actions() == got.actions()
+        real = real and binocle.from_position(binocle.position(got)) == got
+    except Exception:
+        real = False
+    if not real:
+        tally.note("unreal", f"{how}: {text[:200]}")
+
+
 #: Every target, by name: (checker, relative cost weight for a time budget).
 TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] = {
     "loads": (check_loads, 3.0),
@@ -742,4 +835,5 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "profile": (check_profile, 1.0),
     "records": (check_records, 2.0),
     "cli_validate": (check_cli_validate, 1.0),
+    "positions": (check_positions, 2.0),
 }
