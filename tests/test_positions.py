@@ -162,6 +162,7 @@ def test_history_of_a_new_game_is_its_deal() -> None:
     assert seat is None and deal.kind is Kind.DEAL and len(deal.cards) == 48
 
 
+@pytest.mark.skipif(binocle.compiled, reason="the compiled state class carries no docstring")
 def test_history_field_docstring_names_nodes_not_states() -> None:
     """The history field is documented as linked nodes of actions, not of states."""
     doc = binocle.GameState.__doc__ or ""

@@ -55,7 +55,7 @@ from typing import Any
 
 import attrs
 
-from binocle.cards import Card, Suit, format_cards
+from binocle.cards import CARDS, Card, Suit, format_cards
 from binocle.core import Profile
 from binocle.errors import InvalidArgumentError, InvalidNotationError, RuleCode, excerpt
 from binocle.profiles import get_profile
@@ -249,7 +249,8 @@ def allowed_plays(
     _pack_cards(p, "the hand", cards)
     _pack_cards(p, "the hand and the trick", played, cards)
     rule = p.play_obligation(stock_exhausted)
-    allowed = _allowed_cards(cards, played, t, rule)
+    # The compiled rules give card numbers: the answer holds the cards themselves.
+    allowed = tuple(CARDS[c] for c in _allowed_cards(cards, played, t, rule))
     refused: list[CardRuling] = []
     for c in dict.fromkeys(cards):
         if c in allowed:
@@ -257,7 +258,7 @@ def allowed_plays(
         found = _obligation_refusal(c, cards, played, t, rule)
         assert found is not None
         refused.append(CardRuling(c, False, found[0], found[1]))
-    return PlayCheck(rule, cards, tuple(allowed), tuple(refused))
+    return PlayCheck(rule, cards, allowed, tuple(refused))
 
 
 def check_play(
