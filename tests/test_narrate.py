@@ -10,7 +10,7 @@ import pytest
 import binocle
 from binocle.actions import Kind
 from binocle.bots import BaselineBot, play_game
-from binocle.narrate import action_text, cards_text, describe, hand_by_suit, plural
+from binocle.narrate import action_text, cards_text, hand_by_suit, label, narrate, narrate_all, plural
 
 LETTER_CARD = re.compile(r"\b[AKQJT987][SHDC]\b")
 
@@ -24,7 +24,7 @@ def _told(
 
     def show(before: binocle.GameState, action: binocle.Action, after: binocle.GameState) -> None:
         actions.append(action)
-        lines.extend(describe(before, action, after, suits))
+        lines.extend(narrate_all(before, action, after, suits))
 
     n = binocle.profile(profile).players
     play_game(profile, [BaselineBot(seed * 10 + i) for i in range(n)], seed=seed, on_step=show)
@@ -84,7 +84,7 @@ def test_an_announcement_with_table_cards_says_so() -> None:
         def check(before: binocle.GameState, a: binocle.Action, after: binocle.GameState) -> None:
             nonlocal seen
             if a.kind is Kind.MELD and a.source:
-                (line,) = (x for x in describe(before, a, after) if " announces " in x)
+                (line,) = (x for x in narrate_all(before, a, after) if " announces " in x)
                 assert "already on the table" in line or "all on the table" in line, line
                 seen += 1
 
@@ -152,7 +152,7 @@ def test_overlooked_melds_and_late_announcements_are_told() -> None:
         *("meld sequence AH TH JH + KH QH", "play AS", "play 9S", "pass", "claim overlooked"),
     ):
         after = binocle.apply(s, text)
-        lines.extend(describe(s, binocle.parse_action(s, text), after))
+        lines.extend(narrate_all(s, binocle.parse_action(s, text), after))
         s = after
     told = "\n".join(lines)
     assert "seat 1 announces sequence" in told and "(150)" in told
