@@ -31,7 +31,7 @@ def show(view: binocle.View) -> None:
     print(f"\n[{view.phase.value}] trump {trump}  scores {list(view.scores)}  trick {trick}")
     print(f"your hand: {hand}")
     for action in view.legal_actions[:12]:
-        print(f"  {str(action):<28} {label(action, view)}")
+        print(f"  {action!s:<28} {label(action, view)}")
     if len(view.legal_actions) > 12:
         print(f"  ... ({len(view.legal_actions)} in all)")
 

@@ -372,10 +372,10 @@ def narrate(
 
     >>> import binocle
     >>> from binocle.narrate import narrate
-    >>> s = binocle.new_game("classic", seed=1)
-    >>> lines = narrate(binocle.observe(s, 1), binocle.observe(binocle.apply(s, "pass"), 1))
-    >>> lines
-    []
+    >>> s = binocle.new_game("cutthroat", seed=1)
+    >>> t = binocle.apply(s, "bid 250")
+    >>> narrate(binocle.observe(s, 2), binocle.observe(t, 2))
+    ['  seat 1 bids 250']
 
     Raises InvalidArgumentError for two views of different seats, a state
     without ``seat``, or an ``after`` that does not follow ``before``.
@@ -459,11 +459,11 @@ def label(action: Action, position: View | GameState | None = None, suits: str =
     a claim of overlooked meld its points.  Meld values are the rules' own
     (:func:`binocle.record.meld_value`).
 
-    >>> import binocle
+    >>> from binocle.actions import parse_action_text
     >>> from binocle.narrate import label
-    >>> label(binocle.parse_action_text("meld royal marriage KS QS"))
+    >>> label(parse_action_text("meld royal marriage KS QS"))
     'Announce royal marriage K♠ Q♠ (40)'
-    >>> label(binocle.parse_action_text("play TS table"), suits="letters")
+    >>> label(parse_action_text("play TS table"), suits="letters")
     'Play TS from the table'
     """
     _check_style(suits)

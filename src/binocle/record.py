@@ -343,9 +343,9 @@ def meld_value(position: GameState | View | None, action: Action) -> int:
     ``meld`` alone scores the best meld of the hand of the player to act, as the
     profile counts it: ``position`` is then the state, or that player's view.
 
-    >>> import binocle
+    >>> from binocle.actions import parse_action_text
     >>> from binocle.record import meld_value
-    >>> meld_value(None, binocle.parse_action_text("meld royal marriage KS QS"))
+    >>> meld_value(None, parse_action_text("meld royal marriage KS QS"))
     40
 
     Raises InvalidArgumentError for an action that is not a meld, and for ``meld``
