@@ -38,7 +38,6 @@ __all__ = [
     "hand_by_suit",
     "hand_summary",
     "label",
-    "meld_value",
     "narrate",
     "narrate_all",
     "plural",
