@@ -229,7 +229,9 @@ def _tell(
     lines: list[str] = []
     p = actor
     k = action.kind
-    knock_out_of_turn = k is Kind.CLAIM and action.number is not None and action.number != p
+    knock_out_of_turn = (
+        k is Kind.CLAIM and action.number is not None and action.number != before.current_player
+    )
     if k is Kind.CLAIM and action.number is not None:
         p = action.number  # a knock names its seat: the knocker, whoever was to act
     who = f"seat {p}"
