@@ -359,12 +359,16 @@ class ClassicRules(Profile):
     def drawn_log(self, state: GameState, seat: int | None) -> tuple[str, ...]:
         """The hand's log as ``seat`` saw it, each announcement followed by the two
         draws (classic rules, Announcements): the winner's, then the loser's, shown as
-        ``"0: draw TS"`` where ``seat`` drew the card or it was the turn-up, else as
-        ``"0: draw"``.  ``seat`` None: a player out of this game sees no drawn card."""
-        deck = current_deal(state)
+        ``"0: draw TS"`` where the seat's view of the deal shows the card (it drew the
+        card, or it was the turn-up), else as ``"0: draw"``; between hands, as the
+        view's deck, no drawn card is shown.  ``seat`` None: a player out of this game
+        sees no drawn card."""
+        s: ClassicState = state  # type: ignore[assignment]
+        deck = current_deal(s)
         if deck is None:
-            return public_log(state, seat if seat is not None else 0)
+            return public_log(s, seat if seat is not None else 0)
         size = len(deck)
+        known = self._seen_deck(s, seat) if seat is not None else ()
         drawn = [0]
 
         def draws(action: Action, actor: int | None) -> tuple[str, ...]:
@@ -377,11 +381,11 @@ class ClassicRules(Profile):
                 return ()
             lines = []
             for who, at in ((actor, first), (1 - actor, second if second < size else 24)):
-                shown = at == 24 or who == seat
-                lines.append(f"{who}: draw {deck[at]}" if shown else f"{who}: draw")
+                card = known[at] if at < len(known) else None
+                lines.append(f"{who}: draw {card}" if card is not None else f"{who}: draw")
             return tuple(lines)
 
-        return public_log(state, seat if seat is not None else 0, then=draws)
+        return public_log(s, seat if seat is not None else 0, then=draws)
 
     def _seen_deck(self, s: ClassicState, seat: int) -> tuple[Card | None, ...]:
         """Own cards, the turn-up (the 25th card) and the stock cards ``seat`` drew."""
