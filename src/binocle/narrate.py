@@ -140,7 +140,7 @@ def _to_view(position: View | GameState, seat: int | None) -> View:
 
 def _fact(view: View, name: str) -> Any:
     """A public fact of the game in progress: the two-handed game's after a retirement
-    (three-handed rules, Claiming), else the view's own."""
+    (three-handed rules, The two-handed game after a retirement), else the view's own."""
     inner = view.get("two_handed")
     if inner is not None:
         for key, value in inner:
