@@ -1,8 +1,11 @@
 """A small terminal front end, written only against binocle's public API.
 
 It shows what a front end needs and nothing more: a view per player
-(``binocle.observe``), the legal actions, ``binocle.apply`` with the player's
-text, and the documented errors.  You play seat 0; baseline bots play the rest.
+(``binocle.observe``), the legal actions with their labels
+(``binocle.narrate.label``), ``binocle.apply`` with the player's text, the
+documented errors, and the game told as your seat may know it
+(``binocle.narrate.narrate``, from your views alone).  You play seat 0;
+baseline bots play the rest.
 
     python examples/terminal_frontend.py [--profile cutthroat] [--seed 7]
     python examples/terminal_frontend.py --auto      # a bot plays your seat too
@@ -17,6 +20,7 @@ import argparse
 import binocle
 from binocle.actions import claim
 from binocle.bots import BaselineBot, knocker
+from binocle.narrate import label, narrate
 
 
 def show(view: binocle.View) -> None:
@@ -26,8 +30,10 @@ def show(view: binocle.View) -> None:
     trump = view.trump.symbol if view.trump is not None else "-"
     print(f"\n[{view.phase.value}] trump {trump}  scores {list(view.scores)}  trick {trick}")
     print(f"your hand: {hand}")
-    choices = [str(a) for a in view.legal_actions]
-    print("legal:", ", ".join(choices[:12]) + (" ..." if len(choices) > 12 else ""))
+    for action in view.legal_actions[:12]:
+        print(f"  {action!s:<28} {label(action, view)}")
+    if len(view.legal_actions) > 12:
+        print(f"  ... ({len(view.legal_actions)} in all)")
 
 
 def ask(state: binocle.GameState) -> binocle.Action | None:
@@ -64,35 +70,31 @@ def main(argv: list[str] | None = None) -> int:
     me = 0
     # The seats the bots play may knock out of turn (classic, three-handed): ask them.
     others = [None if i == me and not args.auto else bots[i] for i in range(players)]
+    told = binocle.observe(state, me)  # the last view of your seat the story reached
     while not binocle.is_over(state):
         seat = state.current_player
         if seat is None:  # between hands: the next deal, drawn from the game's seed
             state = binocle.apply(state, binocle.legal_actions(state)[0])
-            print(f"\n--- hand {state.hand_number}, dealer seat {state.dealer} ---")
-            continue
-        view = binocle.observe(state, seat)  # never more than that seat may know
-        out_of_turn = knocker(state, others)  # a bot not to act that knocks now, if any
-        if out_of_turn is not None:
-            action: binocle.Action | None = claim(out_of_turn)
-            print(f"seat {out_of_turn} knocks out of turn")
-        elif seat == me:
-            if args.auto:
-                action = bots[me].choose(view)
-                print(f"seat {me} (auto): {action}")
-            else:
+        else:
+            view = binocle.observe(state, seat)  # never more than that seat may know
+            out_of_turn = knocker(state, others)  # a bot not to act that knocks now, if any
+            if out_of_turn is not None:
+                action: binocle.Action | None = claim(out_of_turn)
+            elif seat == me and not args.auto:
                 show(view)
                 action = ask(state)
                 if action is None:
                     print("bye")
                     return 0
-        else:
-            action = bots[seat].choose(view)
-        finished = len(state.results)
-        assert action is not None
-        state = binocle.apply(state, action)
-        if len(state.results) > finished:  # the action ended a hand
-            delta = list(state.results[-1].delta)
-            print(f"hand over: {delta} -> scores {list(state.scores)}")
+            else:
+                action = bots[seat].choose(view)
+            assert action is not None
+            state = binocle.apply(state, action)
+        # What happened, as your seat may know it: told from your views alone.
+        mine = binocle.observe(state, me)
+        for line in narrate(told, mine):
+            print(line)
+        told = mine
     won = binocle.winner(state)
     how = binocle.end_reason(state)  # "target", "claim" or "limit" (the max_hands option)
     who = f"seat {won} wins" if won is not None else "nobody wins"

@@ -6,6 +6,7 @@ import builtins
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -367,3 +368,17 @@ def test_example_revoke_record_is_a_real_game_with_one_play_changed() -> None:
     report = binocle.validate(stored)
     assert report.kind == "revoke" and report.index == len(stored["actions"]) - 1
     assert report.rule is not None and report.rule.startswith("must follow suit")
+
+
+def test_play_tells_the_game_as_the_persons_seat_knows_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``binocle play`` tells the classic game with ``binocle.narrate.narrate``: the
+    person's own draws by card, the other's as "a card" (classic rules, Announcements),
+    the other's hand at a deal as a count; its menu names actions by their labels."""
+    _script(monkeypatch, _forever("1"))
+    assert main(["play", "--profile", "classic", "--seed", "5", "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0 draws a card" in out and re.search(r"seat 1 draws [AKQJT9][♠♥♦♣]", out)
+    assert "  seat 0: 12 cards" in out and "you draw" not in out
+    assert " 1) Play " in out

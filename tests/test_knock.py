@@ -16,7 +16,7 @@ import binocle
 from binocle import Action, IllegalActionError, InvalidNotationError, InvalidStateError, Kind, Phase
 from binocle.actions import claim
 from binocle.bots import BaselineBot, RandomBot, knocker, play_game
-from binocle.narrate import describe
+from binocle.narrate import narrate_all
 from binocle.testing import check_consistency, check_state
 from helpers import kings_and_queens_laid_down, run, texts, two_handed_continuation
 
@@ -230,7 +230,7 @@ def test_the_validator_refuses_a_knock_where_none_is_possible() -> None:
 def test_the_narration_names_the_knocker_once() -> None:
     """The narration says who knocked, that it was out of turn, and the verdict, once."""
     s, _ = _out_of_turn_wrong_knock()
-    lines = describe(s, claim(1), binocle.apply(s, "claim 1"))
+    lines = narrate_all(s, claim(1), binocle.apply(s, "claim 1"))
     knocks = [line for line in lines if "knocks" in line]
     assert knocks == [
         "  seat 1 knocks out of turn (seat 0 to act), claiming the game:"

@@ -9,6 +9,7 @@ is refused with the engine's reason and changes nothing.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,9 @@ import pytest
 import binocle
 from binocle.core import Phase
 from web_support import CARD_TEXT, choose, require
+
+#: A card as the narration writes it, with its suit symbol: ``T♠``.
+SYMBOL_CARD = re.compile(r"\b[AKQJT987][♠♥♦♣]")
 
 require("starlette")
 require("httpx")
@@ -351,8 +355,16 @@ def check_no_leak(state: Any, seat: int, msg: dict[str, Any]) -> None:
     can see."""
     view = binocle.observe(state, seat)
     seen = _cards(binocle.serial.encode(view))
-    assert set(msg) == {"type", "game", "step", "names", "view", "controls", "over"}
+    assert set(msg) == {"type", "game", "step", "names", "view", "narration", "controls", "over"}
     assert msg["view"] == protocol.view_json(view)
+    # The narration of this hand (binocle.narrate.narrate, with suit symbols) names no
+    # card hidden from the seat now: in another hand and nowhere in the seat's view.
+    hand = msg["narration"]
+    starts = [i for i, line in enumerate(hand) if line.startswith("Hand ")]
+    hand = hand[starts[-1] :] if starts else hand
+    told = {str(binocle.parse_card(c)) for c in SYMBOL_CARD.findall(" ".join(hand))}
+    others = {str(c) for p, h in enumerate(state.hands) if p != seat for c in h}
+    assert not told & (others - set(seen)), told & (others - set(seen))
     assert not _cards(msg["view"]) - seen, _cards(msg["view"]) - seen
     controls = msg["controls"]
     assert set(controls) == {"actions", "unplayable", "knock", "deal"}

@@ -320,7 +320,14 @@ class View:
     hand's deal in dealing order as far as this seat has seen it: its own
     cards, the cards turned up or shown, the stock cards it drew; None where
     a card is hidden from it (empty between hands).  These two are what
-    :func:`binocle.determinize` reads.
+    :func:`binocle.determinize` reads.  ``winner`` is the seat that won the game
+    once it is over (:func:`binocle.winner`), else None.
+
+    ``log`` is the current hand as text, one entry per action (``"deal"``,
+    ``"1: play TS"``), with what follows an action by the rules alone: in the
+    classic game, after each announcement, the two draws from the stock
+    (``"0: draw TS"`` for a card this seat may see, ``"1: draw"`` for one it may
+    not).
     """
 
     profile: "Profile"
@@ -340,6 +347,7 @@ class View:
     claimants: tuple[int, ...] = ()
     history: tuple[tuple[Action, int | None], ...] = ()
     deck: tuple[Card | None, ...] = ()
+    winner: int | None = None
 
     def __str__(self) -> str:
         """The view as its seat reads it: its own hand, the others' card counts, the
@@ -586,7 +594,7 @@ class Profile:
             self, seat, s.phase, s.dealer, s.current_player, s.trump, s.hands[seat],
             tuple(len(h) for h in s.hands), s.trick, s.scores, s.results, legal, log,
             tuple(sorted(public.items())), self.claimants(s),
-            public_history(s, seat, self.mask), deck,
+            public_history(s, seat, self.mask), deck, self.winner(s),
         )  # fmt: skip
 
     def mask(self, action: Action, actor: int | None, seat: int) -> Action:
@@ -788,24 +796,33 @@ def _splitter(
 
 
 def public_log(
-    state: GameState, seat: int, hide: Callable[[Action, int | None], str | None] | None = None
+    state: GameState,
+    seat: int,
+    hide: Callable[[Action, int | None], str | None] | None = None,
+    then: Callable[[Action, int | None], tuple[str, ...]] | None = None,
 ) -> tuple[str, ...]:
     """The current hand's actions as ``seat`` saw them, oldest first.
 
     The deal's cards are never shown; ``hide(action, actor)`` may give the text
-    that replaces an action hidden from ``seat`` (None: shown as it is).
+    that replaces an action hidden from ``seat`` (None: shown as it is), and
+    ``then(action, actor)``, called in the order of play, the entries of what the
+    rules make follow the action without a choice (classic: the draws,
+    ``"0: draw TS"``, or ``"1: draw"`` where the card is hidden from ``seat``).
     """
-    out: list[str] = []
+    taken: list[tuple[Action, int | None]] = []
     node = state.history
     while node is not None:
         prev, action, actor = node
         if action.kind is Kind.DEAL:
             break
+        taken.append((action, actor))
+        node = prev
+    out = ["deal"]
+    for action, actor in reversed(taken):
         masked = hide(action, actor) if hide is not None else None
         out.append(f"{actor}: {masked if masked is not None else action}")
-        node = prev
-    out.append("deal")
-    out.reverse()
+        if then is not None:
+            out.extend(then(action, actor))
     return tuple(out)
 
 

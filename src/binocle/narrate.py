@@ -1,5 +1,12 @@
 """Text that lets a person follow a game, action by action (layer 4).
 
+:func:`narrate` tells one seat what happened as that seat may know it, from its
+views alone (or from states and the seat): its own cards and draws, the others'
+draws as "a card", everything shown on the table.  :func:`narrate_all` tells
+everything, every hand and every draw, for those who may see it all (a demo
+between bots, the replay of a finished game).  :func:`label` is the words of a
+button or menu entry for one action.
+
 Every function takes ``suits``, the one style its output prints cards in:
 ``"symbols"`` (``T♠``, hands as ``♠ A T K``) or ``"letters"`` (``TS``, hands as
 ``S A T K``; plain ASCII throughout, for terminals without the suit symbols).
@@ -8,15 +15,17 @@ Every function takes ``suits``, the one style its output prints cards in:
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any
 
 from binocle.actions import Action, Kind
 from binocle.cards import Card, parse_card
-from binocle.core import GameState, HandResult, MeldResult, Phase
-from binocle.display import SUIT_STYLES, card_text, cards_text, hand_by_suit
+from binocle.core import GameState, HandResult, MeldResult, Phase, View
+from binocle.display import SUIT_STYLES, card_text, cards_text, hand_by_suit, suit_text
 from binocle.display import check_style as _check_style
-from binocle.errors import BinocleError
-from binocle.game import end_reason, observe
+from binocle.errors import BinocleError, InvalidArgumentError
+from binocle.game import observe
+from binocle.record import meld_value
 from binocle.rules.tricks import _trick_winner
 
 __all__ = [
@@ -28,6 +37,9 @@ __all__ = [
     "game_over_line",
     "hand_by_suit",
     "hand_summary",
+    "label",
+    "narrate",
+    "narrate_all",
     "plural",
 ]
 
@@ -109,15 +121,57 @@ def _announcement(action: Action, suits: str) -> str:
     return f"{name} {fresh}, with {table} already on the table"
 
 
-def _gain(before: GameState, after: GameState, seat: int, name: str) -> int:
-    old = observe(before, seat).get(name) or ()
-    new = observe(after, seat).get(name) or ()
-    return int(new[seat] - old[seat]) if old and new else 0
+#: A draw as a view's log shows it: ``"0: draw TS"``, or ``"1: draw"`` for a hidden card.
+_DRAW_ENTRY = re.compile(r"^(\d+): draw(?: (\S+))?$")
 
 
-def _offer(state: GameState) -> Any:
+def _to_view(position: View | GameState, seat: int | None) -> View:
+    """``position`` as ``seat`` sees it: a view as it is, a state observed."""
+    if isinstance(position, View):
+        if seat is not None and seat != position.seat:
+            raise InvalidArgumentError(f"the view is seat {position.seat}'s, not seat {seat}'s")
+        return position
+    if not isinstance(position, GameState):
+        raise InvalidArgumentError(f"a view or a state, not {type(position).__name__}")
+    if seat is None:
+        raise InvalidArgumentError("a state is narrated for a seat: give seat=...")
+    return observe(position, seat)
+
+
+def _fact(view: View, name: str) -> Any:
+    """A public fact of the game in progress: the two-handed game's after a retirement
+    (three-handed rules, The two-handed game after a retirement), else the view's own."""
+    inner = view.get("two_handed")
+    if inner is not None:
+        for key, value in inner:
+            if key == name:
+                return value
+    return view.get(name)
+
+
+def _seat_fact(view: View, name: str, seat: int) -> Any:
+    """A per-seat public fact for ``seat``, mapped into the two-handed game where one runs."""
+    inner = view.get("two_handed")
+    values = _fact(view, name)
+    if not values:
+        return None
+    if inner is not None and any(key == name for key, _ in inner):
+        pair = view.get("pair")
+        if pair is None or seat not in pair:
+            return None
+        return values[pair.index(seat)]
+    return values[seat] if seat < len(values) else None
+
+
+def _gain(before: View, after: View, seat: int, name: str) -> int:
+    old = _seat_fact(before, name, seat)
+    new = _seat_fact(after, name, seat)
+    return int(new - old) if old is not None and new is not None else 0
+
+
+def _offer(view: View) -> Any:
     """The overlooked meld offered to the player to act, or None (three-handed)."""
-    return observe(state, 0).get("overlooked") if state.current_player is not None else None
+    return view.get("overlooked") if view.current_player is not None else None
 
 
 def _new_cards(old: tuple[Card, ...], new: tuple[Card, ...]) -> list[Card]:
@@ -129,68 +183,101 @@ def _new_cards(old: tuple[Card, ...], new: tuple[Card, ...]) -> list[Card]:
     return gained
 
 
-def describe(
-    before: GameState, action: Action, after: GameState, suits: str = "symbols"
+def _logged_draws(view: View) -> list[tuple[int, Card | None]]:
+    """The draws that end the view's log (those of its last announcement), in order:
+    each seat with its card, None where the card is hidden from the view's seat."""
+    found: list[tuple[int, Card | None]] = []
+    pair = view.get("pair") if view.get("two_handed") is not None else None
+    for entry in reversed(view.log):
+        m = _DRAW_ENTRY.match(entry)
+        if m is None:
+            break
+        seat = int(m.group(1))
+        found.append((pair[seat] if pair else seat, parse_card(m.group(2)) if m.group(2) else None))
+    found.reverse()
+    return found
+
+
+def _deal_lines(after: View, hands: tuple[tuple[Card, ...], ...] | None, suits: str) -> list[str]:
+    """The deal: every hand where ``hands`` is given, else the seat's own and the
+    others' card counts; the turn-up."""
+    number = len(after.results) + 1
+    lines = ["", f"Hand {number}: seat {after.dealer} deals"]
+    for i, size in enumerate(after.hand_sizes):
+        if hands is not None:
+            lines.append(f"  seat {i}: {hand_by_suit(hands[i], suits)}")
+        elif i == after.seat:
+            lines.append(f"  seat {i} (you): {hand_by_suit(after.hand, suits)}")
+        elif size:
+            lines.append(f"  seat {i}: {plural(size, 'card')}")
+    turn_up = _fact(after, "turn_up")
+    if turn_up is not None:
+        lines.append(f"  turn-up: {card_text(turn_up, suits)}")
+    return lines
+
+
+def _tell(
+    before: View,
+    action: Action,
+    actor: int | None,
+    after: View,
+    suits: str,
+    full: tuple[GameState, GameState] | None = None,
 ) -> list[str]:
-    """Lines describing ``action`` taken in ``before`` and leading to ``after``."""
-    _check_style(suits)
+    """The lines of one action from the position ``before`` to ``after`` (both as one
+    seat sees them); ``full``: the two states, for a narration that shows every hand."""
     lines: list[str] = []
-    p = before.current_player
+    p = actor
     k = action.kind
-    knock_out_of_turn = k is Kind.CLAIM and action.number is not None and action.number != p
+    knock_out_of_turn = (
+        k is Kind.CLAIM and action.number is not None and action.number != before.current_player
+    )
     if k is Kind.CLAIM and action.number is not None:
         p = action.number  # a knock names its seat: the knocker, whoever was to act
     who = f"seat {p}"
+    phase = before.phase
     if k is Kind.DEAL:
-        lines.append("")
-        lines.append(f"Hand {after.hand_number}: seat {after.dealer} deals")
-        for i, h in enumerate(after.hands):
-            lines.append(f"  seat {i}: {hand_by_suit(h, suits)}")
-        turn_up = observe(after, 0).get("turn_up")
-        if turn_up is not None:
-            lines.append(f"  turn-up: {card_text(turn_up, suits)}")
-    elif k is Kind.PASS and before.phase is Phase.ANNOUNCE:
+        lines.extend(_deal_lines(after, full[1].hands if full is not None else None, suits))
+    elif k is Kind.PASS and phase is Phase.ANNOUNCE:
         lines.append(f"  {who} announces nothing")
     elif k is Kind.CLAIM_OVERLOOKED or (k is Kind.PASS and _offer(before) is not None):
         offer = _offer(before)
         what = f"the {offer.points} points of meld seat {offer.seat} overlooked" if offer else "it"
         verb = "claims" if k is Kind.CLAIM_OVERLOOKED else "lets go"
         lines.append(f"  {who} {verb} {what}")
-    elif k is Kind.DIX and before.phase is Phase.DIX:
+    elif k is Kind.DIX and phase is Phase.DIX:
         n = action.number or 1
-        swap = observe(after, 0).get("exchanged") and not observe(before, 0).get("exchanged")
+        swap = after.get("exchanged") and not before.get("exchanged")
         how = ", exchanging it for the turn-up" if swap else ""
         nines = "the Nine" if n == 1 else f"{n} Nines"
         lines.append(f"  {who} shows {nines} of trumps{how}: dix {10 * n} announced")
-    elif k is Kind.PASS and before.phase is Phase.DIX:
+    elif k is Kind.PASS and phase is Phase.DIX:
         lines.append(f"  {who} does not show the Nine of trumps")
-    elif k is Kind.PASS and before.phase is Phase.MELD and p is not None:
-        melds = observe(after, p).get("melds")
-        declared = melds[p] if melds else None
+    elif k is Kind.PASS and phase is Phase.MELD and p is not None:
+        declared = _seat_fact(after, "melds", p)
         text = _melds_text(declared, suits) if isinstance(declared, MeldResult) else "nothing"
         lines.append(f"  {who} declares {text}")
     elif k is Kind.PASS:
         lines.append(f"  {who} passes")
-    elif k is Kind.DIX and before.phase is Phase.ANNOUNCE:
-        turn_up = observe(before, 0).get("turn_up")
+    elif k is Kind.DIX and phase is Phase.ANNOUNCE:
+        turn_up = _fact(before, "turn_up")
         up = card_text(turn_up, suits) if turn_up is not None else "card"
         lines.append(f"  {who} exchanges the Nine of trumps for the turn-up {up}: dix, 10")
     elif k is Kind.BID:
         lines.append(f"  {who} bids {action.number}")
-    elif k is Kind.DISCARD and action.card is not None:
-        lines.append(f"  {who} discards {card_text(action.card, suits)}")
+    elif k is Kind.DISCARD:
+        what = card_text(action.card, suits) if action.card is not None else "a card"
+        lines.append(f"  {who} discards {what}")
     elif k is Kind.TRUMP and action.suit is not None:
         lines.append(f"  {who} names trump: {action.suit.name.lower()}")
-    elif k is Kind.MELD and before.phase is Phase.ANNOUNCE and p is not None:
+    elif k is Kind.MELD and phase is Phase.ANNOUNCE and p is not None:
         gained = _gain(before, after, p, "meld_points")
         lines.append(f"  {who} announces {_announcement(action, suits)} ({gained})")
     elif k is Kind.MELD and action.name is not None and p is not None:
         gained = _gain(before, after, p, "announced")
         lines.append(f"  {who} announces {_announcement(action, suits)} ({gained})")
     elif k is Kind.MELD:
-        view = observe(after, p if p is not None else 0)
-        melds = view.get("melds")
-        declared = melds[p] if melds is not None and p is not None else None
+        declared = _seat_fact(after, "melds", p) if p is not None else None
         if isinstance(declared, MeldResult) and action.name is None:
             lines.append(f"  {who} melds {declared.total}: {_melds_text(declared, suits)}")
         else:
@@ -207,55 +294,267 @@ def describe(
         lines.append(f"  {who} concedes: the bidder gives up the hand without playing it")
     else:
         lines.append(f"  {who}: {action_text(action, suits)}")
-    if before.phase is Phase.ANNOUNCE and after.phase is not Phase.OVER and after.hands[0]:
-        draws = []
-        for i, (old, new) in enumerate(zip(before.hands, after.hands, strict=True)):
-            gained_cards = _new_cards(old, new)
-            if k is Kind.DIX and i == p:
-                gained_cards = gained_cards[-1:]
-            draws.append(f"seat {i} draws {cards_text(gained_cards, suits)}")
-        lines.append("  " + ", ".join(draws))
-        if observe(after, 0).get("turn_up") is None:
-            lines.append("  the stock is exhausted: the table cards go back to the hands")
+    if phase is Phase.ANNOUNCE and after.phase is not Phase.OVER and any(after.hand_sizes):
+        lines.extend(_draw_lines(before, action, p, after, suits, full))
     offer = _offer(after)
-    if k is Kind.PLAY and offer is not None and offer is not _offer(before):
+    if k is Kind.PLAY and offer is not None and offer != _offer(before):
         lines.append(
             f"  seat {offer.seat} overlooked {offer.points} points of meld:"
             f" seat {offer.asked[0]} may claim them first"
         )
-    if after.phase is Phase.DISCARD and before.phase is Phase.BIDDING:
-        shown = observe(after, 0)
+    if after.phase is Phase.DISCARD and phase is Phase.BIDDING:
         lines.append(
-            f"  seat {after.current_player} takes the bid at {shown.get('bid')};"
-            f" widow {cards_text(shown.get('widow') or (), suits)}"
+            f"  seat {after.current_player} takes the bid at {after.get('bid')};"
+            f" widow {cards_text(after.get('widow') or (), suits)}"
         )
     if len(after.results) > len(before.results):
         lines.extend(hand_summary(after.results[-1], after.scores, suits))
-    if after.phase is Phase.OVER and before.phase is not Phase.OVER:
+    if after.phase is Phase.OVER and phase is not Phase.OVER:
         lines.append("")
         lines.append(game_over_line(after))
     return lines
 
 
-def game_over_line(state: GameState) -> str:
-    """The line that ends a game: who won, and how it ended (:func:`binocle.end_reason`)."""
-    won = state.profile.winner(state)
-    reason = end_reason(state)
+def _draw_lines(
+    before: View,
+    action: Action,
+    p: int | None,
+    after: View,
+    suits: str,
+    full: tuple[GameState, GameState] | None,
+) -> list[str]:
+    """The draws after an announcement (classic rules, Announcements): every card where
+    ``full`` gives the states, else as the view's log shows them."""
+    draws: list[str] = []
+    if full is not None:
+        for i, (old, new) in enumerate(zip(full[0].hands, full[1].hands, strict=True)):
+            gained_cards = _new_cards(old, new)
+            if action.kind is Kind.DIX and i == p:
+                turn_up = _fact(before, "turn_up")
+                if turn_up in gained_cards:
+                    gained_cards.remove(turn_up)  # the exchange, not a draw
+            draws.append(f"seat {i} draws {cards_text(gained_cards, suits)}")
+    else:
+        for seat, card in _logged_draws(after):
+            what = card_text(card, suits) if card is not None else "a card"
+            draws.append(f"seat {seat} draws {what}")
+    lines = ["  " + ", ".join(draws)] if draws else []
+    if _fact(after, "turn_up") is None:
+        lines.append("  the stock is exhausted: the table cards go back to the hands")
+    return lines
+
+
+def _brief(action: Action, actor: int | None, suits: str) -> list[str]:
+    """An action told from itself alone (where the position before it is not known)."""
+    if action.kind is Kind.DEAL:
+        return ["", "a new hand is dealt"]
+    p = action.number if action.kind is Kind.CLAIM and action.number is not None else actor
+    return [f"  seat {p}: {label(action, suits=suits)}"]
+
+
+def narrate(
+    before: View | GameState,
+    after: View | GameState,
+    seat: int | None = None,
+    suits: str = "symbols",
+) -> list[str]:
+    """What happened from ``before`` to ``after``, told to one seat: no card it may not see.
+
+    ``before`` and ``after`` are two views of the seat (:func:`binocle.observe`), the
+    later one taken after the earlier; or two states and ``seat``.  The lines tell
+    the actions between them as the seat's views show them: its own hand at a deal
+    and the others' card counts, its own draws by card and the others' as "a card",
+    another bidder's face-down discards as "a card", and everything shown on the
+    table (the turn-up, bids, trump, melds with their values, tricks and their
+    winners, overlooked meld, knocks, hand scores, the end of the game).  Exact when
+    the views are one action apart, as when a front end observes after every
+    action; where more actions lie between them, each but the last is told from
+    the action alone.
+
+    >>> import binocle
+    >>> from binocle.narrate import narrate
+    >>> s = binocle.new_game("cutthroat", seed=1)
+    >>> t = binocle.apply(s, "bid 250")
+    >>> narrate(binocle.observe(s, 2), binocle.observe(t, 2))
+    ['  seat 1 bids 250']
+
+    Raises InvalidArgumentError for two views of different seats, a state
+    without ``seat``, or an ``after`` that does not follow ``before``.
+    """
+    _check_style(suits)
+    b = _to_view(before, seat)
+    a = _to_view(after, b.seat)
+    done = len(b.history)
+    if a.profile != b.profile or len(a.history) < done or a.history[:done] != b.history:
+        raise InvalidArgumentError("'after' is not a later view of the same game as 'before'")
+    new = a.history[done:]
+    lines: list[str] = []
+    for action, actor in new[:-1]:
+        lines.extend(_brief(action, actor, suits))
+    if new:
+        action, actor = new[-1]
+        if len(new) == 1:
+            lines.extend(_tell(b, action, actor, a, suits))
+        else:
+            lines.extend(_brief(action, actor, suits))
+            if len(a.results) > len(b.results):
+                lines.extend(hand_summary(a.results[-1], a.scores, suits))
+            if a.phase is Phase.OVER and b.phase is not Phase.OVER:
+                lines.extend(["", game_over_line(a)])
+    return lines
+
+
+def narrate_all(
+    before: GameState, action: Action, after: GameState, suits: str = "symbols"
+) -> list[str]:
+    """Lines describing ``action`` taken in ``before`` and leading to ``after``, every
+    card shown: every hand at a deal, every draw.  For those who may see everything
+    (a game between bots, the replay of a finished game); :func:`narrate` tells one
+    seat what it may know."""
+    _check_style(suits)
+    seat = before.current_player
+    if action.kind is Kind.CLAIM and action.number is not None:
+        seat = action.number
+    at = seat if seat is not None else 0
+    return _tell(
+        observe(before, at), action, before.current_player, observe(after, at), suits,
+        (before, after),
+    )  # fmt: skip
+
+
+def describe(
+    before: GameState, action: Action, after: GameState, suits: str = "symbols"
+) -> list[str]:
+    """Deprecated name of :func:`narrate_all` (every card shown)."""
+    warnings.warn(
+        "binocle.narrate.describe is deprecated: use narrate_all (every card shown) or"
+        " narrate (what one seat may know)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return narrate_all(before, action, after, suits)
+
+
+# -- labels ---------------------------------------------------------------------------
+
+
+#: What a pass means, by the phase it is made in.
+_PASS_LABELS: dict[Phase | None, str] = {
+    Phase.ANNOUNCE: "Announce nothing",
+    Phase.DIX: "Do not show the Nine of trumps",
+    Phase.MELD: "Announce nothing more",
+}
+
+
+def _nines(n: int) -> str:
+    return "the Nine of trumps" if n == 1 else f"{n} Nines of trumps"
+
+
+def label(action: Action, position: View | GameState | None = None, suits: str = "symbols") -> str:
+    """The words of a button or menu entry for ``action``: ``"Bid 260"``,
+    ``"Announce royal marriage K♠ Q♠ (40)"``, ``"Play T♠ from the table"``.
+
+    ``position`` is the view of the player to act (or the state) in which the action
+    is offered: with it a pass is named for its phase ("Announce nothing", "Let the
+    overlooked meld go"), ``meld`` alone shows what the hand's best meld scores and
+    a claim of overlooked meld its points.  Meld values are the rules' own
+    (:func:`binocle.record.meld_value`).
+
+    >>> from binocle.actions import parse_action_text
+    >>> from binocle.narrate import label
+    >>> label(parse_action_text("meld royal marriage KS QS"))
+    'Announce royal marriage K♠ Q♠ (40)'
+    >>> label(parse_action_text("play TS table"), suits="letters")
+    'Play TS from the table'
+    """
+    _check_style(suits)
+    k = action.kind
+    view = position if isinstance(position, View) or position is None else None
+    if isinstance(position, GameState):
+        at = position.current_player
+        view = observe(position, at if at is not None else 0)
+    phase = view.phase if view is not None else None
+    if k is Kind.DEAL:
+        return "Deal the next hand"
+    if k is Kind.BID:
+        return f"Bid {action.number}"
+    if k is Kind.PASS:
+        if view is not None and _offer(view) is not None:
+            return "Let the overlooked meld go"
+        return _PASS_LABELS.get(phase, "Pass")
+    if k is Kind.BUNCH:
+        return "Bunch the hand: throw it in for a new deal"
+    if k is Kind.DISCARD:
+        return (
+            f"Discard {card_text(action.card, suits)}"
+            if action.card is not None
+            else "Discard a card"
+        )
+    if k is Kind.TRUMP and action.suit is not None:
+        return f"Name trump {suit_text(action.suit, suits)} ({action.suit.name.lower()})"
+    if k is Kind.DIX:
+        n = action.number or 1
+        if phase is Phase.ANNOUNCE:
+            return f"Exchange {_nines(n)} for the turn-up (dix, {10 * n})"
+        return f"Show {_nines(n)} (dix, {10 * n})"
+    if k is Kind.MELD:
+        value = None
+        if action.name is not None or (view is not None and view.seat == view.current_player):
+            try:
+                value = meld_value(view if view is not None else None, action)
+            except BinocleError:
+                value = None
+        worth = f" ({value})" if value is not None else ""
+        if action.name is None:
+            return f"Declare your best meld{worth}"
+        return f"Announce {_announcement(action, suits)}{worth}"
+    if k is Kind.PLAY and action.card is not None:
+        where = " from the table" if action.source == "table" else ""
+        copy = f" (copy {action.number})" if action.source == "table" and action.number else ""
+        return f"Play {card_text(action.card, suits)}{where}{copy}"
+    if k is Kind.CLAIM:
+        if action.number is not None:
+            return f"Seat {action.number} knocks: claims the game"
+        return "Knock: claim the game"
+    if k is Kind.CLAIM_OVERLOOKED:
+        offer = _offer(view) if view is not None else None
+        points = f" ({offer.points})" if offer is not None else ""
+        return (
+            f"Claim the meld seat {offer.seat} overlooked{points}"
+            if offer
+            else "Claim the overlooked meld"
+        )
+    if k is Kind.CONCEDE:
+        return "Concede the hand"
+    return action_text(action, suits)
+
+
+def game_over_line(position: View | GameState) -> str:
+    """The line that ends a game: who won, and how it ended (:func:`binocle.end_reason`),
+    from a state or any seat's view of it."""
+    if isinstance(position, View):
+        won, results, scores = position.winner, position.results, position.scores
+        over = position.phase is Phase.OVER
+    else:
+        won = position.profile.winner(position)
+        results, scores = position.results, position.scores
+        over = position.phase is Phase.OVER
+    reason = results[-1].game_end if over and results else None
     if reason == "limit":
-        how = f"the hand limit is reached (max_hands={state.profile.max_hands})"
+        how = f"the hand limit is reached (max_hands={position.profile.max_hands})"
         if won is None:
             return f"Game over: {how}; the highest scores are tied, so nobody wins"
-        return f"Game over: {how}; seat {won} wins with the highest score, {state.scores[won]}"
+        return f"Game over: {how}; seat {won} wins with the highest score, {scores[won]}"
     why = {"claim": " (by a claim)", "target": " (target reached)"}.get(reason or "", "")
     if won is None:
         return f"Game over{why}: nobody wins"
-    return f"Game over{why}: seat {won} wins with {state.scores[won]}"
+    return f"Game over{why}: seat {won} wins with {scores[won]}"
 
 
-def _knock_line(before: GameState, after: GameState, p: int, out_of_turn: bool) -> str:
+def _knock_line(before: View, after: View, p: int, out_of_turn: bool) -> str:
     """A knock and its verdict: correct (he wins), wrong (he loses, or retires)."""
     how = f" out of turn (seat {before.current_player} to act)" if out_of_turn else ""
-    won = after.profile.winner(after)
+    won = after.winner
     if won == p:
         verdict = "correct: he wins the game"
     elif after.phase is Phase.OVER and won is not None:

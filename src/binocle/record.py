@@ -58,7 +58,7 @@ from typing import Any, Final, Literal, overload
 import attrs
 
 from binocle.actions import CLAIM, Action, Kind, claim, parse_action_text
-from binocle.core import GameState, Profile
+from binocle.core import GameState, Profile, View
 from binocle.errors import (
     BinocleError,
     IllegalActionError,
@@ -77,6 +77,7 @@ __all__ = [
     "SCHEMAS",
     "VERSION",
     "load_record",
+    "meld_value",
     "record",
     "record_json",
     "replay",
@@ -373,17 +374,40 @@ def claimed_meld(text: str) -> int | None:
     return None
 
 
-def meld_value(state: GameState, action: Action) -> int:
-    """What a legal meld ``action`` of the player to act scores.
+def meld_value(position: GameState | View | None, action: Action) -> int:
+    """What a meld ``action`` of the player to act scores, by the rules.
 
-    A named combination scores its meld-table value (classic rules, Announcements); ``meld``
-    alone scores the player's best meld as the profile counts it.
+    A named combination (``meld royal marriage KS QS``) scores its meld-table value
+    (classic rules, Announcements), whatever the position (which may be None);
+    ``meld`` alone scores the best meld of the hand of the player to act, as the
+    profile counts it: ``position`` is then the state, or that player's view.
+
+    >>> from binocle.actions import parse_action_text
+    >>> from binocle.record import meld_value
+    >>> meld_value(None, parse_action_text("meld royal marriage KS QS"))
+    40
+
+    Raises InvalidArgumentError for an action that is not a meld, and for ``meld``
+    alone without the hand it scores (no position, or the view of a seat not to act).
     """
+    if action.kind is not Kind.MELD:
+        raise InvalidArgumentError(f"{action} is not a meld")
     if action.name is not None:
         return KIND_VALUES.get(action.name, 0)
-    p = state.current_player
-    assert p is not None
-    return state.profile.meld(state.hands[p], state.trump).total
+    if position is None:
+        raise InvalidArgumentError("'meld' scores the hand of the player to act: give the position")
+    p = position.current_player
+    if isinstance(position, View):
+        if p != position.seat:
+            raise InvalidArgumentError(
+                f"'meld' scores the hand of the player to act, not seat {position.seat}'s view"
+            )
+        hand = position.hand
+    else:
+        if p is None:
+            raise InvalidArgumentError("nobody is to act: no hand to meld")
+        hand = position.hands[p]
+    return position.profile.meld(hand, position.trump).total
 
 
 def read_action(state: GameState, text: str) -> tuple[Action, int | None]:

@@ -19,7 +19,7 @@ from binocle.cli._common import (
 )
 from binocle.core import GameState
 from binocle.game import end_reason
-from binocle.narrate import describe, plural
+from binocle.narrate import narrate_all, plural
 from binocle.profiles import get_profile
 
 __all__ = ["add_parser", "run"]
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     def show(before: GameState, action: Action, after: GameState) -> None:
-        for line in describe(before, action, after, suits):
+        for line in narrate_all(before, action, after, suits):
             print(line)
 
     bots = [resolve_bot(b, args.seed * 10 + i, fresh=True) for i, b in enumerate(specs)]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import tempfile
 
@@ -24,7 +23,7 @@ from binocle.cli._common import (
     who,
     whole_number,
 )
-from binocle.core import GameState, Phase, View
+from binocle.core import GameState, View
 from binocle.errors import BinocleError, IllegalActionError, InvalidNotationError
 from binocle.game import (
     apply,
@@ -37,7 +36,7 @@ from binocle.game import (
     start,
     winner,
 )
-from binocle.narrate import action_text, card_text, cards_text, describe, hand_by_suit, plural
+from binocle.narrate import card_text, cards_text, hand_by_suit, label, narrate, plural
 from binocle.profiles import get_profile
 from binocle.record import record_json
 
@@ -83,17 +82,18 @@ Commands: help (this text), hint (what the baseline bot would do),
 show (the table again), quit (leave the game; Ctrl-D and Ctrl-C quit too)."""
 
 _MAX_BIDS_SHOWN = 6
-_DRAW_LINE = re.compile(r"^\s*seat \d+ draws ")
 
 
-def _menu(legal: tuple[Action, ...], suits: str, width: int = 78) -> list[str]:
-    """The numbered legal actions, several to a line; long runs of bids are cut short."""
+def _menu(view: View, suits: str, width: int = 78) -> list[str]:
+    """The numbered legal actions (:func:`binocle.narrate.label`), several to a line; long
+    runs of bids are cut short."""
+    legal = view.legal_actions
     items: list[str] = []
     bids = [a for a in legal if a.kind is Kind.BID]
     for i, a in enumerate(legal, 1):
         if a.kind is Kind.BID and bids.index(a) >= _MAX_BIDS_SHOWN:
             continue
-        items.append(f"{i:>2}) {action_text(a, suits)}")
+        items.append(f"{i:>2}) {label(a, view, suits)}")
     if len(bids) > _MAX_BIDS_SHOWN:
         items.append(f"… up to {bids[-1]} (type e.g. 'bid {bids[_MAX_BIDS_SHOWN].number}')")
     lines: list[str] = []
@@ -125,7 +125,7 @@ def _table(view: View, me: int, suits: str) -> list[str]:
         "  scores: " + ", ".join(f"{who(i, me)} {v}" for i, v in enumerate(view.scores)),
     ]
     facts = []
-    for name, label in (
+    for name, title in (
         ("bid", "high bid"),
         ("bidder", "bidder: seat"),
         ("turn_up", "turn-up"),
@@ -133,7 +133,7 @@ def _table(view: View, me: int, suits: str) -> list[str]:
     ):
         value = view.get(name)
         if value is not None:
-            facts.append(f"{label} {card_text(value, suits) if name == 'turn_up' else value}")
+            facts.append(f"{title} {card_text(value, suits) if name == 'turn_up' else value}")
     widow = view.get("widow")
     if widow:
         facts.append("widow " + cards_text(widow, suits))
@@ -156,35 +156,8 @@ def _table(view: View, me: int, suits: str) -> list[str]:
             "  trick: " + ", ".join(f"{who(s, me)} {card_text(c, suits)}" for s, c in view.trick)
         )
     lines.append(f"  your hand: {hand_by_suit(view.hand, suits)}")
-    lines.extend(_menu(view.legal_actions, suits))
+    lines.extend(_menu(view, suits))
     return lines
-
-
-def _narrate(before: GameState, action: Action, after: GameState, me: int, suits: str) -> list[str]:
-    """:func:`describe`, without the cards the person may not see (others' deals, draws, discards)."""
-    if action.kind is Kind.DEAL:
-        view = observe(after, me)
-        lines = ["", f"Hand {after.hand_number}: seat {after.dealer} deals"]
-        lines.append(f"  your hand: {hand_by_suit(view.hand, suits)}")
-        turn_up = view.get("turn_up")
-        if turn_up is not None:
-            up = card_text(turn_up, suits)
-            lines.append(f"  turn-up {up}: trump is {turn_up.suit.name.lower()}")
-        return lines
-    actor = before.current_player
-    if action.kind is Kind.DISCARD and actor != me:
-        return [f"  seat {actor} discards a card"]
-    lines = describe(before, action, after, suits)
-    kept = [line for line in lines if not _DRAW_LINE.match(line)]
-    if len(kept) < len(lines) and after.phase is not Phase.OVER:
-        old = list(before.hands[me])
-        new = [c for c in after.hands[me]]
-        for c in old:
-            if c in new:
-                new.remove(c)
-        if new:
-            kept.append(f"  you draw {cards_text(new, suits)}")
-    return kept
 
 
 def _ask(state: GameState, me: int, hint: Bot, suits: str) -> Action | None:
@@ -210,7 +183,7 @@ def _ask(state: GameState, me: int, hint: Bot, suits: str) -> Action | None:
             print(_PLAY_HELP)
             continue
         if low == "hint":
-            advice = action_text(hint.choose(view), suits)
+            advice = label(hint.choose(view), view, suits)
             print(f"  hint: {advice} (what the baseline bot would do)")
             continue
         if low in ("show", "look"):
@@ -354,7 +327,7 @@ def run(args: argparse.Namespace) -> int:
                 quit_ = True
                 break
             after = apply(s, action)
-            for line in _narrate(s, action, after, me, suits):
+            for line in narrate(s, after, me, suits):
                 print(line)
             if _may_knock_now(s, action, after, me):
                 answer = _ask_knock(me)

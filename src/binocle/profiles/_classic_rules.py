@@ -32,6 +32,7 @@ from binocle.core import (
     MeldResult,
     Profile,
     View,
+    current_deal,
     plays_then,
     public_log,
     suit_plays_and_claim,
@@ -353,7 +354,38 @@ class ClassicRules(Profile):
             "taken": s.taken,
             "claim_totals": tuple(self.claim_total(s, i) for i in (0, 1)),
         }
-        return self.view(s, seat, public, public_log(s, seat), deck=self._seen_deck(s, seat))
+        return self.view(s, seat, public, self.drawn_log(s, seat), deck=self._seen_deck(s, seat))
+
+    def drawn_log(self, state: GameState, seat: int | None) -> tuple[str, ...]:
+        """The hand's log as ``seat`` saw it, each announcement followed by the two
+        draws (classic rules, Announcements): the winner's, then the loser's, shown as
+        ``"0: draw TS"`` where the seat's view of the deal shows the card (it drew the
+        card, or it was the turn-up), else as ``"0: draw"``; between hands, as the
+        view's deck, no drawn card is shown.  ``seat`` None: a player out of this game
+        sees no drawn card."""
+        s: ClassicState = state  # type: ignore[assignment]
+        deck = current_deal(s)
+        if deck is None:
+            return public_log(s, seat if seat is not None else 0)
+        size = len(deck)
+        known = self._seen_deck(s, seat) if seat is not None else ()
+        drawn = [0]
+
+        def draws(action: Action, actor: int | None) -> tuple[str, ...]:
+            if action.kind not in _DRAWING or actor is None:
+                return ()
+            k = drawn[0]
+            drawn[0] = k + 1
+            first, second = 25 + 2 * k, 26 + 2 * k
+            if first >= size:
+                return ()
+            lines = []
+            for who, at in ((actor, first), (1 - actor, second if second < size else 24)):
+                card = known[at] if at < len(known) else None
+                lines.append(f"{who}: draw {card}" if card is not None else f"{who}: draw")
+            return tuple(lines)
+
+        return public_log(s, seat if seat is not None else 0, then=draws)
 
     def _seen_deck(self, s: ClassicState, seat: int) -> tuple[Card | None, ...]:
         """Own cards, the turn-up (the 25th card) and the stock cards ``seat`` drew."""

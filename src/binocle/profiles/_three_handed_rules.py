@@ -396,7 +396,8 @@ class ThreeHandedRules(Profile):
             if seat not in s.pair:
                 extra.pop("concealed", None)
             public["two_handed"] = tuple(sorted(extra.items()))
-            log = inner.log
+            # The draws of the two-handed game: a player out of it sees none of their cards.
+            log = inner.log if seat in s.pair else self.classic.drawn_log(s.sub, None)
             # What a player of the two-handed game knows of its deal (determinize reads it).
             deck = inner.deck if seat in s.pair else ()
             return self.view(s, seat, public, log, deck=deck)

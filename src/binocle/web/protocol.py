@@ -47,11 +47,9 @@ from typing import Any, Final
 import binocle
 from binocle.actions import Action, Kind
 from binocle.bots import Bot, BotSpec, bot_label, resolve_bot
-from binocle.cards import Suit
 from binocle.core import GameState, Phase, View
 from binocle.errors import BinocleError
-from binocle.narrate import describe
-from binocle.record import meld_value
+from binocle.narrate import label, narrate, narrate_all
 from binocle.rules import classic_melds
 from binocle.serial import encode
 
@@ -74,6 +72,8 @@ __all__ = [
 BOT_NAMES: Final = ("random", "baseline", "ismcts")
 #: What each classic announcement scores, by the name views give it.
 MELD_VALUES: Final = {name: value for name, _, value in classic_melds.KINDS}
+#: How many lines of the narration a table keeps and sends.
+NARRATION_KEPT: Final = 200
 #: Longest record the replay viewer reads (actions).
 MAX_REPLAY_ACTIONS: Final = 20_000
 #: Longest time a bot may wait between moves, in seconds.
@@ -98,11 +98,17 @@ class Table:
     touched: float = field(default_factory=time.monotonic)
     #: How many actions have been applied at this table (public: no card in it).
     steps: int = 0
+    #: The game told to the person's seat (:func:`binocle.narrate.narrate`), line by line.
+    narration: list[str] = field(default_factory=list)
 
     def apply(self, action: Action | str) -> None:
-        """Apply a legal action (raises, changing nothing, on an illegal one)."""
-        self.state = binocle.apply(self.state, action)
+        """Apply a legal action (raises, changing nothing, on an illegal one), and tell
+        it to the person's seat."""
+        before = self.state
+        self.state = binocle.apply(before, action)
         self.steps += 1
+        self.narration.extend(narrate(before, self.state, self.seat))
+        del self.narration[:-NARRATION_KEPT]
 
     @property
     def autoplay(self) -> bool:
@@ -262,32 +268,13 @@ def view_json(view: View) -> dict[str, Any]:
     }
 
 
-def _label(state: GameState, action: Action) -> str:
-    kind = action.kind
-    if kind is Kind.MELD and action.cards:
-        try:
-            value = meld_value(state, action)
-        except BinocleError:
-            return str(action)
-        return f"{str(action).removeprefix('meld ')} (+{value})"
-    if kind is Kind.MELD:
-        return "meld (the best)"
-    if kind is Kind.TRUMP and action.suit is not None:
-        return f"trump {_SUIT_NAMES[action.suit]}"
-    return str(action)
-
-
-_SUIT_NAMES: Final = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
-                      Suit.CLUBS: "clubs"}  # fmt: skip
-
-
-def _action_json(state: GameState, action: Action) -> dict[str, Any]:
+def _action_json(view: View, action: Action) -> dict[str, Any]:
     return {
         "text": str(action),
         "kind": action.kind.value,
         "card": None if action.card is None else str(action.card),
         "source": action.source,
-        "label": _label(state, action),
+        "label": label(action, view),
     }
 
 
@@ -305,8 +292,9 @@ def controls(table: Table) -> dict[str, Any]:
     out["knock"] = seat in binocle.claimants(s)
     if s.current_player != seat:
         return out
-    legal = binocle.legal_actions(s)
-    out["actions"] = [_action_json(s, a) for a in legal if a.kind is not Kind.DEAL]
+    view = binocle.observe(s, seat)
+    legal = view.legal_actions
+    out["actions"] = [_action_json(view, a) for a in legal if a.kind is not Kind.DEAL]
     playing = {a.kind for a in legal} & {Kind.PLAY, Kind.DISCARD}
     if playing:
         kind = Kind.PLAY if Kind.PLAY in playing else Kind.DISCARD
@@ -329,6 +317,7 @@ def state_message(table: Table) -> dict[str, Any]:
         "step": table.steps,
         "names": list(table.names),
         "view": view_json(view),
+        "narration": table.narration[-NARRATION_KEPT:],
         "controls": controls(table),
         "over": None,
     }
@@ -424,7 +413,7 @@ def replay_message(msg: Mapping[str, Any]) -> dict[str, Any]:
     frames = [_frame(states[0], None, None, [])]
     steps = zip(states[:-1], states[1:], states[-1].moves(), strict=True)
     for before, after, (action, seat) in steps:
-        frames.append(_frame(after, action, seat, describe(before, action, after)))
+        frames.append(_frame(after, action, seat, narrate_all(before, action, after)))
     return {"type": "replay", "profile": states[0].profile.spec(), "frames": frames,
             "seats": doc.get("seats")}  # fmt: skip
 

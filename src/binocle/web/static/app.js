@@ -198,7 +198,9 @@ function renderState(msg) {
   renderHand(msg);
   renderActions(msg);
   const log = $("log");
-  log.replaceChildren(...v.log.map((line) => el("li", { text: readableLog(msg, line) })));
+  // The game as the server tells it to this seat (binocle.narrate.narrate): no hidden card.
+  const told = (msg.narration ?? v.log.map((line) => readableLog(msg, line))).filter((line) => line.trim());
+  log.replaceChildren(...told.map((line) => el("li", { text: line.trim() })));
   log.scrollTop = log.scrollHeight;
   if (seenResults < 0) seenResults = v.results.length; // joined: the past sheets were seen
   if (v.results.length > seenResults) {
