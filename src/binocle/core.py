@@ -41,6 +41,7 @@ __all__ = [
     "View",
     "frozen_state",
     "python_changers",
+    "set_text",
     "state_builder",
     "state_changer",
     "state_updater",
