@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.machinery as _machinery
 
 from binocle import core as _core
+from binocle import display as _display  # noqa: F401  (gives states and views their str())
 from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card, Rank, Suit, pack, parse_card, parse_cards, parse_suit
 from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View

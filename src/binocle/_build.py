@@ -13,16 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import FunctionType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
-if TYPE_CHECKING:
-    from binocle.core import GameState
-
 __all__ = ["frozen_state", "python_changers", "state_builder", "state_changer", "state_updater"]
 
-T = TypeVar("T", bound="GameState")
+#: A state class (a :class:`binocle.core.GameState` subclass; this module sits below it).
+T = TypeVar("T")
 V = TypeVar("V")
 
 

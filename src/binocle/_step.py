@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from binocle._build import native_base
-from binocle.actions import CLAIM, Action, Kind, claim
+from binocle.actions import CLAIM, Action, Kind, claim, parse_action_text
 from binocle.core import GameState, Phase
 from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError, RuleCode
 
@@ -69,9 +69,7 @@ def apply(state: Any, action: Any) -> GameState:
             # The engine's own equal action: one built by hand may hold plain ints.
             return _rules_apply(s, legal[legal.index(action)])
     elif isinstance(action, str):
-        from binocle.game import parse_action  # binocle.game imports this module
-
-        action = parse_action(s, action)
+        action = s.profile.resolve(s, parse_action_text(action))
         if action in legal:
             return _rules_apply(s, action)
     else:

@@ -279,16 +279,13 @@ CLAIM_BY: Final = tuple(Action(Kind.CLAIM, number=seat) for seat in range(8))
 
 def plays_and_claim(cards: Iterable[Card]) -> tuple[Action, ...]:
     """``play`` of each distinct card of ``cards`` (in their order), then ``claim``."""
-    from binocle.core import plays_then  # the engine's own (compiled in that build)
-
-    return plays_then(tuple(dict.fromkeys(cards)), CLAIM)
+    return (*plays_of(cards), CLAIM)
 
 
 def plays_of(cards: Iterable[Card]) -> tuple[Action, ...]:
-    """``play`` of each distinct card of ``cards``, in their order."""
-    from binocle.core import plays_then
-
-    return plays_then(tuple(dict.fromkeys(cards)))
+    """``play`` of each distinct card of ``cards``, in their order (the engine's
+    profiles use :func:`binocle.core.plays_then`, its compiled loop, instead)."""
+    return tuple([PLAY[c] for c in dict.fromkeys(cards)])
 
 
 def play(c: Card, source: str | None = None) -> Action:

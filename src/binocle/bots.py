@@ -37,7 +37,6 @@ from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase, View
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, claimants, legal_actions, observe, start
-from binocle.ismcts import ISMCTSBot, PIMCBot
 from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS
 from binocle.rules.tricks import _trick_winner
@@ -48,9 +47,9 @@ __all__ = [
     "Bot",
     "BotFactory",
     "BotSpec",
-    "ISMCTSBot",
+    "ISMCTSBot",  # noqa: F822  (module __getattr__: defined in binocle.ismcts)
     "KnockingBot",
-    "PIMCBot",
+    "PIMCBot",  # noqa: F822
     "RandomBot",
     "bot_label",
     "bot_names",
@@ -256,12 +255,35 @@ _KIND_VALUES: dict[str, int] = {name: value for name, _, value in KINDS}
 #: name is the bot's name, its value a factory or bot (``"mypkg.mod:MyBot"``).
 ENTRY_POINT_GROUP = "binocle.bots"
 
-_BUILTIN: dict[str, Callable[..., Bot]] = {
+#: The built-in bots by name: a factory, or the importable path of one defined in a
+#: module that builds on this one (the search bots of :mod:`binocle.ismcts`), loaded
+#: when first asked for.
+_BUILTIN: dict[str, Callable[..., Bot] | str] = {
     "random": RandomBot,
     "baseline": BaselineBot,
-    "ismcts": ISMCTSBot,
-    "pimc": PIMCBot,
+    "ismcts": "binocle.ismcts:ISMCTSBot",
+    "pimc": "binocle.ismcts:PIMCBot",
 }
+#: Names this module offers that :mod:`binocle.ismcts` defines, with their paths.
+_SEARCH_BOTS: dict[str, str] = {
+    "ISMCTSBot": "binocle.ismcts:ISMCTSBot",
+    "PIMCBot": "binocle.ismcts:PIMCBot",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """:class:`~binocle.ismcts.ISMCTSBot` and :class:`~binocle.ismcts.PIMCBot`, read
+    from here too (their module builds on this one, so it is loaded when asked for)."""
+    path = _SEARCH_BOTS.get(name)
+    if path is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _import(path)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_SEARCH_BOTS})
+
+
 _REGISTERED: dict[str, Callable[..., Bot]] = {}
 #: Entry points already loaded in this process, by name.
 _PLUGINS: dict[str, object] = {}
@@ -332,7 +354,8 @@ def _is_factory(x: object) -> bool:
 def _target(name: str) -> object:
     """What a name stands for: a built-in, registered or entry-point bot (loaded now)."""
     if name in _BUILTIN:
-        return _BUILTIN[name]
+        found = _BUILTIN[name]
+        return _import(found) if isinstance(found, str) else found
     if name in _REGISTERED:
         return _REGISTERED[name]
     if name in _PLUGINS:

@@ -26,8 +26,8 @@ from binocle._build import (
 from binocle._mypyc import mypyc_attr
 from binocle.actions import CLAIM, Action, Kind, new_action
 from binocle.actions import PLAY as _PLAY_ACTIONS
-from binocle.cards import Card, Suit, format_cards, pack
-from binocle.errors import RuleCode, excerpt
+from binocle.cards import Card, Suit, format_cards, pack, parse_cards
+from binocle.errors import InvalidNotationError, RuleCode, excerpt
 from binocle.rules.tricks import Obligation
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "View",
     "frozen_state",
     "python_changers",
+    "set_text",
     "state_builder",
     "state_changer",
     "state_updater",
@@ -266,10 +267,10 @@ class GameState(FrozenValue):
     def __str__(self) -> str:
         """The state as a person reads it: every seat's hand, the trick, trump, the
         widow or turn-up and stock, melds, scores, the phase and who acts
-        (:func:`binocle.display.state_text`); ``repr`` gives every field."""
-        from binocle.display import state_text
-
-        return state_text(self)
+        (:func:`binocle.display.state_text`, which :func:`set_text` installs);
+        ``repr`` gives every field."""
+        text = _TEXT.get("state")
+        return repr(self) if text is None else text(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The history is a linked list as deep as the game is long; pickle would recurse
@@ -290,6 +291,22 @@ class GameState(FrozenValue):
             node = node[0]
         out.reverse()
         return tuple(out)
+
+
+#: The text for people of a state and of a view, by ``"state"`` and ``"view"``: the
+#: surface gives it (:func:`set_text`); the rules write no text of their own.
+_TEXT: Final[dict[str, Callable[[Any], str]]] = {}
+
+
+def set_text(state: Callable[[GameState], str], view: Callable[[View], str]) -> None:
+    """Make ``str(state)`` and ``str(view)`` call ``state`` and ``view``.
+
+    :mod:`binocle.display` installs :func:`~binocle.display.state_text` and
+    :func:`~binocle.display.view_text` when it is imported (``import binocle`` does).
+    Until then a state or a view reads as its ``repr``.
+    """
+    _TEXT["state"] = state
+    _TEXT["view"] = view
 
 
 def _unpickle_state(
@@ -352,10 +369,9 @@ class View:
     def __str__(self) -> str:
         """The view as its seat reads it: its own hand, the others' card counts, the
         public facts, scores, the phase and its legal actions
-        (:func:`binocle.display.view_text`)."""
-        from binocle.display import view_text
-
-        return view_text(self)
+        (:func:`binocle.display.view_text`, which :func:`set_text` installs)."""
+        text = _TEXT.get("view")
+        return repr(self) if text is None else text(self)
 
     def get(self, name: str, default: Any = None) -> Any:
         """A profile-specific public fact by name, e.g. ``view.get("widow")``."""
@@ -481,8 +497,6 @@ class Profile:
     def meld_of(self, cards: tuple[Card, ...], trump: Suit) -> MeldResult:
         """:func:`binocle.meld` once its arguments are cards and a suit: refuses cards
         that are not of this profile's pack (or more than two of a kind), then melds."""
-        from binocle.errors import InvalidNotationError
-
         hand = tuple(sorted(cards))
         size = self.pack_size
         for c in dict.fromkeys(hand):
@@ -711,9 +725,6 @@ class Profile:
         >>> binocle.observe(s, 0).hand[:3], s.hands[1] == s.hands[0]
         ((Card('AS'), Card('TS'), Card('KS')), True)
         """
-        from binocle.cards import parse_cards
-        from binocle.errors import InvalidNotationError
-
         schedule = self.deal_schedule(dealer)
         needed: dict[int | str, int] = {}
         for target, n in schedule:

@@ -66,6 +66,7 @@ from binocle.cards import CARDS, Card, Suit, pack
 from binocle.core import HIDDEN_DEAL, GameState, HandResult, Phase, View
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, observe, start
+from binocle.notation import set_sampler
 from binocle.rules.tricks import Obligation, _allowed_cards
 
 __all__ = ["Determinizer", "determinize"]
@@ -896,3 +897,6 @@ def _splits(
         for _, x in split:
             w //= fact(x)
         yield split, w
+
+
+set_sampler(determinize)

@@ -19,14 +19,14 @@ plain ASCII throughout).  ``repr`` stays the full field-by-field form.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from binocle.actions import Action, Kind
 from binocle.cards import Card, Suit
+from binocle.core import GameState, Phase, View, set_text
 from binocle.errors import InvalidArgumentError
-
-if TYPE_CHECKING:
-    from binocle.core import GameState, View
 
 __all__ = [
     "SUIT_STYLES",
@@ -95,10 +95,23 @@ def _melds(result: Any, suits: str) -> str | None:
     return ", ".join(parts) + f" = {result.total}"
 
 
-def _action_text(action: Any, suits: str) -> str:
-    from binocle.narrate import action_text  # the notation, with cards in the style
+_CARD_TOKEN = re.compile(r"\b([AKQJT987])([SHDC])\b")
 
-    return action_text(action, suits)
+
+def action_text(action: Action, suits: str = "symbols") -> str:
+    """An action's notation with its cards (and trump suit) in the style.
+
+    ``parse_action`` reads both styles, so the text can be typed back.
+    """
+    check_style(suits)
+    text = str(action)
+    if suits == "letters":
+        return text
+    if action.kind is Kind.TRUMP and action.suit is not None:
+        return f"trump {action.suit.symbol}"
+    if action.kind is Kind.DEAL:
+        return text
+    return _CARD_TOKEN.sub(lambda m: m.group(1) + "♠♥♦♣"["SHDC".index(m.group(2))], text)
 
 
 def _table(
@@ -189,7 +202,7 @@ def _table(
             if shown is not None:
                 lines.append(f"  melds: {shown}")
     if legal and over is None:
-        shown_legal = ", ".join(_action_text(a, suits) for a in legal[:_LEGAL_SHOWN])
+        shown_legal = ", ".join(action_text(a, suits) for a in legal[:_LEGAL_SHOWN])
         more = f", … ({len(legal)} in all)" if len(legal) > _LEGAL_SHOWN else ""
         if suits == "letters":
             more = more.replace("…", "...")
@@ -199,9 +212,6 @@ def _table(
 
 def state_text(state: GameState, suits: str = "symbols") -> str:
     """The whole state, every hand and hidden pile shown (``str(state)``)."""
-    from binocle.actions import Kind
-    from binocle.core import Phase
-
     profile = state.profile
     seat = state.current_player if state.current_player is not None else 0
     view = profile.observe(state, seat)
@@ -227,8 +237,6 @@ def state_text(state: GameState, suits: str = "symbols") -> str:
 
 def view_text(view: View, suits: str = "symbols") -> str:
     """What one seat may know (``str(view)``): its own hand, the others' as counts."""
-    from binocle.core import Phase
-
     hands = [
         _hand(view.hand, suits) if i == view.seat else f"{n} cards" if n else "no cards"
         for i, n in enumerate(view.hand_sizes)
@@ -240,3 +248,6 @@ def view_text(view: View, suits: str = "symbols") -> str:
         max(hand_number, 1), hands, view.scores, view.trick, dict(view.public), {},
         view.legal_actions, view.seat, over, suits,
     )  # fmt: skip
+
+
+set_text(state_text, view_text)

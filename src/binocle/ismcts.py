@@ -40,6 +40,7 @@ import time
 from typing import Any, Literal
 
 from binocle.actions import Action, Kind, claim
+from binocle.bots import BaselineBot
 from binocle.cards import Suit
 from binocle.core import GameState, Phase, View
 from binocle.determinize import Determinizer
@@ -191,8 +192,6 @@ class _SearchBase:
         if any(a.kind is Kind.CLAIM for a in legal) and self.knock(view):
             return next(a for a in legal if a.kind is Kind.CLAIM and a.number is None)
         if view.phase is Phase.BIDDING and self.auction == "estimate":
-            from binocle.bots import BaselineBot
-
             return BaselineBot(0).choose(view)
         cands = candidates(legal, view.phase)
         return cands[0] if len(cands) == 1 else None

@@ -21,7 +21,7 @@ from typing import Any
 from binocle.actions import Action, Kind
 from binocle.cards import Card, parse_card
 from binocle.core import GameState, HandResult, MeldResult, Phase, View
-from binocle.display import SUIT_STYLES, card_text, cards_text, hand_by_suit, suit_text
+from binocle.display import SUIT_STYLES, action_text, card_text, cards_text, hand_by_suit, suit_text
 from binocle.display import check_style as _check_style
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import observe
@@ -43,28 +43,10 @@ __all__ = [
     "plural",
 ]
 
-_CARD_TOKEN = re.compile(r"\b([AKQJT987])([SHDC])\b")
-
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``"1 game"``, ``"2 games"``; ``many`` for an irregular plural."""
     return f"{n} {word if n == 1 else many or word + 's'}"
-
-
-def action_text(action: Action, suits: str = "symbols") -> str:
-    """An action's notation with its cards (and trump suit) in the style.
-
-    ``parse_action`` reads both styles, so the text can be typed back.
-    """
-    _check_style(suits)
-    text = str(action)
-    if suits == "letters":
-        return text
-    if action.kind is Kind.TRUMP and action.suit is not None:
-        return f"trump {action.suit.symbol}"
-    if action.kind is Kind.DEAL:
-        return text
-    return _CARD_TOKEN.sub(lambda m: m.group(1) + "♠♥♦♣"["SHDC".index(m.group(2))], text)
 
 
 def _arrow(suits: str) -> str:

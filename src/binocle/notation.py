@@ -13,6 +13,7 @@ the docs page "Undo, history and positions" describes every field.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Final
 
 from binocle.actions import Action, Kind
@@ -35,6 +36,18 @@ MAX_LENGTH: Final = 200_000
 #: A move that is the deal the game's seed draws.
 SEED_DEAL: Final = "*"
 _WHOLE: Final = re.compile(r"-?[0-9]{1,20}\Z")
+#: How a view's position finds the game it writes: a game consistent with the view,
+#: drawn from a seed (:func:`binocle.determinize`, set by :func:`set_sampler`).
+_SAMPLER: Final[list[Callable[[View, int], GameState]]] = []
+
+
+def set_sampler(sample: Callable[[View, int], GameState]) -> None:
+    """Make ``sample(view, seed)`` the game a view's position is written from.
+
+    :mod:`binocle.determinize` sets :func:`~binocle.determinize.determinize` when it
+    is imported (``import binocle`` does).
+    """
+    _SAMPLER[:] = [sample]
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -76,9 +89,9 @@ def position(subject: GameState | View, seat: int | None = None) -> str:
 
 
 def _view_text(view: View) -> str:
-    from binocle.determinize import determinize
-
-    game = determinize(view, 0)
+    if not _SAMPLER:
+        raise InvalidArgumentError("the position of a view needs binocle.determinize imported")
+    game = _SAMPLER[0](view, 0)
     head = f"{game.profile.spec()} seed={game.seed} first={game.first_dealer} view={view.seat}"
     return _line(head, view_summary(view), moves_text(game))
 

@@ -30,6 +30,7 @@ import pyspiel
 from binocle import encoding as E
 from binocle.cards import kinds
 from binocle.core import Profile
+from binocle.determinize import determinize
 from binocle.errors import InvalidArgumentError
 from binocle.profiles import get_profile
 
@@ -242,11 +243,9 @@ def resampler(state: BinocleState, player: int, rng: random.Random | None = None
     Built on :func:`binocle.determinize`; hand it to OpenSpiel's ISMCTS bot
     with ``bot.set_resampler(resampler)``.
     """
-    import binocle
-
     rng = rng or random.Random()
     ep = state.episode
-    sampled = binocle.determinize(ep.view(player), rng)
+    sampled = determinize(ep.view(player), rng)
     new = state.clone()
     new.episode = attrs.evolve(ep, state=sampled, ready=True)
     return new  # type: ignore[no-any-return]

@@ -9,7 +9,7 @@ revoke penalty, the meld total and the state checks of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
@@ -38,6 +38,7 @@ from binocle.core import (
     suit_plays_and_claim,
 )
 from binocle.errors import InvalidArgumentError, InvalidStateError, RuleCode
+from binocle.profiles._classic_state import ClassicState
 from binocle.rules.classic_melds import (
     Announcement,
     Combination,
@@ -45,6 +46,7 @@ from binocle.rules.classic_melds import (
     announcements_of,
     best_meld,
     check_announcements,
+    combinations_in,
     table_copies,
 )
 from binocle.rules.tricks import (
@@ -54,10 +56,6 @@ from binocle.rules.tricks import (
     _obligation_refusal,
     bisect_cards,
 )
-
-if TYPE_CHECKING:
-    from binocle.profiles.classic import ClassicState
-
 
 _NINE, _SEVEN = 5, 7
 #: After the last trick: the player asked declines (``pass``) or knocks (``claim``).
@@ -556,8 +554,6 @@ def announcement_refusal(
     three-handed game announces in the same way)."""
     from collections import Counter
 
-    from binocle.rules.classic_melds import combinations_in
-
     name = action.name
     if name is None:
         return RuleCode.NO_MELD, "no announcement is possible now (say pass)"
@@ -630,8 +626,6 @@ def _combination_code(cards: tuple[Card, ...], name: str, trump: int) -> RuleCod
     this trump: MELD_SUIT where they make one with another trump (a marriage in
     trumps, a sequence in a plain suit: classic rules, Announcements), else
     NOT_A_COMBINATION."""
-    from binocle.rules.classic_melds import combinations_in
-
     for other in range(4):
         if other != trump and any(
             m.kind == name and tuple(m.cards) == cards

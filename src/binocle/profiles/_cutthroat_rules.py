@@ -8,7 +8,7 @@ profile in :mod:`binocle.profiles.cutthroat`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
@@ -44,6 +44,7 @@ from binocle.core import (
     public_log,
 )
 from binocle.errors import InvalidArgumentError, InvalidStateError, RuleCode
+from binocle.profiles._cutthroat_state import CutthroatState
 from binocle.rules.cutthroat_melds import (
     ENTRIES,
     check_declaration,
@@ -59,10 +60,6 @@ from binocle.rules.tricks import (
     _obligation_refusal,
     allowed_slice,
 )
-
-if TYPE_CHECKING:
-    from binocle.profiles.cutthroat import CutthroatState
-
 
 _NINE: Final = 5
 #: The phase in which each kind of cutthroat action is taken (a pass: the bidding).

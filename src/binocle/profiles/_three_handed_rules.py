@@ -8,7 +8,7 @@ in :mod:`binocle.profiles.three_handed`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
@@ -41,6 +41,7 @@ from binocle.core import (
 )
 from binocle.errors import InvalidStateError, RuleCode
 from binocle.profiles._classic_rules import announcement_refusal, meld_table
+from binocle.profiles._three_handed_state import ThreeHandedState
 from binocle.profiles.classic import (
     Classic,
     announcement_action,
@@ -48,10 +49,6 @@ from binocle.profiles.classic import (
 )
 from binocle.rules.classic_melds import announcements_of, best_meld_of, check_announcements
 from binocle.rules.tricks import Obligation, _obligation_refusal, allowed_slice
-
-if TYPE_CHECKING:
-    from binocle.profiles.three_handed import ThreeHandedState
-
 
 _NINE: Final = 5
 _RULE: Final = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP

@@ -44,12 +44,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-import binocle
 from binocle.actions import Action, Kind
 from binocle.bots import Bot, BotSpec, bot_label, resolve_bot
 from binocle.core import GameState, Phase, View
 from binocle.errors import BinocleError
+from binocle.game import (
+    apply,
+    claimants,
+    end_reason,
+    legal_actions,
+    new_game,
+    observe,
+    parse_action,
+    profile,
+    winner,
+)
 from binocle.narrate import label, narrate, narrate_all
+from binocle.profiles import profile_names
+from binocle.record import load_record, record, replay
 from binocle.rules import classic_melds
 from binocle.serial import encode
 
@@ -105,7 +117,7 @@ class Table:
         """Apply a legal action (raises, changing nothing, on an illegal one), and tell
         it to the person's seat."""
         before = self.state
-        self.state = binocle.apply(before, action)
+        self.state = apply(before, action)
         self.steps += 1
         self.narration.extend(narrate(before, self.state, self.seat))
         del self.narration[:-NARRATION_KEPT]
@@ -179,8 +191,8 @@ def profiles_catalogue() -> list[dict[str, Any]]:
     import attrs
 
     out = []
-    for name in binocle.profile_names():
-        p = binocle.profile(name)
+    for name in profile_names():
+        p = profile(name)
         options = []
         for f in attrs.fields(type(p)):
             default = f.default
@@ -209,7 +221,7 @@ def new_table(msg: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES) -> T
             raise MessageError(
                 f"option {_short(str(key))!r}: a value is true/false, a number or short text"
             )
-    p = binocle.profile(name, **options)
+    p = profile(name, **options)
     n = p.players
     seat = _field(msg, "seat", int, 0)
     if not 0 <= seat < n:
@@ -238,7 +250,7 @@ def new_table(msg: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES) -> T
             raise MessageError(f"unknown bot {_short(str(bot_name))!r} (known: {', '.join(known)})")
         bots[s] = resolve_bot(known[bot_name], seed=(seed * 31 + s) % 2**63, fresh=True)
         names.append(f"{bot_name} {s}" if s != seat else f"you ({bot_name})")
-    state = binocle.new_game(p, seed=seed)
+    state = new_game(p, seed=seed)
     return Table(
         id=secrets.token_urlsafe(9), token=secrets.token_urlsafe(18), seat=seat, state=state,
         bots=bots, names=tuple(names), bot_delay=float(delay),
@@ -289,10 +301,10 @@ def controls(table: Table) -> dict[str, Any]:
     if s.current_player is None:
         out["deal"] = True
         return out
-    out["knock"] = seat in binocle.claimants(s)
+    out["knock"] = seat in claimants(s)
     if s.current_player != seat:
         return out
-    view = binocle.observe(s, seat)
+    view = observe(s, seat)
     legal = view.legal_actions
     out["actions"] = [_action_json(view, a) for a in legal if a.kind is not Kind.DEAL]
     playing = {a.kind for a in legal} & {Kind.PLAY, Kind.DISCARD}
@@ -301,7 +313,7 @@ def controls(table: Table) -> dict[str, Any]:
         ok = {str(a.card) for a in legal if a.kind is kind}
         for card in {str(c) for c in s.hands[seat]} - ok:
             try:
-                binocle.apply(s, f"{kind.value} {card}")
+                apply(s, f"{kind.value} {card}")
             except BinocleError as exc:
                 out["unplayable"][card] = str(exc)
     return out
@@ -310,7 +322,7 @@ def controls(table: Table) -> dict[str, Any]:
 def state_message(table: Table) -> dict[str, Any]:
     """The ``state`` message for the person's seat: view, names, controls, outcome."""
     s = table.state
-    view = binocle.observe(s, table.seat)
+    view = observe(s, table.seat)
     msg: dict[str, Any] = {
         "type": "state",
         "game": table.id,
@@ -322,8 +334,8 @@ def state_message(table: Table) -> dict[str, Any]:
         "over": None,
     }
     if s.phase is Phase.OVER:
-        msg["over"] = {"winner": binocle.winner(s), "scores": list(s.scores),
-                       "reason": binocle.end_reason(s)}  # fmt: skip
+        msg["over"] = {"winner": winner(s), "scores": list(s.scores),
+                       "reason": end_reason(s)}  # fmt: skip
     return msg
 
 
@@ -342,7 +354,7 @@ def handle_action(table: Table, msg: Mapping[str, Any]) -> None:
         raise MessageError("it is not your turn")
     if s.current_player != table.seat:
         raise MessageError(f"it is not your turn: seat {s.current_player} is to act")
-    action = binocle.parse_action(s, text)
+    action = parse_action(s, text)
     if action.kind is Kind.DEAL:
         raise MessageError("deals come from the server: send a 'deal' message")
     if action.kind is Kind.CLAIM and action.number is not None and action.number != table.seat:
@@ -355,7 +367,7 @@ def handle_knock(table: Table) -> None:
     s = table.state
     if table.autoplay:
         raise MessageError("a bot plays this seat")
-    if table.seat not in binocle.claimants(s):
+    if table.seat not in claimants(s):
         raise MessageError("no claim is possible now")
     table.apply(Action(Kind.CLAIM, number=table.seat))
 
@@ -366,26 +378,26 @@ def handle_deal(table: Table) -> None:
     if s.current_player is not None or s.phase is Phase.OVER:
         raise MessageError("no deal is due: the hand is in progress" if s.phase is not Phase.OVER
                            else "the game is over")  # fmt: skip
-    table.apply(binocle.legal_actions(s)[0])
+    table.apply(legal_actions(s)[0])
 
 
 def bot_action(state: GameState, seat: int | None, bot: Bot | None) -> Action:
     """The next action of a bot seat in ``state`` (or the deal when ``seat`` is None)."""
     s = state
     if seat is None or bot is None:
-        return binocle.legal_actions(s)[0]
-    return bot.choose(binocle.observe(s, seat))
+        return legal_actions(s)[0]
+    return bot.choose(observe(s, seat))
 
 
 def bot_knocks(table: Table) -> Action | None:
     """A knock by a bot seat that is not to act, when its bot wants to make one."""
     s = table.state
-    for seat in binocle.claimants(s):
+    for seat in claimants(s):
         if seat == s.current_player:
             continue
         bot = table.bots.get(seat)
         knock = getattr(bot, "knock", None)
-        if knock is not None and knock(binocle.observe(s, seat)):
+        if knock is not None and knock(observe(s, seat)):
             return Action(Kind.CLAIM, number=seat)
     return None
 
@@ -395,7 +407,7 @@ def record_message(table: Table) -> dict[str, Any]:
     if table.state.phase is not Phase.OVER:
         raise MessageError("the record is available when the game is over")
     seats = list(table.names)
-    return {"type": "record", "record": binocle.record(table.state, seats=seats)}
+    return {"type": "record", "record": record(table.state, seats=seats)}
 
 
 def replay_message(msg: Mapping[str, Any]) -> dict[str, Any]:
@@ -403,13 +415,13 @@ def replay_message(msg: Mapping[str, Any]) -> dict[str, Any]:
     rec = msg.get("record")
     if not isinstance(rec, (str, dict)):
         raise MessageError("a 'replay' message needs 'record': the record (object or JSON text)")
-    doc = binocle.load_record(rec) if isinstance(rec, str) else rec
+    doc = load_record(rec) if isinstance(rec, str) else rec
     moves = doc.get("actions")
     if isinstance(moves, list) and len(moves) > MAX_REPLAY_ACTIONS:
         raise MessageError(
             f"the replay viewer reads records of at most {MAX_REPLAY_ACTIONS} actions"
         )
-    states = binocle.replay(doc, every=True)
+    states = replay(doc, every=True)
     frames = [_frame(states[0], None, None, [])]
     steps = zip(states[:-1], states[1:], states[-1].moves(), strict=True)
     for before, after, (action, seat) in steps:
