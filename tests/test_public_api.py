@@ -1,0 +1,136 @@
+"""The public surface is deliberate: its names and signatures are a snapshot.
+
+Every public module's ``__all__`` (and ``binocle``'s own) with each name's
+kind and signature — a function's parameters, a class's constructor and its
+public methods and properties — is written in ``tests/golden/public_api.json``.
+A change to the surface fails this test until the snapshot is written again::
+
+    python tests/test_public_api.py --regenerate
+
+and the change goes in the CHANGELOG with its deprecation path (docs:
+Compatibility).  The snapshot is taken on the pure-Python build: compiled
+functions do not all expose their signatures.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import inspect
+import json
+import pkgutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import binocle
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "public_api.json"
+#: Modules whose names are not public API: private ones (a leading underscore) and the
+#: command line's modules (the commands are its interface, documented on the CLI page).
+PRIVATE_PREFIXES = ("binocle.cli.", "binocle.__main__")
+#: Optional parts whose modules need their extra.
+OPTIONAL = {"binocle.openspiel", "binocle.pettingzoo", "binocle.web", "binocle.web.app",
+            "binocle.web.protocol"}  # fmt: skip
+
+
+def public_modules() -> list[str]:
+    """Every public module of the package, by name, sorted."""
+    names = ["binocle"]
+    for info in pkgutil.walk_packages(binocle.__path__, "binocle."):
+        parts = info.name.split(".")
+        if any(p.startswith("_") for p in parts) or info.name.startswith(PRIVATE_PREFIXES):
+            continue
+        names.append(info.name)
+    return sorted(names)
+
+
+def _signature(obj: Any) -> str:
+    try:
+        return str(inspect.signature(obj))
+    except (TypeError, ValueError):
+        return "(…)"
+
+
+def describe(obj: Any) -> Any:
+    """A name's kind and signature, as the snapshot holds it."""
+    if inspect.isclass(obj):
+        if issubclass(obj, enum.Enum):
+            return {"enum": [m.name for m in obj]}
+        members: dict[str, str] = {}
+        for name, value in sorted(vars(obj).items()):
+            if name.startswith("_"):
+                continue
+            if isinstance(value, property):
+                members[name] = "property"
+            elif isinstance(value, (staticmethod, classmethod)):
+                members[name] = _signature(value.__func__)
+            elif inspect.isfunction(value):
+                members[name] = _signature(value)
+        return {"class": _signature(obj), "members": members}
+    if inspect.isfunction(obj) or inspect.isbuiltin(obj):
+        return {"function": _signature(obj)}
+    if inspect.ismodule(obj):
+        return {"module": obj.__name__}
+    return {"value": type(obj).__name__}
+
+
+def snapshot() -> dict[str, dict[str, Any]]:
+    """The public surface: by module, each name of its ``__all__`` described."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in public_modules():
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            if name in OPTIONAL:
+                continue
+            raise
+        names = getattr(module, "__all__", None)
+        if names is None:
+            continue
+        out[name] = {n: describe(getattr(module, n)) for n in sorted(names)}
+    return out
+
+
+@pytest.mark.skipif(binocle.compiled, reason="compiled functions hide their signatures")
+def test_the_public_surface_is_the_snapshot() -> None:
+    """Public names and signatures change only on purpose (docs: Compatibility): the
+    surface equals the committed snapshot."""
+    have = snapshot()
+    want = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    for name in sorted(set(want) - set(have)):
+        if name not in OPTIONAL:
+            pytest.fail(f"public module {name} is gone")
+    for module in sorted(have):
+        assert module in want, f"{module}: a new public module (regenerate the snapshot)"
+        gone = sorted(set(want[module]) - set(have[module]))
+        new = sorted(set(have[module]) - set(want[module]))
+        assert not gone, f"{module}: public names removed: {gone}"
+        assert not new, f"{module}: public names added: {new} (regenerate the snapshot)"
+        for n in have[module]:
+            assert have[module][n] == want[module][n], f"{module}.{n} changed"
+
+
+def test_every_public_module_declares_its_names() -> None:
+    """A public module says which of its names are public (``__all__``), and each of
+    them exists."""
+    for name in public_modules():
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            if name in OPTIONAL:
+                continue
+            raise
+        names = getattr(module, "__all__", None)
+        assert names is not None, f"{name} has no __all__"
+        for n in names:
+            assert hasattr(module, n), f"{name}.__all__ names {n}, which it lacks"
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--regenerate"]:
+        sys.exit(__doc__)
+    GOLDEN.write_text(json.dumps(snapshot(), indent=1, ensure_ascii=False) + "\n", "utf-8")
+    print(f"wrote {GOLDEN}")
