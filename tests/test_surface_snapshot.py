@@ -5,7 +5,7 @@ kind and signature — a function's parameters, a class's constructor and its
 public methods and properties — is written in ``tests/golden/public_api.json``.
 A change to the surface fails this test until the snapshot is written again::
 
-    python tests/test_public_api.py --regenerate
+    python tests/test_surface_snapshot.py --regenerate
 
 and the change goes in the CHANGELOG with its deprecation path (docs:
 Compatibility).  The snapshot is taken on the pure-Python build: compiled
