@@ -39,7 +39,7 @@ from binocle.game import (
 )
 from binocle.narrate import action_text, card_text, cards_text, describe, hand_by_suit, plural
 from binocle.profiles import get_profile
-from binocle.record import record_json
+from binocle.records import record_json
 
 __all__ = ["add_parser", "run"]
 

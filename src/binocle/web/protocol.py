@@ -51,7 +51,7 @@ from binocle.cards import Suit
 from binocle.core import GameState, Phase, View
 from binocle.errors import BinocleError
 from binocle.narrate import describe
-from binocle.record import meld_value
+from binocle.records import meld_value
 from binocle.rules import classic_melds
 from binocle.serial import encode
 
