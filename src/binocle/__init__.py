@@ -36,6 +36,7 @@ from binocle.errors import (
 from binocle.game import (
     apply,
     claimants,
+    current_winner,
     end_reason,
     is_over,
     legal_actions,
@@ -102,6 +103,7 @@ __all__ = [
     "arena",
     "claimants",
     "compiled",
+    "current_winner",
     "determinize",
     "dumps",
     "end_reason",

@@ -28,7 +28,7 @@ from binocle.actions import CLAIM, Action, Kind, new_action
 from binocle.actions import PLAY as _PLAY_ACTIONS
 from binocle.cards import Card, Suit, format_cards, pack
 from binocle.errors import RuleCode, excerpt
-from binocle.rules.tricks import Obligation
+from binocle.rules.tricks import Obligation, _trick_winner
 
 __all__ = [
     "FrozenValue",
@@ -516,6 +516,15 @@ class Profile:
         """The seat that won the game, or None (a state's ``game_winner``)."""
         won: int | None = getattr(state, "game_winner", None)
         return won
+
+    def current_winner(self, state: GameState) -> tuple[int, Card] | None:
+        """The seat and the card now winning the trick in progress (common rules,
+        Trick winner: the highest trump, else the highest card of the suit led; of
+        two identical cards the first played); None while no card of it wins."""
+        trick = state.trick
+        if not trick:
+            return None
+        return trick[_trick_winner([c for _, c in trick], state.trump)]
 
     # -- knocking and the end of the game ---------------------------------------
 
