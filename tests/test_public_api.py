@@ -67,3 +67,31 @@ def test_old_module_names_refuse_unknown_names() -> None:
         warnings.simplefilter("error")
         with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
             old.nothing_here  # noqa: B018
+
+
+@pytest.mark.parametrize("name", ["cutthroat", "classic", "three-handed"])
+def test_explain_and_refusal_of_a_legal_action_raise(name: str) -> None:
+    """Asked why a legal action is refused, Profile.explain and Profile.refusal raise
+    InvalidArgumentError ("… is legal here"): no rule refuses it.  An illegal action
+    is still explained."""
+    import random
+
+    rng = random.Random(2)
+    s = binocle.start(name, seed=4)
+    for _ in range(40):
+        if binocle.is_over(s):
+            break
+        p = s.profile
+        for action in binocle.legal_actions(s):
+            with pytest.raises(binocle.InvalidArgumentError, match="is legal here"):
+                p.explain(s, action)
+            with pytest.raises(binocle.InvalidArgumentError, match="is legal here"):
+                p.refusal(s, action)
+        for seat in binocle.claimants(s):
+            with pytest.raises(binocle.InvalidArgumentError, match="is legal here"):
+                p.explain(s, binocle.actions.claim(seat))
+        s = binocle.apply(s, rng.choice(binocle.legal_actions(s)))
+    s = binocle.start(name, seed=4)
+    illegal = binocle.actions.bid(5)
+    assert illegal not in binocle.legal_actions(s)
+    assert isinstance(s.profile.explain(s, illegal), str)

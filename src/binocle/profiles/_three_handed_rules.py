@@ -224,6 +224,7 @@ class ThreeHandedRules(Profile):
         return action
 
     def refusal(self, state: GameState, action: Action) -> tuple[RuleCode, str]:
+        self.refuse_legal(state, action)
         s: ThreeHandedState = state  # type: ignore[assignment]
         if s.sub is not None:
             rule, text = self.classic.refusal(s.sub, action)
