@@ -31,7 +31,7 @@ import sys
 from typing import Any
 
 import binocle
-from binocle.record import dump_record
+from binocle.records import dump_record
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECORD = os.path.join(HERE, "revoke_game.json")

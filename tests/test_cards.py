@@ -566,3 +566,109 @@ def test_trick_functions_refuse_what_they_cannot_read(call: Any) -> None:
 
 def hand_of(text: str) -> tuple[Card, ...]:
     return tuple(parse_cards(text))
+
+
+# -- card strength for programs ------------------------------------------------------
+
+
+def test_rank_strength_is_higher_for_the_stronger_rank() -> None:
+    """Rank.strength orders the ranks from the Seven (weakest) to the Ace (strongest),
+    the other way from the rank numbers (Rank.ACE == 0)."""
+    from binocle.cards import Rank
+
+    order = sorted(Rank, key=lambda r: r.strength)
+    assert order == [Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.JACK, Rank.QUEEN, Rank.KING,
+                     Rank.TEN, Rank.ACE]  # fmt: skip
+    assert all(isinstance(r.strength, int) and -int(r) + 7 == r.strength for r in Rank)
+
+
+def test_strength_helpers_agree_with_the_trick_winner_ruling() -> None:
+    """Common rules, Trick winner: for every trick of random cards, winning_card (and
+    highest of the trick in play order) is the card binocle.rulings.trick_winner
+    names, and Card.beats answers as binocle.rules.tricks.beats for every pair."""
+    import random
+
+    from binocle import rulings
+    from binocle.cards import CARDS, highest, winning_card
+    from binocle.rules import tricks
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        n = rng.randint(1, 3)
+        trick = rng.sample([c for c in CARDS if c & 7 < 6] * 2, n)
+        trump = rng.choice([None, *Suit])
+        w = winning_card(trick, trump)
+        assert w is trick[rulings.trick_winner("cutthroat", trick, trump)]
+        assert highest(trick, trump) is w
+        a, b = rng.choice(CARDS), rng.choice(CARDS)
+        assert a.beats(b, trump) is tricks.beats(a, b, trump)
+
+
+def test_highest_with_a_led_suit_and_beats() -> None:
+    """highest(cards, led=…) answers for a trick led in another suit: a card neither of
+    that suit nor trump never wins; Card.beats is strict between identical cards
+    (the first played wins)."""
+    from binocle.cards import Card, Suit, highest, parse_cards
+
+    hand = parse_cards("KH 9H AS QC")
+    assert highest(hand, led=Suit.HEARTS) is Card("KH")
+    assert highest(hand, trump=Suit.CLUBS, led=Suit.DIAMONDS) is Card("QC")
+    assert highest(hand, led=Suit.DIAMONDS) is None
+    assert highest(()) is None
+    assert not Card("TS").beats(Card("TS"), Suit.SPADES)
+    assert Card("9C").beats(Card("AS"), Suit.CLUBS) and not Card("AS").beats(Card("9C"), Suit.CLUBS)
+
+
+def test_winning_card_refuses_an_empty_trick() -> None:
+    """A trick with no card has no winner: InvalidArgumentError."""
+    import pytest
+
+    from binocle.cards import winning_card
+    from binocle.errors import InvalidArgumentError
+
+    with pytest.raises(InvalidArgumentError, match="at least one card"):
+        winning_card(())
+
+
+def test_current_winner_is_the_seat_that_takes_the_trick() -> None:
+    """binocle.current_winner(state) names, before the last card of a trick, the seat
+    winning it so far; with the last card, the seat that takes the trick (it leads
+    the next one) is the one current_winner names on the trick's cards.  In every
+    profile, over random games (three-handed with its retirements and dead cards)."""
+    import random
+
+    import binocle
+    from binocle.cards import winning_card
+
+    for name in ("cutthroat", "classic", "three-handed"):
+        for seed in range(6):
+            rng = random.Random(seed)
+            s = binocle.start(name, seed=seed)
+            steps = 0
+            while not binocle.is_over(s) and steps < 400:
+                steps += 1
+                now = binocle.current_winner(s)
+                if not s.trick:
+                    assert now is None
+                else:
+                    assert now is None or now in s.trick
+                    if getattr(s, "retired", None) is None:
+                        assert now is not None
+                        assert now[1] is winning_card([c for _, c in s.trick], s.trump)
+                action = rng.choice(binocle.legal_actions(s))
+                after = binocle.apply(s, action)
+                if (
+                    action.kind is binocle.Kind.PLAY
+                    and s.trick
+                    and not after.trick
+                    and after.phase is binocle.Phase.PLAY
+                    and after.hand_number == s.hand_number
+                    and getattr(s, "retired", None) is None
+                    and after.current_player is not None
+                ):
+                    seat = s.current_player
+                    full = (*s.trick, (seat, action.card))
+                    winner = next(e for e in full
+                                  if e[1] is winning_card([c for _, c in full], s.trump))  # fmt: skip
+                    assert after.current_player == winner[0]
+                s = after

@@ -20,8 +20,8 @@ import pytest
 
 import binocle
 import binocle.bots
-from binocle.record import dump_record
-from binocle.validate import ViolationKind
+from binocle.records import dump_record
+from binocle.validation import ViolationKind
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -28,6 +28,8 @@ ROOT = SRC.parents[1]
 LOWER_LAYERS = (
     "errors.py",
     "_mypyc.py",
+    "_io.py",
+    "_deprecated_module.py",
     "cards.py",
     "actions.py",
     "rules",

@@ -22,7 +22,7 @@ from binocle.narrate import (
     narrate_all,
     plural,
 )
-from binocle.record import meld_value
+from binocle.records import meld_value
 
 LETTER_CARD = re.compile(r"\b[AKQJT987][SHDC]\b")
 

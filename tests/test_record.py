@@ -13,7 +13,7 @@ import pytest
 
 import binocle
 from binocle.bots import BaselineBot, RandomBot, play_game
-from binocle.record import FORMAT, VERSION
+from binocle.records import FORMAT, VERSION
 
 PROFILES = binocle.profile_names()
 

@@ -29,7 +29,7 @@ from binocle.errors import (
     RuleCode,
     UnknownProfileError,
 )
-from binocle.record import KIND_VALUES
+from binocle.records import KIND_VALUES
 from binocle.rules.classic_melds import MeldTable, combinations_in
 from binocle.rules.tricks import Obligation
 from binocle.rulings import Declared, allowed_plays, check_meld, check_play, trick_winner

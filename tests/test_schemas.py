@@ -13,7 +13,7 @@ from tests.test_violations import CASES
 import binocle
 from binocle.bots import RandomBot, play_game
 from binocle.errors import RuleCode
-from binocle.validate import ViolationKind
+from binocle.validation import ViolationKind
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -49,7 +49,7 @@ def test_the_report_schema_names_every_field_kind_and_code() -> None:
     """The report schema follows the classes: every field, every kind, every rule code."""
     import attrs
 
-    from binocle.validate import ValidationReport, Violation
+    from binocle.validation import ValidationReport, Violation
 
     assert set(REPORT["properties"]) == {f.name for f in attrs.fields(ValidationReport)}
     violation = REPORT["$defs"]["violation"]

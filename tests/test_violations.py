@@ -22,8 +22,8 @@ import binocle
 from binocle.bots import RandomBot, play_game
 from binocle.cli import main
 from binocle.errors import InvalidStateError, RuleCode
-from binocle.record import meld_value
-from binocle.validate import LEGAL, REVOKE, ValidationReport, Violation, ViolationKind
+from binocle.records import meld_value
+from binocle.validation import LEGAL, REVOKE, ValidationReport, Violation, ViolationKind
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,6 +13,12 @@ import importlib.machinery as _machinery
 
 from binocle import core as _core
 from binocle import display as _display  # noqa: F401  (gives states and views their str())
+
+# The deprecated module names binocle.record and binocle.validate (the modules are
+# binocle.records and binocle.validation), loaded before the functions of the same
+# names are bound here: a module loaded later would take the function's place.
+from binocle import record as _record_module  # noqa: F401
+from binocle import validate as _validate_module  # noqa: F401
 from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card, Rank, Suit, pack, parse_card, parse_cards, parse_suit
 from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
@@ -31,6 +37,7 @@ from binocle.errors import (
 from binocle.game import (
     apply,
     claimants,
+    current_winner,
     end_reason,
     is_over,
     legal_actions,
@@ -46,10 +53,10 @@ from binocle.game import (
 )
 from binocle.notation import from_position, position, view_from_position
 from binocle.profiles import profile_names
-from binocle.record import load_record, record, record_json, replay, schema
+from binocle.records import load_record, record, record_json, replay, schema
 from binocle.serial import dumps, loads
 from binocle.timeline import history, undo
-from binocle.validate import ValidationReport, Violation, ViolationKind, validate
+from binocle.validation import ValidationReport, Violation, ViolationKind, validate
 
 
 def _extension(module: object) -> bool:
@@ -97,6 +104,7 @@ __all__ = [
     "arena",
     "claimants",
     "compiled",
+    "current_winner",
     "determinize",
     "dumps",
     "end_reason",

@@ -32,7 +32,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from itertools import islice
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
 import attrs
 
@@ -41,12 +41,20 @@ from binocle.errors import InvalidNotationError, excerpt
 
 __all__ = [
     "Action",
+    "BidAction",
+    "DiscardAction",
     "Kind",
+    "PlayAction",
+    "TrumpAction",
     "bid",
     "claim",
     "deal",
     "declare",
     "discard",
+    "is_bid",
+    "is_discard",
+    "is_play",
+    "is_trump",
     "parse_action_text",
     "play",
     "trump",
@@ -143,6 +151,57 @@ class Action:
 
     def __deepcopy__(self, memo: object) -> Action:
         return self
+
+
+if TYPE_CHECKING:
+    # What a type checker knows of an action once its kind is checked (is_play and the
+    # others): the same class, with the field that kind always carries typed without
+    # None.  At run time they are Action itself.
+
+    class PlayAction(Action):
+        card: Card
+
+    class DiscardAction(Action):
+        card: Card
+
+    class BidAction(Action):
+        number: int
+
+    class TrumpAction(Action):
+        suit: Suit
+
+else:
+    PlayAction = DiscardAction = BidAction = TrumpAction = Action
+
+
+def is_play(action: Action) -> TypeGuard[PlayAction]:
+    """Whether ``action`` plays a card; a type checker then knows ``action.card`` is a
+    :class:`~binocle.cards.Card` (:data:`PlayAction`).
+
+    >>> a = parse_action_text("play TS")
+    >>> is_play(a) and a.card.rank
+    <Rank.TEN: 1>
+    """
+    return action.kind is _KIND_PLAY and action.card is not None
+
+
+def is_discard(action: Action) -> TypeGuard[DiscardAction]:
+    """Whether ``action`` is a discard whose card is shown (``action.card`` is a
+    :class:`~binocle.cards.Card`, :data:`DiscardAction`).  Another seat's
+    face-down discard, as a view's history shows it, carries no card: False."""
+    return action.kind is _KIND_DISCARD and action.card is not None
+
+
+def is_bid(action: Action) -> TypeGuard[BidAction]:
+    """Whether ``action`` is a bid; ``action.number`` is then its amount, an ``int``
+    (:data:`BidAction`)."""
+    return action.kind is _KIND_BID and action.number is not None
+
+
+def is_trump(action: Action) -> TypeGuard[TrumpAction]:
+    """Whether ``action`` names trump; ``action.suit`` is then a
+    :class:`~binocle.cards.Suit` (:data:`TrumpAction`)."""
+    return action.kind is _KIND_TRUMP and action.suit is not None
 
 
 #: The largest ``number`` an action may carry (a bid, a table slot, a seat): nine digits.

@@ -6,7 +6,11 @@ with it and compare it as fast as an int while users see ``"TS"``.
 
 Ranks are numbered from the strongest: ``ACE = 0`` … ``SEVEN = 7``.  So within
 one suit, the *lower* card number is the *stronger* card, and sorting a hand
-gives spades, hearts, diamonds, clubs, each from the Ace down.
+gives spades, hearts, diamonds, clubs, each from the Ace down.  A program that
+compares strength reads :attr:`Rank.strength` (higher is stronger),
+:meth:`Card.beats`, :func:`highest` and :func:`winning_card` instead, which
+follow the common rule of the trick winner: the highest trump, else the
+highest card of the suit led; of two identical cards the first played.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from binocle.errors import InvalidNotationError, excerpt
+from binocle.errors import InvalidArgumentError, InvalidNotationError, excerpt
 
 __all__ = [
     "CARDS",
@@ -24,10 +28,12 @@ __all__ = [
     "Suit",
     "card",
     "format_cards",
+    "highest",
     "pack",
     "parse_card",
     "parse_cards",
     "parse_suit",
+    "winning_card",
 ]
 
 
@@ -96,6 +102,18 @@ class Rank(enum.IntEnum, metaclass=_Lookup):
         """``"A"``, ``"T"``, ``"K"``, ``"Q"``, ``"J"``, ``"9"``, ``"8"`` or ``"7"``."""
         return _RANK_LETTERS[self]
 
+    @property
+    def strength(self) -> int:
+        """How strong the rank is in a trick: higher is stronger (ACE 7 … SEVEN 0).
+
+        The rank's number counts the other way (``Rank.ACE == 0``); compare
+        strengths, never the numbers, where "higher" is meant.
+
+        >>> Rank.ACE.strength > Rank.TEN.strength > Rank.KING.strength
+        True
+        """
+        return 7 - self
+
     def __str__(self) -> str:
         return _RANK_LETTERS[self]
 
@@ -156,6 +174,27 @@ class Card(int):
     def symbol(self) -> str:
         """The card with a suit symbol, e.g. ``"T♠"``."""
         return _RANK_LETTERS[self & 7] + _SUIT_SYMBOLS[self >> 3]
+
+    def beats(self, other: Card, trump: Suit | None = None) -> bool:
+        """Whether this card, played after ``other``, takes the trick from it.
+
+        Common rules, Trick winner: a card of the same suit beats it when its rank
+        is stronger (of two identical cards the first played wins); a trump beats
+        any card of another suit; a card of another suit that is not trump never
+        does.  So with ``other`` the card now winning a trick, this card would win
+        it.
+
+        >>> Card("TS").beats(Card("KS")), Card("KS").beats(Card("TS"))
+        (True, False)
+        >>> Card("9H").beats(Card("AS"), trump=Suit.HEARTS), Card("9H").beats(Card("AS"))
+        (True, False)
+        >>> Card("AS").beats(Card("AS"))
+        False
+        """
+        other = other if type(other) is Card else Card(other)
+        if self >> 3 == other >> 3:
+            return int(self) < int(other)
+        return trump is not None and self >> 3 == trump
 
     def __str__(self) -> str:
         return _NAMES[self]
@@ -292,6 +331,51 @@ def parse_suit(text: str) -> Suit:
 def format_cards(cards: Iterable[int]) -> str:
     """Cards as text separated by spaces, e.g. ``"AS TS KS"``."""
     return " ".join(_NAMES[c] for c in cards)
+
+
+def highest(
+    cards: Iterable[Card], trump: Suit | None = None, led: Suit | None = None
+) -> Card | None:
+    """The card of ``cards`` that wins a trick led in ``led`` with ``trump``: the
+    strongest trump, else the strongest card of the suit led; of identical cards
+    the first.  None when no card is a trump or of the suit led.
+
+    ``led`` is the suit of the first card when not given, so ``cards`` in play
+    order give the card winning that trick (:func:`winning_card`).  With ``led``
+    given, a player asks which of his cards would be strongest on a trick led in
+    that suit.
+
+    >>> highest(parse_cards("KH AH 9S")), highest(parse_cards("KH AH 9S"), Suit.SPADES)
+    (Card('AH'), Card('9S'))
+    >>> highest(parse_cards("KH AH 9S"), led=Suit.SPADES), highest(parse_cards("KH"), led=Suit.CLUBS)
+    (Card('9S'), None)
+    """
+    best: Card | None = None
+    for c in cards:
+        c = c if type(c) is Card else Card(c)
+        if best is None:
+            if led is None:
+                led = _SUITS[c >> 3]
+            if c >> 3 == led or (trump is not None and c >> 3 == trump):
+                best = c
+        elif c.beats(best, trump):
+            best = c
+    return best
+
+
+def winning_card(trick: Iterable[Card], trump: Suit | None = None) -> Card:
+    """The card now winning a trick whose cards are ``trick``, in play order (common
+    rules, Trick winner; :func:`binocle.rulings.trick_winner` gives its index).
+
+    Raises :class:`~binocle.errors.InvalidArgumentError` for a trick with no card.
+
+    >>> winning_card(parse_cards("KH AH 9S"), Suit.SPADES), winning_card(parse_cards("TH TH AS"))
+    (Card('9S'), Card('TH'))
+    """
+    best = highest(trick, trump)
+    if best is None:
+        raise InvalidArgumentError("a trick holds at least one card")
+    return best
 
 
 _PACK_RANKS: Final = {

@@ -24,11 +24,11 @@ from binocle._build import (
     state_updater,
 )
 from binocle._mypyc import mypyc_attr
-from binocle.actions import CLAIM, Action, Kind, new_action
+from binocle.actions import CLAIM, Action, Kind, claim, new_action
 from binocle.actions import PLAY as _PLAY_ACTIONS
 from binocle.cards import Card, Suit, format_cards, pack, parse_cards
-from binocle.errors import InvalidNotationError, RuleCode, excerpt
-from binocle.rules.tricks import Obligation
+from binocle.errors import InvalidArgumentError, InvalidNotationError, RuleCode, excerpt
+from binocle.rules.tricks import Obligation, _trick_winner
 
 __all__ = [
     "FrozenValue",
@@ -478,13 +478,45 @@ class Profile:
     def refusal(self, state: GameState, action: Action) -> tuple[RuleCode, str]:
         """Why ``action`` is illegal in ``state``: the :class:`~binocle.errors.RuleCode`
         of the rule it breaks and the text that names the rule and what forbids it
-        (what :class:`~binocle.errors.IllegalActionError` carries)."""
+        (what :class:`~binocle.errors.IllegalActionError` carries).
+
+        Raises :class:`~binocle.errors.InvalidArgumentError` ("… is legal here")
+        when :func:`binocle.apply` would accept ``action``: no rule refuses it.
+        """
         raise NotImplementedError
 
     def explain(self, state: GameState, action: Action) -> str:
         """Why ``action`` is illegal in ``state``: the rule and what forbids it (the
-        text of :meth:`refusal`)."""
+        text of :meth:`refusal`).
+
+        Raises :class:`~binocle.errors.InvalidArgumentError` ("… is legal here")
+        when :func:`binocle.apply` would accept ``action``.
+        """
         return self.refusal(state, action)[1]
+
+    def is_legal(self, state: GameState, action: Action) -> bool:
+        """Whether :func:`binocle.apply` accepts ``action`` in ``state``: one of its
+        legal actions, a knock (``claim <seat>``) of a seat among the claimants, or
+        a deal of this pack when a deal is due."""
+        legal = state._legal
+        if legal is None:
+            legal = self.legal_actions(state)
+        if action in legal:
+            return True
+        if action.kind is Kind.CLAIM and action.number is not None:
+            seat = action.number
+            return action == claim(seat) and seat in self.claimants(state)
+        if action.kind is Kind.DEAL:
+            return state.phase is Phase.DEAL and self.check_deck(action) is None
+        return False
+
+    def refuse_legal(self, state: GameState, action: Action) -> None:
+        """Raise InvalidArgumentError when ``action`` is legal in ``state``: asked why
+        it is refused, the answer is that it is not."""
+        if self.is_legal(state, action):
+            raise InvalidArgumentError(
+                f"{action} is legal here: no rule refuses it (binocle.apply accepts it)"
+            )
 
     def observe(self, state: GameState, seat: int) -> View:
         """What ``seat`` may know of ``state``."""
@@ -538,6 +570,15 @@ class Profile:
         """The seat that won the game, or None (a state's ``game_winner``)."""
         won: int | None = getattr(state, "game_winner", None)
         return won
+
+    def current_winner(self, state: GameState) -> tuple[int, Card] | None:
+        """The seat and the card now winning the trick in progress (common rules,
+        Trick winner: the highest trump, else the highest card of the suit led; of
+        two identical cards the first played); None while no card of it wins."""
+        trick = state.trick
+        if not trick:
+            return None
+        return trick[_trick_winner([c for _, c in trick], state.trump)]
 
     # -- knocking and the end of the game ---------------------------------------
 

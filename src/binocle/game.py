@@ -19,6 +19,7 @@ from binocle.profiles import get_profile
 __all__ = [
     "apply",
     "claimants",
+    "current_winner",
     "end_reason",
     "is_over",
     "legal_actions",
@@ -161,6 +162,32 @@ def claimants(state: GameState) -> tuple[int, ...]:
     """
     s = _state(state)
     return s.profile.claimants(s)
+
+
+def current_winner(state: GameState) -> tuple[int, Card] | None:
+    """The seat and the card now winning the trick in progress; None when no card of
+    it is on the table.
+
+    Common rules, Trick winner: the highest trump, else the highest card of the
+    suit led; of two identical cards the first played (the card of
+    :func:`binocle.cards.winning_card`, the index of
+    :func:`binocle.rulings.trick_winner`).  In the three-handed game the card of a
+    player who retired after playing it wins nothing.
+
+    >>> import binocle, random
+    >>> rng = random.Random(1)
+    >>> s = binocle.start("cutthroat", seed=7)
+    >>> binocle.current_winner(s) is None
+    True
+    >>> while len(s.trick) < 2:
+    ...     s = binocle.apply(s, rng.choice(binocle.legal_actions(s)))
+    >>> s.trick, s.trump
+    (((1, Card('QH')), (2, Card('KH'))), <Suit.CLUBS: 3>)
+    >>> binocle.current_winner(s)
+    (2, Card('KH'))
+    """
+    s = _state(state)
+    return s.profile.current_winner(s)
 
 
 def end_reason(state: GameState) -> str | None:

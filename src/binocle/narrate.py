@@ -25,7 +25,7 @@ from binocle.display import SUIT_STYLES, action_text, card_text, cards_text, han
 from binocle.display import check_style as _check_style
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import observe
-from binocle.record import meld_value
+from binocle.records import meld_value
 from binocle.rules.tricks import _trick_winner
 
 __all__ = [
@@ -440,7 +440,7 @@ def label(action: Action, position: View | GameState | None = None, suits: str =
     is offered: with it a pass is named for its phase ("Announce nothing", "Let the
     overlooked meld go"), ``meld`` alone shows what the hand's best meld scores and
     a claim of overlooked meld its points.  Meld values are the rules' own
-    (:func:`binocle.record.meld_value`).
+    (:func:`binocle.records.meld_value`).
 
     >>> from binocle.actions import parse_action_text
     >>> from binocle.narrate import label

@@ -1,7 +1,7 @@
 """JSON text for states (layer 4): ``dumps`` writes, ``loads`` reads and validates.
 
 A state's JSON is the record of the game that led to it (the
-``binocle-record`` form of :mod:`binocle.record`: profile, seed, first dealer,
+``binocle-record`` form of :mod:`binocle.records`: profile, seed, first dealer,
 every action as ``{"seat", "action"}``), with format ``binocle-state`` and a
 readable snapshot of every field of the state under ``state``.  ``loads`` replays the actions
 under the rules and refuses the text unless the snapshot agrees with the replay
@@ -62,7 +62,7 @@ def dumps(state: GameState, *, indent: int | None = None) -> str:
     dealer, every action) with format ``binocle-state`` and one more field,
     ``state``: a readable snapshot of every field of the state.
     """
-    from binocle.record import check_indent, record
+    from binocle.records import check_indent, record
 
     if not isinstance(state, GameState):
         raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
@@ -85,8 +85,8 @@ def loads(text: str | bytes | dict[str, Any]) -> GameState:
     when every recorded action is legal under the edited ones (the state is
     then that game's, with the later deals drawn from the edited seed).
     """
-    from binocle.record import FORMAT as RECORD_FORMAT
-    from binocle.record import read_json, replay
+    from binocle.records import FORMAT as RECORD_FORMAT
+    from binocle.records import read_json, replay
 
     doc = read_json(text, "a state")
     if not isinstance(doc, dict):

@@ -8,6 +8,7 @@ import os
 import sys
 import tempfile
 
+from binocle._io import write_text_atomic, write_text_new
 from binocle.actions import Action, Kind, claim
 from binocle.bots import BaselineBot, Bot, bot_label, knocker, resolve_bot
 from binocle.cli._common import (
@@ -38,7 +39,7 @@ from binocle.game import (
 )
 from binocle.narrate import card_text, cards_text, hand_by_suit, label, narrate, plural
 from binocle.profiles import get_profile
-from binocle.record import record_json
+from binocle.records import record_json
 
 __all__ = ["add_parser", "run"]
 
@@ -227,12 +228,12 @@ def _save_problem(path: str) -> str | None:
 
 
 def _save(text: str, path: str, seed: int) -> int:
-    """Write the record to ``path``; if that fails, say so and write it where it can be
+    """Write the record to ``path`` (whole, or not at all: a failed write leaves the
+    earlier file as it was); if that fails, say so and write it where it can be
     written (the current directory, else the temporary directory), else print it: a
     played game is never lost.  Returns the exit status: 0 when written to ``path``."""
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_text_atomic(path, text)
     except OSError as exc:
         print(f"binocle play: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
     else:
@@ -240,11 +241,7 @@ def _save(text: str, path: str, seed: int) -> int:
         return 0
     for directory in (os.getcwd(), tempfile.gettempdir()):
         try:
-            fd, other = tempfile.mkstemp(
-                prefix=f"binocle-game-{seed}-", suffix=".json", dir=directory
-            )
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
+            other = write_text_new(directory, f"binocle-game-{seed}-", ".json", text)
         except OSError:
             continue
         print(f"Game record written to {other} instead (binocle validate {other} checks it).")

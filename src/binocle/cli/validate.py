@@ -8,7 +8,7 @@ import sys
 
 from binocle.cli._common import Subparsers, add_command, fail
 from binocle.errors import BinocleError
-from binocle.validate import validate
+from binocle.validation import validate
 
 __all__ = ["add_parser", "run"]
 

@@ -8,14 +8,51 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypedDict, cast
 
 import attrs
 
-from binocle.core import Profile
-from binocle.errors import UnknownProfileError, excerpt, shorten
+from binocle.cards import Card
+from binocle.core import GameState, MeldResult, Profile, View
+from binocle.errors import InvalidArgumentError, UnknownProfileError, excerpt, shorten
 
-__all__ = ["REGISTRY", "get_profile", "profile_names"]
+if TYPE_CHECKING:
+    from binocle.profiles.classic import ClassicState
+    from binocle.profiles.cutthroat import CutthroatState
+    from binocle.profiles.three_handed import Overlooked, ThreeHandedState
+
+__all__ = [
+    "REGISTRY",
+    "ClassicFacts",
+    "ClassicState",
+    "CutthroatFacts",
+    "CutthroatState",
+    "ThreeHandedFacts",
+    "ThreeHandedState",
+    "classic_facts",
+    "cutthroat_facts",
+    "get_profile",
+    "profile_names",
+    "three_handed_facts",
+]
+
+#: The state class of each profile, loaded with its profile when first asked for
+#: (``binocle.profiles.CutthroatState``).
+_STATES: Final = {
+    "ClassicState": "classic",
+    "CutthroatState": "cutthroat",
+    "ThreeHandedState": "three-handed",
+}
+
+
+def __getattr__(name: str) -> type[GameState]:
+    profile_name = _STATES.get(name)
+    if profile_name is None:
+        raise AttributeError(f"module 'binocle.profiles' has no attribute {name!r}")
+    module = importlib.import_module(REGISTRY[profile_name].partition(":")[0])
+    cls: type[GameState] = getattr(module, name)
+    return cls
+
 
 #: Profile name → ``"module:Class"``.  Add a line here for a new profile.
 REGISTRY: Final[dict[str, str]] = {
@@ -167,3 +204,84 @@ def _get_profile(spec: Any, **options: Any) -> Profile:
         raise UnknownProfileError(
             f"invalid option for profile {name!r}: {shorten(str(exc), 200)}"
         ) from None
+
+
+class CutthroatFacts(TypedDict):
+    """The public facts of a cutthroat :class:`~binocle.core.View` (``view.public``)."""
+
+    calls: tuple[tuple[int, int], ...]
+    bidder: int | None
+    bid: int | None
+    widow: tuple[Card, ...] | None
+    discards: tuple[Card, ...] | None
+    discard_count: int
+    melds: tuple[MeldResult | None, ...]
+    played: tuple[tuple[tuple[int, Card], ...], ...]
+
+
+class ClassicFacts(TypedDict):
+    """The public facts of a classic :class:`~binocle.core.View` (``view.public``)."""
+
+    turn_up: Card | None
+    stock_size: int
+    tables: tuple[tuple[Card, ...], ...]
+    table_melds: tuple[tuple[tuple[str, tuple[Card, ...], bool], ...], ...]
+    concealed: tuple[Card, ...]
+    meld_points: tuple[int, ...]
+    dixes: int
+    last_trick: tuple[tuple[int, Card], ...]
+    targets: tuple[int, ...]
+    taken: tuple[int, ...]
+    claim_totals: tuple[int, ...]
+
+
+class _ThreeHandedBase(TypedDict):
+    turn_up: Card | None
+    exchanged: bool
+    dix_shown: tuple[int, ...]
+    announced: tuple[int, ...]
+    melds: tuple[MeldResult, ...]
+    scored: tuple[bool, ...]
+    recorded: tuple[int, ...]
+    overlooked: Overlooked | None
+    targets: tuple[int, ...]
+    retired: int | None
+    payers: tuple[int, ...]
+    tricks: int
+    pair: tuple[int, ...] | None
+    taken: tuple[int, ...]
+    claim_totals: tuple[int, ...]
+
+
+class ThreeHandedFacts(_ThreeHandedBase, total=False):
+    """The public facts of a three-handed :class:`~binocle.core.View` (``view.public``);
+    ``two_handed`` (the classic game's facts as ``(name, value)`` pairs, without
+    ``concealed`` for the retired player) only while the two-handed game runs."""
+
+    two_handed: tuple[tuple[str, object], ...]
+
+
+def _facts(view: View, name: str) -> dict[str, object]:
+    if not isinstance(view, View):
+        raise InvalidArgumentError(f"not a view: {type(view).__name__}")
+    if not isinstance(view.profile, _load(name)):
+        raise InvalidArgumentError(f"not a view of the {name} game: {view.profile}")
+    return dict(view.public)
+
+
+def cutthroat_facts(view: View) -> CutthroatFacts:
+    """The public facts of a cutthroat view, typed (:class:`CutthroatFacts`); raises
+    InvalidArgumentError for a view of another profile."""
+    return cast(CutthroatFacts, _facts(view, "cutthroat"))
+
+
+def classic_facts(view: View) -> ClassicFacts:
+    """The public facts of a classic view, typed (:class:`ClassicFacts`); raises
+    InvalidArgumentError for a view of another profile."""
+    return cast(ClassicFacts, _facts(view, "classic"))
+
+
+def three_handed_facts(view: View) -> ThreeHandedFacts:
+    """The public facts of a three-handed view, typed (:class:`ThreeHandedFacts`);
+    raises InvalidArgumentError for a view of another profile."""
+    return cast(ThreeHandedFacts, _facts(view, "three-handed"))

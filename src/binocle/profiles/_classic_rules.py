@@ -213,6 +213,7 @@ class ClassicRules(Profile):
         return action
 
     def refusal(self, state: GameState, action: Action) -> tuple[RuleCode, str]:
+        self.refuse_legal(state, action)
         s: ClassicState = state  # type: ignore[assignment]
         phase, kind, p = s.phase, action.kind, s.current_player
         out = self.explain_out_of_hand(s, action)

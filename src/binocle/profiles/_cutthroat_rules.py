@@ -147,6 +147,7 @@ class CutthroatRules(Profile):
     # -- explanations ------------------------------------------------------------
 
     def refusal(self, state: GameState, action: Action) -> tuple[RuleCode, str]:
+        self.refuse_legal(state, action)
         s: CutthroatState = state  # type: ignore[assignment]
         phase = s.phase
         kind = action.kind

@@ -48,7 +48,7 @@ from binocle.profiles.classic import (
     classic_revoke_penalty,
 )
 from binocle.rules.classic_melds import announcements_of, best_meld_of, check_announcements
-from binocle.rules.tricks import Obligation, _obligation_refusal, allowed_slice
+from binocle.rules.tricks import Obligation, _obligation_refusal, _trick_winner, allowed_slice
 
 _NINE: Final = 5
 _RULE: Final = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
@@ -160,6 +160,15 @@ class ThreeHandedRules(Profile):
         out = s.retired
         return (0, 1, 2) if out is None else tuple(i for i in range(3) if i != out)
 
+    def current_winner(self, state: GameState) -> tuple[int, Card] | None:
+        """A retired player's card left in the trick wins nothing (three-handed
+        rules, Claiming (knocking)): the better live card wins; None while only
+        that card is on the table."""
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.retired is None or all(i != s.retired for i, _ in s.trick):
+            return Profile.current_winner(self, s)
+        return live_winner(s.trick, s.retired, s.trump)
+
     def knock_refusal(self, state: GameState, seat: int) -> tuple[RuleCode, str]:
         s: ThreeHandedState = state  # type: ignore[assignment]
         if s.retired == seat:
@@ -212,6 +221,7 @@ class ThreeHandedRules(Profile):
         return action
 
     def refusal(self, state: GameState, action: Action) -> tuple[RuleCode, str]:
+        self.refuse_legal(state, action)
         s: ThreeHandedState = state  # type: ignore[assignment]
         if s.sub is not None:
             rule, text = self.classic.refusal(s.sub, action)
@@ -473,6 +483,24 @@ def _trick_done(trick: tuple[tuple[int, int], ...], out: int) -> bool:
     """Whether both players still in the hand have played to ``trick`` (``out`` retired;
     a card he played before retiring may lie in it)."""
     return sum(1 for i, _ in trick if i != out) == 2
+
+
+def live_winner(
+    trick: tuple[tuple[int, Card], ...], out: int, trump: Suit | None
+) -> tuple[int, Card] | None:
+    """The seat and card winning a trick that holds a card of the retired player ``out``
+    (three-handed rules, Claiming (knocking)): his card keeps the suit it led but
+    wins nothing; the better of the live cards wins, and where none follows that
+    suit nor trumps, the first of them.  None while no live card is played."""
+    live = tuple((i, c) for i, c in trick if i != out)
+    if not live:
+        return None
+    measured = _obligation_trick(trick, out)
+    w = measured[_trick_winner([c for _, c in measured], trump)][0]
+    for entry in live:
+        if entry[0] == w:
+            return entry
+    return live[0]  # the dead card would have won: the first live card takes the trick
 
 
 def _obligation_trick(

@@ -51,8 +51,8 @@ from binocle.profiles._three_handed_rules import (
     ThreeHandedRules,
     _before_first_card,
     _concealed,
-    _obligation_trick,
     _trick_done,
+    live_winner,
 )
 from binocle.profiles._three_handed_state import Overlooked, ThreeHandedState
 from binocle.profiles.classic import (
@@ -69,7 +69,7 @@ from binocle.rules.classic_melds import (
     table_after,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
-from binocle.rules.tricks import _trick_winner, bisect_cards
+from binocle.rules.tricks import bisect_cards
 
 __all__ = ["Overlooked", "ThreeHanded", "ThreeHandedState"]
 
@@ -392,10 +392,9 @@ class ThreeHanded(ThreeHandedRules):
         out = s.retired
         assert out is not None
         live = tuple((i, c) for i, c in trick if i != out)
-        measured = _obligation_trick(trick, out)
-        w = measured[_trick_winner([c for _, c in measured], s.trump)][0]
-        if w == out:  # neither live card followed the dead card's suit or trumped
-            w = live[0][0]
+        winning = live_winner(trick, out, s.trump)
+        assert winning is not None
+        w = winning[0]
         points = sum(BINOCLE_POINTS[c] for _, c in live)
         won = (*s.piles[w], *[c for _, c in live])
         s = _rebuild(s, dead=(*s.dead, *[c for i, c in trick if i == out]))

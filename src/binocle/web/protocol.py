@@ -61,7 +61,7 @@ from binocle.game import (
 )
 from binocle.narrate import label, narrate, narrate_all
 from binocle.profiles import profile_names
-from binocle.record import load_record, record, replay
+from binocle.records import load_record, record, replay
 from binocle.rules import classic_melds
 from binocle.serial import encode
 
