@@ -31,6 +31,8 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "public_api.json"
 #: Modules whose names are not public API: private ones (a leading underscore) and the
 #: command line's modules (the commands are its interface, documented on the CLI page).
 PRIVATE_PREFIXES = ("binocle.cli.", "binocle.__main__")
+#: Deprecated module names kept as forwarders to their new modules (docs: Compatibility).
+DEPRECATED = {"binocle.record", "binocle.validate"}
 #: Optional parts whose modules need their extra.
 OPTIONAL = {"binocle.openspiel", "binocle.pettingzoo", "binocle.web", "binocle.web.app",
             "binocle.web.protocol"}  # fmt: skip
@@ -42,6 +44,8 @@ def public_modules() -> list[str]:
     for info in pkgutil.walk_packages(binocle.__path__, "binocle."):
         parts = info.name.split(".")
         if any(p.startswith("_") for p in parts) or info.name.startswith(PRIVATE_PREFIXES):
+            continue
+        if info.name in DEPRECATED:
             continue
         names.append(info.name)
     return sorted(names)

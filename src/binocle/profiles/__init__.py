@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import TYPE_CHECKING, Any, Final, TypedDict, cast
+from typing import Any, Final, TypedDict, cast
 
 import attrs
 
 from binocle.cards import Card
-from binocle.core import GameState, MeldResult, Profile, View
+from binocle.core import MeldResult, Profile, View
 from binocle.errors import InvalidArgumentError, UnknownProfileError, excerpt, shorten
-
-if TYPE_CHECKING:
-    from binocle.profiles.classic import ClassicState
-    from binocle.profiles.cutthroat import CutthroatState
-    from binocle.profiles.three_handed import Overlooked, ThreeHandedState
+from binocle.profiles._classic_state import ClassicState
+from binocle.profiles._cutthroat_state import CutthroatState
+from binocle.profiles._three_handed_state import Overlooked, ThreeHandedState
 
 __all__ = [
     "REGISTRY",
@@ -35,24 +33,6 @@ __all__ = [
     "profile_names",
     "three_handed_facts",
 ]
-
-#: The state class of each profile, loaded with its profile when first asked for
-#: (``binocle.profiles.CutthroatState``).
-_STATES: Final = {
-    "ClassicState": "classic",
-    "CutthroatState": "cutthroat",
-    "ThreeHandedState": "three-handed",
-}
-
-
-def __getattr__(name: str) -> type[GameState]:
-    profile_name = _STATES.get(name)
-    if profile_name is None:
-        raise AttributeError(f"module 'binocle.profiles' has no attribute {name!r}")
-    module = importlib.import_module(REGISTRY[profile_name].partition(":")[0])
-    cls: type[GameState] = getattr(module, name)
-    return cls
-
 
 #: Profile name → ``"module:Class"``.  Add a line here for a new profile.
 REGISTRY: Final[dict[str, str]] = {
