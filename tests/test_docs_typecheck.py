@@ -4,13 +4,14 @@ The pages under ``docs/`` and the README are read as the doctest builder and
 pytest run them: the ``>>>`` statements of each ``.. doctest::`` block (their
 expected output dropped; a statement whose output is a traceback is kept, as a
 call that raises still has to be a well-typed call), every ``.. testcode::``
-block and every ``.. code-block:: python``, and in the README each
-````` ```python ````` block.  A page's blocks of one doctest group become one
-module, in page order and after the builder's own setup (``import binocle``),
-so a name a block defines is known to the blocks after it, as when the page
-runs.  Blocks in another language (``console``, ``json``, ``toml``, ``text``,
-``::`` literal blocks) are not Python and are left out.  An error is reported
-at its line in the page.
+block and every ``.. code-block:: python``, and in the README each fenced
+``python`` block.  A page's blocks of one doctest group become one module, in
+page order and after the builder's own setup (``import binocle``), so a name a
+block defines is known to the blocks after it, as when the page runs; as in an
+interactive session, a name may be bound again to a value of another type
+(``--allow-redefinition``).  Blocks in another language (``console``,
+``json``, ``toml``, ``text``, ``::`` literal blocks) are not Python and are left
+out.  An error is reported at its line in the page.
 """
 
 from __future__ import annotations
