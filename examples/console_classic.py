@@ -55,9 +55,12 @@ def save(state: binocle.GameState, path: str) -> None:
 
 
 def load(path: str) -> binocle.GameState:
-    """The state a record file's game reaches, replayed under the rules."""
+    """The state a record file's game of classic reaches, replayed under the rules."""
     with open(path, encoding="utf-8") as f:
-        return binocle.replay(f.read())
+        state = binocle.replay(f.read())
+    if state.profile.name != "classic":
+        raise binocle.InvalidArgumentError(f"not a game of classic: {state.profile.spec()}")
+    return state
 
 
 def back(state: binocle.GameState, seat: int) -> binocle.GameState:
@@ -157,7 +160,7 @@ class Console:
 
     def finish(self) -> None:
         won = binocle.winner(self.state)
-        who = "you win" if won == self.seat else f"seat {won} wins"
+        who = "you win" if won == self.seat else "nobody wins" if won is None else "the bot wins"
         self.say("", f"game over: {who}; scores {list(binocle.score(self.state))}")
 
 

@@ -280,3 +280,19 @@ def test_a_save_that_fails_once_written_leaves_the_earlier_file_whole(
     status, out = _console(["1", f"save {game}", "quit"])
     assert status == 0 and f"cannot save {game}: No space left on device" in out
     assert game.read_bytes() == earlier and sorted(tmp_path.iterdir()) == [game]
+
+
+def test_the_console_loads_only_a_record_of_classic(tmp_path: Path) -> None:
+    """A record of another game, or a file that is no record, is refused with the reason,
+    and the game goes on from where it was."""
+    other = tmp_path / "cutthroat.json"
+    other.write_text(binocle.record_json(binocle.new_game("cutthroat", seed=1)), encoding="utf-8")
+    junk = tmp_path / "junk.json"
+    junk.write_text("{", encoding="utf-8")
+    mine = tmp_path / "mine.json"
+    status, out = _console([f"load {other}", f"load {junk}", f"load {tmp_path / 'none'}",
+                            f"save {mine}", "quit"])  # fmt: skip
+    assert status == 0 and "not a game of classic: cutthroat" in out
+    assert f"cannot load {tmp_path / 'none'}: No such file or directory" in out
+    assert "a record is JSON text" in out
+    assert _saved(mine).profile.name == "classic" and len(binocle.history(_saved(mine))) == 2
