@@ -48,10 +48,11 @@ def scripted_action(state: binocle.GameState) -> binocle.Action:
     ``legal_actions`` offers.  The deal is the one the game's seed proposes."""
     legal = binocle.legal_actions(state)
     phase = state.phase.value
-    if phase == "bidding":
-        bids = [a for a in legal if str(a).startswith("bid ")]
-        return bids[0] if not state.calls and bids else binocle.parse_action(state, "pass")
     seat = state.current_player
+    if phase == "bidding" and seat is not None:
+        bids = [a for a in legal if str(a).startswith("bid ")]
+        calls = binocle.observe(state, seat).get("calls")
+        return bids[0] if not calls and bids else binocle.parse_action(state, "pass")
     if phase == "discard" and seat is not None:
         ranks = list(binocle.Rank)
         low = max(
@@ -78,13 +79,15 @@ def make_revoke_record(seed: int = SEED) -> dict[str, Any]:
         action = scripted_action(state)
         seat = state.current_player
         if action.card is not None and state.trick and seat is not None:
-            done = len(state.played)
+            # The public facts of the hand, as the seat to act sees them.
+            view = binocle.observe(state, seat)
+            done = len(view.get("played"))
             led = state.trick[0][1].suit
             hand = state.hands[seat]
             other = [c for c in hand if c.suit is not led and c.suit is not state.trump]
             if (
                 done >= TRICKS_BEFORE
-                and seat != state.bidder
+                and seat != view.get("bidder")
                 and other
                 and any(c.suit is led for c in hand)
             ):

@@ -8,13 +8,17 @@ of the cutthroat rules, Revoke, as the example says.
 
 from __future__ import annotations
 
+import errno
 import importlib.util
+import io
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -183,3 +187,112 @@ def test_the_greedy_bot_example_by_its_importable_path_on_the_command_line() -> 
     doc = json.loads(done.stdout)
     assert doc["bots"][0] == "examples.greedy_bot:GreedyBot(margin=60)"
     assert [st["hands"] for st in doc["stats"]] == [6, 12]
+
+
+# -- a console front end for classic, with save, load and undo ----------------------------
+
+
+def _console(script: list[str], *argv: str) -> tuple[int, str]:
+    """Run ``examples/console_classic.py`` on a scripted input; its exit status and output."""
+    console = _example("console_classic")
+    out = io.StringIO()
+    status = console.main(
+        list(argv), stdin=io.StringIO("".join(f"{s}\n" for s in script)), stdout=out
+    )
+    return status, out.getvalue()
+
+
+def _saved(path: Path) -> binocle.GameState:
+    return binocle.replay(path.read_text(encoding="utf-8"))
+
+
+def test_the_console_saves_undoes_loads_and_plays_a_hand_through(tmp_path: Path) -> None:
+    """Two decisions, a save, two undos back to the state before them (the bot's moves in
+    between undone too), the save loaded back, then play on to the end of the hand."""
+    s = [str(tmp_path / f"s{i}.json") for i in range(5)]
+    script = [f"save {s[0]}", "1", "play 9X", "1", f"save {s[1]}", "undo", "undo",
+              f"save {s[2]}", "undo", f"load {s[1]}", f"save {s[3]}", "position",
+              *["1"] * 40, f"save {s[4]}", "quit"]  # fmt: skip
+    status, out = _console(script, "--seed", "7")
+    assert status == 0 and out.rstrip().endswith("bye")
+    before, saved = _saved(Path(s[0])), _saved(Path(s[1]))
+    assert before.current_player == 0 == saved.current_player
+    mine = [seat for seat, _ in binocle.history(saved)[len(binocle.history(before)) :]]
+    assert mine.count(0) == 2 and 1 in mine  # two decisions, the bot's moves between them
+    assert _saved(Path(s[2])) == before  # undone twice: the state before the two moves
+    assert "nothing to undo: no earlier decision of yours" in out
+    assert _saved(Path(s[3])) == saved  # the save loaded back
+    assert "not a card: '9X'" in out  # an action refused, the game goes on
+    assert f"> {binocle.position(saved, seat=0)}\n" in out  # the seat's position, one line
+    after = _saved(Path(s[4]))
+    assert binocle.history(after)[: len(binocle.history(saved))] == binocle.history(saved)
+    assert len(after.results) >= 1 and "hand over" in out  # the hand was played through
+    assert not list(tmp_path.glob(".save-*"))  # no temporary file left behind
+
+
+def _unwritable(console: ModuleType, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``folder`` refuse new files.  Its mode is taken away; root writes whatever the
+    mode, so there the refusal the kernel gives any other user is raised in its place."""
+    folder.chmod(0o555)
+    if os.access(folder, os.W_OK):
+        mkstemp = tempfile.mkstemp
+
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            if Path(str(kwargs.get("dir"))).resolve() == folder.resolve():
+                raise PermissionError(errno.EACCES, "Permission denied", str(folder))
+            return mkstemp(*args, **kwargs)
+
+        monkeypatch.setattr(console.tempfile, "mkstemp", refuse)
+
+
+def test_a_save_into_an_unwritable_directory_leaves_the_earlier_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    game = folder / "game.json"
+    assert _console([f"save {game}", "quit"])[0] == 0
+    earlier = game.read_bytes()
+    console = _example("console_classic")
+    _unwritable(console, folder, monkeypatch)
+    try:
+        status, out = _console(["1", "1", f"save {game}", "quit"])
+    finally:
+        folder.chmod(0o755)
+    assert status == 0 and f"cannot save {game}: Permission denied" in out
+    assert game.read_bytes() == earlier and sorted(folder.iterdir()) == [game]
+
+
+def test_a_save_that_fails_once_written_leaves_the_earlier_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new record is written in full to a temporary file first; if it cannot take the
+    old one's place, the old file stays as it was and the temporary file is removed."""
+    game = tmp_path / "game.json"
+    assert _console([f"save {game}", "quit"])[0] == 0
+    earlier = game.read_bytes()
+    console = _example("console_classic")
+
+    def full(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(console.os, "replace", full)
+    status, out = _console(["1", f"save {game}", "quit"])
+    assert status == 0 and f"cannot save {game}: No space left on device" in out
+    assert game.read_bytes() == earlier and sorted(tmp_path.iterdir()) == [game]
+
+
+def test_the_console_loads_only_a_record_of_classic(tmp_path: Path) -> None:
+    """A record of another game, or a file that is no record, is refused with the reason,
+    and the game goes on from where it was."""
+    other = tmp_path / "cutthroat.json"
+    other.write_text(binocle.record_json(binocle.new_game("cutthroat", seed=1)), encoding="utf-8")
+    junk = tmp_path / "junk.json"
+    junk.write_text("{", encoding="utf-8")
+    mine = tmp_path / "mine.json"
+    status, out = _console([f"load {other}", f"load {junk}", f"load {tmp_path / 'none'}",
+                            f"save {mine}", "quit"])  # fmt: skip
+    assert status == 0 and "not a game of classic: cutthroat" in out
+    assert f"cannot load {tmp_path / 'none'}: No such file or directory" in out
+    assert "a record is JSON text" in out
+    assert _saved(mine).profile.name == "classic" and len(binocle.history(_saved(mine))) == 2
