@@ -40,14 +40,14 @@ from binocle.core import (
     suit_plays_and_claim,
 )
 from binocle.errors import InvalidStateError, RuleCode
-from binocle.profiles._classic_rules import announcement_refusal, meld_table
+from binocle.profiles._classic_rules import announcement_refusal
 from binocle.profiles._three_handed_state import ThreeHandedState
 from binocle.profiles.classic import (
     Classic,
     announcement_action,
     classic_revoke_penalty,
 )
-from binocle.rules.classic_melds import announcements_of, best_meld_of, check_announcements
+from binocle.rules.classic_melds import announcements_of, best_meld_of
 from binocle.rules.tricks import Obligation, _obligation_refusal, _trick_winner, allowed_slice
 
 _NINE: Final = 5
@@ -362,9 +362,7 @@ class ThreeHandedRules(Profile):
         table: object = None,
     ) -> list[tuple[RuleCode | None, str, int]]:
         """Announcements one by one, as in the classic game (three-handed rules, Melds)."""
-        return check_announcements(
-            hand, meld_table(table), trump, declared, grand_binocle=self.grand_binocle
-        )
+        return self.classic.check_melds(hand, trump, declared, table)
 
     def meld(self, cards: tuple[Card, ...], trump: Suit | None) -> MeldResult:
         """The "plenty of time" meld (three-handed rules, Melds): the best reachable total and its order,
