@@ -1,0 +1,368 @@
+"""The fixed action space of each profile: ids, their labels, legal ids and masks."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Final
+
+import attrs
+
+from binocle import actions as A
+from binocle.actions import Action, Kind, parse_action_text
+from binocle.cards import CARDS, Card, Suit
+from binocle.core import GameState, Phase, Profile
+from binocle.encoding._common import _check_state, _profile_of, kinds
+from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode
+from binocle.rules.classic_melds import KINDS, MeldTable
+
+_FOUR_NAMES: Final = ((0, "aces"), (2, "kings"), (3, "queens"), (4, "jacks"))
+#: The classic combinations in the order their ids run: (kind, card numbers).
+_COMBOS: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (
+    *((k, (s * 8 + 2, s * 8 + 3)) for k in ("marriage", "royal marriage") for s in range(4)),
+    *(("sequence", tuple(s * 8 + r for r in range(5))) for s in range(4)),
+    ("binocle", (3, 20)),
+    ("double binocle", (3, 3, 20, 20)),
+    ("grand binocle", (2, 3, 20)),
+    *((f"four {n}", tuple(s * 8 + r for s in range(4))) for r, n in _FOUR_NAMES),
+    *((f"eight {n}", tuple(sorted(s * 8 + r for s in range(4) for _ in (0, 1))))
+      for r, n in _FOUR_NAMES),
+)  # fmt: skip
+assert {k for k, _ in _COMBOS} == {k for k, _, _ in KINDS}
+
+
+def _distinct(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(card number, copies) of each distinct card of a combination, in card order."""
+    out: dict[int, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return tuple(sorted(out.items()))
+
+
+def _splits(need: tuple[tuple[int, int], ...]) -> int:
+    """How many ways the cards of a combination can come from the hand and the table.
+
+    A card needed once: from the hand, the first table copy or the second (3);
+    needed twice: both from the hand, one from either table copy, both from
+    the table (4).
+    """
+    n = 1
+    for _, copies in need:
+        n *= 3 if copies == 1 else 4
+    return n
+
+
+def _split_label(kind: str, need: tuple[tuple[int, int], ...], code: int) -> str:
+    fresh: list[str] = []
+    table: list[str] = []
+    for c, copies in reversed(need):
+        radix = 3 if copies == 1 else 4
+        code, digit = divmod(code, radix)
+        name = str(CARDS[c])
+        if copies == 1:
+            if digit == 0:
+                fresh.insert(0, name)
+            else:
+                table.insert(0, name if digit == 1 else f"{name}/2")
+        elif digit == 0:
+            fresh[:0] = [name, name]
+        elif digit == 3:
+            table[:0] = [name, name]
+        else:
+            fresh.insert(0, name)
+            table.insert(0, name if digit == 1 else f"{name}/2")
+    text = f"meld {kind}"
+    if fresh:
+        text += " " + " ".join(fresh)
+    if table:
+        text += " + " + " ".join(table)
+    return text
+
+
+@attrs.frozen(slots=True, eq=False)
+class ActionSpace:
+    """The fixed action space of one profile (with its options).
+
+    ``labels[i]`` is what id ``i`` means, as action text; a card from the
+    second table copy is written ``KS/2`` (see the docs page "Binocle for AI
+    research").  Build one with :func:`action_space`.
+    """
+
+    profile: Profile
+    labels: tuple[str, ...]
+    cards: tuple[Card, ...]
+    _fixed: dict[Action, int] = attrs.field(repr=False)
+    _plain: dict[str, int] = attrs.field(repr=False)
+    _table_play: int = attrs.field(repr=False)
+    _melds: int = attrs.field(repr=False)
+    _combo_base: dict[tuple[str, tuple[int, ...]], int] = attrs.field(repr=False)
+    _by_id: tuple[Action | None, ...] = attrs.field(repr=False)
+
+    @property
+    def size(self) -> int:
+        """How many ids there are."""
+        return len(self.labels)
+
+    def table(self) -> str:
+        """The table as text, one ``<id> <meaning>`` line per id."""
+        return "".join(f"{i} {label}\n" for i, label in enumerate(self.labels))
+
+    def id(self, state: GameState, action: Action | str) -> int:
+        """The id of ``action`` (or its text) in ``state``."""
+        if isinstance(action, str):
+            action = parse_action_text(action)
+        if not isinstance(action, Action):
+            raise InvalidArgumentError(f"not an action: {type(action).__name__}")
+        i = self._fixed.get(action)
+        if i is not None:
+            return i
+        kind = action.kind
+        if kind is Kind.CLAIM:
+            if action.number is None or action.number == state.current_player:
+                text = str(action) if action.number is None else "claim"
+                if text in self._plain:
+                    return self._plain[text]
+            if action.number is None:
+                raise InvalidArgumentError(
+                    f"{action} has no id in the {self.profile.name} action space"
+                )
+            raise InvalidArgumentError(
+                f"{action}: a knock out of turn has no id; the action space offers"
+                " the claim to the player to act"
+            )
+        if kind is Kind.PLAY and action.source == "table" and self._table_play >= 0:
+            return self._table_play_id(state, action)
+        if kind is Kind.MELD and action.name is not None and self._melds >= 0:
+            return self._meld_id(state, action)
+        raise InvalidArgumentError(f"{action} has no id in the {self.profile.name} action space")
+
+    def _card_index(self, c: Card | None) -> int:
+        if c is None or c not in self.cards:
+            raise InvalidArgumentError(f"not a card of the {len(self.cards) * 2}-card pack: {c}")
+        return self.cards.index(c)
+
+    def _table_play_id(self, state: GameState, action: Action) -> int:
+        i = self._card_index(action.card)
+        card = self.cards[i]
+        copy = 0
+        if action.number is not None:
+            table = _meld_table(state)
+            groups = _table_groups(table).get(card, []) if table is not None else []
+            if action.number not in groups:
+                raise InvalidArgumentError(f"{action}: no such table copy now")
+            copy = groups.index(action.number)
+        return self._table_play + 2 * i + copy
+
+    def _meld_id(self, state: GameState, action: Action) -> int:
+        table_words = (action.source or "").split()
+        table_cards = [parse_action_text(f"play {w.partition('#')[0]}").card for w in table_words]
+        everything = tuple(sorted(int(c) for c in (*action.cards, *table_cards) if c is not None))
+        base = self._combo_base.get((action.name or "", everything))
+        if base is None:
+            raise InvalidArgumentError(f"{action}: not a combination of the meld table")
+        groups: dict[Card, list[int]] = {}
+        if any("#" in w for w in table_words):
+            table = _meld_table(state)
+            groups = _table_groups(table) if table is not None else {}
+        used: dict[int, list[int]] = {}
+        for w, c in zip(table_words, table_cards, strict=True):
+            assert c is not None
+            slot = w.partition("#")[2]
+            copy = 0
+            if slot:
+                slots = groups.get(c, [])
+                if int(slot) not in slots:
+                    raise InvalidArgumentError(f"{action}: no table copy {w} now")
+                copy = slots.index(int(slot))
+            used.setdefault(int(c), []).append(copy)
+        code = 0
+        for k, copies in _distinct(everything):
+            on_table = used.get(k, [])
+            if copies == 1:
+                digit = 0 if not on_table else 1 + on_table[0]
+                code = code * 3 + digit
+            else:
+                digit = 0 if not on_table else 3 if len(on_table) == 2 else 1 + on_table[0]
+                code = code * 4 + digit
+        return base + code
+
+    def legal_ids(self, state: GameState) -> tuple[int, ...]:
+        """The ids of the legal actions of the player to act, ascending."""
+        from binocle.game import legal_actions
+
+        if state.current_player is None:
+            return ()
+        return tuple(sorted(self.id(state, a) for a in legal_actions(state)))
+
+    def legal_map(self, state: GameState) -> dict[int, Action]:
+        """Each legal id with its action (the player to act's; empty when nobody acts)."""
+        from binocle.game import legal_actions
+
+        if state.current_player is None:
+            return {}
+        return {self.id(state, a): a for a in legal_actions(state)}
+
+    def action(self, state: GameState, action_id: int) -> Action:
+        """The legal action with id ``action_id`` in ``state``.
+
+        Raises :class:`~binocle.IllegalActionError` when that id is not legal now.
+        """
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise InvalidArgumentError(f"an action id is a whole number, not {action_id!r}")
+        if not 0 <= action_id < self.size:
+            raise InvalidArgumentError(
+                f"action id {action_id} is outside 0..{self.size - 1} ({self.profile})"
+            )
+        from binocle.game import legal_actions
+
+        fixed = self._by_id[action_id]
+        if fixed is not None and state.current_player is not None and fixed in legal_actions(state):
+            return fixed
+        found = self.legal_map(state).get(action_id)
+        if found is None:
+            # The action the id names where it names one (a card id's copy depends on
+            # the state), and the seat to act.
+            rule = RuleCode.GAME_OVER if state.phase is Phase.OVER else RuleCode.NOT_LEGAL
+            raise IllegalActionError(
+                f"action id {action_id} ({self.labels[action_id]}) is not legal now",
+                rule,
+                fixed,
+                state.current_player,
+            )
+        return found
+
+
+def _build_space(profile: Profile) -> ActionSpace:
+    cards = kinds(profile.pack_size)
+    labels: list[str] = []
+    fixed: dict[Action, int] = {}
+    plain: dict[str, int] = {}
+
+    def add(label: str, action: Action | None = None) -> None:
+        if action is not None:
+            fixed[action] = len(labels)
+        plain[label] = len(labels)
+        labels.append(label)
+
+    table_play = melds = -1
+    name = profile.name
+    if name == "cutthroat":
+        add("pass", A.PASS)
+        for b in range(profile.min_bid, profile.max_bid + 1, 10):  # type: ignore[attr-defined]
+            add(f"bid {b}", A.bid(b))
+        add("bunch", A.BUNCH)
+        for c in cards:
+            add(f"discard {c}", A.DISCARD[c])
+        for s in Suit:
+            add(f"trump {s}", A.TRUMP[s])
+        add("meld", A.MELD)
+        add("concede", A.CONCEDE)
+        for c in cards:
+            add(f"play {c}", A.PLAY[c])
+    elif name in ("classic", "three-handed"):
+        add("pass", A.PASS)
+        add("dix", A.DIX)
+        if name == "three-handed":
+            add("dix 2", Action(Kind.DIX, number=2))
+            add("meld", A.MELD)
+        add("claim", A.CLAIM)
+        if name == "three-handed":
+            add("claim overlooked", A.CLAIM_OVERLOOKED)
+        for c in cards:
+            add(f"play {c}", A.PLAY[c])
+        table_play = len(labels)
+        for c in cards:
+            add(f"play {c} table", A.PLAY_TABLE[c])
+            add(f"play {c} table/2")
+        melds = len(labels)
+    else:
+        raise InvalidArgumentError(f"no action space is defined for the {name} profile")
+    combo_base: dict[tuple[str, tuple[int, ...]], int] = {}
+    if melds >= 0:
+        for kind, combo in _COMBOS:
+            need = _distinct(combo)
+            combo_base[(kind, combo)] = len(labels)
+            for code in range(_splits(need)):
+                labels.append(_split_label(kind, need, code))
+    by_id: list[Action | None] = [None] * len(labels)
+    for action, i in fixed.items():
+        by_id[i] = action
+    return ActionSpace(
+        profile, tuple(labels), cards, fixed, plain, table_play, melds, combo_base, tuple(by_id)
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _space(profile: Profile) -> ActionSpace:
+    return _build_space(profile)
+
+
+def action_space(profile: Any) -> ActionSpace:
+    """The :class:`ActionSpace` of a profile (or its name, or a state's profile)."""
+    return _space(_profile_of(profile))
+
+
+def num_distinct_actions(profile: Any) -> int:
+    """How many action ids the profile (with its options) has.
+
+    >>> num_distinct_actions("classic"), num_distinct_actions("three-handed")
+    (2519, 2522)
+    """
+    return action_space(profile).size
+
+
+def action_labels(profile: Any) -> tuple[str, ...]:
+    """What each id means, as action text (``KS/2``: the second table copy)."""
+    return action_space(profile).labels
+
+
+def action_id(state: GameState, action: Action | str) -> int:
+    """The id of ``action`` (an action or its text) in ``state``'s action space."""
+    s = _check_state(state)
+    return _space(s.profile).id(s, action)
+
+
+def action_from_id(state: GameState, action_id: int) -> Action:
+    """The legal action that ``action_id`` stands for in ``state``.
+
+    Raises :class:`~binocle.IllegalActionError` when the id is not legal there.
+    """
+    s = _check_state(state)
+    return _space(s.profile).action(s, action_id)
+
+
+def legal_ids(state: GameState) -> tuple[int, ...]:
+    """The ids of the legal actions of the player to act, ascending (empty when nobody acts)."""
+    s = _check_state(state)
+    return _space(s.profile).legal_ids(s)
+
+
+def legal_mask(state: GameState) -> tuple[int, ...]:
+    """One 0/1 per id: 1 where the id is legal for the player to act."""
+    s = _check_state(state)
+    space = _space(s.profile)
+    mask = [0] * space.size
+    for i in space.legal_ids(s):
+        mask[i] = 1
+    return tuple(mask)
+
+
+def _meld_table(state: GameState) -> MeldTable | None:
+    """The meld table of the player to act, where the profile has one."""
+    p = state.current_player
+    if p is None:
+        return None
+    sub = getattr(state, "sub", None)
+    if sub is not None:
+        pair: tuple[int, ...] = state.pair  # type: ignore[attr-defined]
+        tables: tuple[MeldTable, ...] = sub.tables
+        return tables[pair.index(p)]
+    tables = getattr(state, "tables", None)  # type: ignore[assignment]
+    return None if tables is None else tables[p]
+
+
+def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
+    # One slot per table copy with a different history, lowest slot first; the
+    # same grouping the classic profile writes in its action text (KS#3).
+    from binocle.profiles._classic_rules import _table_groups as groups
+
+    return groups(table)

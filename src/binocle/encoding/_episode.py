@@ -1,0 +1,252 @@
+"""Chance and episodes: deals dealt card by card as chance outcomes, steps by id, returns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from binocle import actions as A
+from binocle.actions import Kind
+from binocle.cards import Card
+from binocle.core import GameState, Phase, Profile, View
+from binocle.encoding._actions import _space
+from binocle.encoding._common import _check_state, _kind_index, _profile_of, kinds
+from binocle.errors import BinocleError, IllegalActionError, InvalidArgumentError, RuleCode
+
+
+def _classic_part(state: GameState) -> Any:
+    """The classic (two-handed, with a stock) state inside ``state``, or None."""
+    if state.profile.name == "classic":
+        return state
+    return getattr(state, "sub", None)
+
+
+def _with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
+    """``state`` with the classic stock (top first) replaced by ``stock``, the same cards.
+
+    The hand's ``deal`` is rewritten with that stock order and the game replayed
+    from its start, so the state's history replays to the state itself (records,
+    saved states and determinization read it).
+    """
+    from binocle.game import apply, start
+
+    moves = state.moves()
+    last = max(i for i, (a, _) in enumerate(moves) if a.kind is Kind.DEAL)
+    cards = moves[last][0].cards
+    keep = len(cards) - len(stock)
+    deck = (*cards[:keep], *stock)
+    s = start(state.profile, state.seed, state.first_dealer)
+    for i, (action, _) in enumerate(moves):
+        s = apply(s, A.deal(deck) if i == last else action)
+    return s
+
+
+def _dealt_by_chance(state: GameState) -> int:
+    """How many deck cards the pending deal reveals as chance: all but the classic stock."""
+    classic = _classic_part(state)
+    if classic is not None or state.profile.name == "classic":
+        return 25
+    return state.profile.pack_size
+
+
+@attrs.frozen(slots=True, eq=False)
+class Episode:
+    """One episode for learning or search: a game state with chance made explicit.
+
+    Each deal is a sequence of chance outcomes, one card at a time in deck
+    order (an outcome is a card's index among the pack's card kinds,
+    weighted by how many copies remain).  In the classic game only the
+    hands and the turn-up are dealt so; each stock card is a chance outcome
+    when it is drawn, just before the trick's winner announces.  The episode
+    ends when the game is over or after ``hands`` hands.
+
+    Returns are the change of each game score since the episode began; the
+    reward of a step is the change since the previous decision, so it is
+    paid at the first decision after a hand is scored, or at the end.
+    """
+
+    state: GameState
+    hands: int = 1
+    first_results: int = 0
+    start_scores: tuple[int, ...] = ()
+    deck: tuple[Card, ...] = ()
+    ready: bool = False
+    history: tuple[int, ...] = ()
+    base: tuple[int, ...] = ()
+
+    @classmethod
+    def new(cls, profile: Any = "cutthroat", *, hands: int = 1, dealer: int = 0) -> Episode:
+        """A new game at its first deal, played for ``hands`` hands at most."""
+        from binocle.game import start
+
+        if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+            raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
+        s = start(_profile_of(profile), 0, dealer)
+        return cls(s, hands, 0, s.scores, (), False, (), s.scores)
+
+    @classmethod
+    def from_state(
+        cls, state: GameState, *, hands: int = 1, like: Episode | None = None
+    ) -> Episode:
+        """An episode continuing from ``state`` (e.g. one sampled by :func:`binocle.determinize`).
+
+        With ``like``, the hand count and returns continue ``like``'s.  A pending
+        classic draw counts as already drawn (its cards lie on top of the stock).
+        """
+        s = _check_state(state)
+        if like is not None:
+            return cls(
+                s, like.hands, like.first_results, like.start_scores, (), True, (), like.base
+            )
+        return cls(s, hands, len(s.results), s.scores, (), True, (), s.scores)
+
+    def __copy__(self) -> Episode:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Episode:
+        return self
+
+    # -- where the episode stands ------------------------------------------------
+
+    @property
+    def profile(self) -> Profile:
+        """The profile played."""
+        return self.state.profile
+
+    def is_terminal(self) -> bool:
+        """Whether the episode is over: the game ended, or its hands are played."""
+        s = self.state
+        if s.phase is Phase.OVER:
+            return True
+        return s.phase is Phase.DEAL and len(s.results) - self.first_results >= self.hands
+
+    def is_chance(self) -> bool:
+        """Whether the next step is a chance outcome (a card dealt or drawn)."""
+        if self.is_terminal():
+            return False
+        s = self.state
+        if s.phase is Phase.DEAL:
+            return True
+        classic = _classic_part(s)
+        return classic is not None and classic.phase is Phase.ANNOUNCE and not self.ready
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to decide, or None at chance and at the end."""
+        if self.is_terminal() or self.is_chance():
+            return None
+        return self.state.current_player
+
+    # -- chance ----------------------------------------------------------------
+
+    def _remaining(self) -> list[int]:
+        """How many copies of each card kind the next chance outcome is drawn from."""
+        s = self.state
+        index = _kind_index(s.profile.pack_size)
+        if s.phase is Phase.DEAL:
+            counts = [2] * len(index)
+        else:
+            counts = [0] * len(index)
+            for c in _classic_part(s).stock:
+                counts[index[c]] += 1
+        for c in self.deck:
+            counts[index[c]] -= 1
+        return counts
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The possible outcomes (card indices) with their probabilities, ascending."""
+        if not self.is_chance():
+            return []
+        counts = self._remaining()
+        total = sum(counts)
+        return [(i, k / total) for i, k in enumerate(counts) if k]
+
+    # -- steps -----------------------------------------------------------------
+
+    def legal_ids(self) -> tuple[int, ...]:
+        """The legal ids of the player to decide (chance outcomes at chance)."""
+        if self.is_chance():
+            return tuple(i for i, _ in self.chance_outcomes())
+        if self.is_terminal():
+            return ()
+        return _space(self.profile).legal_ids(self.state)
+
+    def apply(self, action_id: int) -> Episode:
+        """The episode after a decision or a chance outcome, by id."""
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise InvalidArgumentError(f"an id is a whole number, not {action_id!r}")
+        if self.is_terminal():
+            raise IllegalActionError("the episode is over", RuleCode.GAME_OVER)
+        history = (*self.history, action_id)
+        if self.is_chance():
+            return self._chance(action_id, history)
+        from binocle.game import apply
+
+        action = _space(self.profile).action(self.state, action_id)
+        s = apply(self.state, action)
+        return Episode(
+            s, self.hands, self.first_results, self.start_scores, (), False, history,
+            self.returns(),
+        )  # fmt: skip
+
+    def _chance(self, outcome: int, history: tuple[int, ...]) -> Episode:
+        cards = kinds(self.profile.pack_size)
+        if not 0 <= outcome < len(cards):
+            raise IllegalActionError(
+                f"chance outcome {outcome} is not a card index", RuleCode.BAD_DECK
+            )
+        card = cards[outcome]
+        counts = self._remaining()
+        if not counts[outcome]:
+            raise IllegalActionError(
+                f"chance outcome {card}: no copy of it is left to deal", RuleCode.BAD_DECK
+            )
+        deck = (*self.deck, card)
+        counts[outcome] -= 1
+        rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]
+        s = self.state
+        if s.phase is Phase.DEAL:
+            if len(deck) < _dealt_by_chance(s):
+                return attrs.evolve(self, deck=deck, history=history)
+            from binocle.game import apply
+
+            s = apply(s, A.deal((*deck, *sorted(rest))))
+            return attrs.evolve(self, state=s, deck=(), ready=False, history=history)
+        stock = _classic_part(s).stock
+        if len(deck) < min(2, len(stock)):
+            return attrs.evolve(self, deck=deck, history=history)
+        return attrs.evolve(
+            self, state=_with_stock(s, (*deck, *sorted(rest))), deck=(), ready=True,
+            history=history,
+        )  # fmt: skip
+
+    def action_label(self, action_id: int) -> str:
+        """What an id means here: the action's text, or the card a chance outcome deals."""
+        if self.is_chance():
+            cards = kinds(self.profile.pack_size)
+            what = "deal" if self.state.phase is Phase.DEAL else "draw"
+            if 0 <= action_id < len(cards):
+                return f"{what} {cards[action_id]}"
+            return f"{what} ?{action_id}"
+        space = _space(self.profile)
+        try:
+            return str(space.action(self.state, action_id))
+        except BinocleError:
+            return space.labels[action_id] if 0 <= action_id < space.size else f"?{action_id}"
+
+    # -- returns -----------------------------------------------------------------
+
+    def returns(self) -> tuple[int, ...]:
+        """Each seat's score change since the episode began."""
+        return tuple(a - b for a, b in zip(self.state.scores, self.start_scores, strict=True))
+
+    def rewards(self) -> tuple[int, ...]:
+        """Each seat's score change since the previous decision."""
+        return tuple(a - b for a, b in zip(self.returns(), self.base, strict=True))
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know now (:func:`binocle.observe`)."""
+        from binocle.game import observe
+
+        return observe(self.state, seat)
