@@ -366,24 +366,8 @@ class ClassicRules(Profile):
         deck = current_deal(s)
         if deck is None:
             return public_log(s, seat if seat is not None else 0)
-        size = len(deck)
         known = self._seen_deck(s, seat) if seat is not None else ()
-        drawn = [0]
-
-        def draws(action: Action, actor: int | None) -> tuple[str, ...]:
-            if action.kind not in _DRAWING or actor is None:
-                return ()
-            k = drawn[0]
-            drawn[0] = k + 1
-            first, second = 25 + 2 * k, 26 + 2 * k
-            if first >= size:
-                return ()
-            lines = []
-            for who, at in ((actor, first), (1 - actor, second if second < size else 24)):
-                card = known[at] if at < len(known) else None
-                lines.append(f"{who}: draw {card}" if card is not None else f"{who}: draw")
-            return tuple(lines)
-
+        draws = _DrawLines(len(deck), known)
         return public_log(s, seat if seat is not None else 0, then=draws)
 
     def _seen_deck(self, s: ClassicState, seat: int) -> tuple[Card | None, ...]:
@@ -425,6 +409,30 @@ class ClassicRules(Profile):
 
 #: The announcements after a trick (classic rules, Announcements): each is followed by the draw.
 _DRAWING: Final = frozenset({_KIND_PASS, _KIND_MELD, _KIND_DIX})
+
+
+class _DrawLines:
+    """The two draw lines after each announcement of a hand's log, in order (a plain
+    class, not a closure: the compiled build makes it native)."""
+
+    def __init__(self, size: int, known: tuple[Card | None, ...]) -> None:
+        self.size = size
+        self.known = known
+        self.drawn = 0
+
+    def __call__(self, action: Action, actor: int | None) -> tuple[str, ...]:
+        if action.kind not in _DRAWING or actor is None:
+            return ()
+        k = self.drawn
+        self.drawn = k + 1
+        first, second = 25 + 2 * k, 26 + 2 * k
+        if first >= self.size:
+            return ()
+        lines = []
+        for who, at in ((actor, first), (1 - actor, second if second < self.size else 24)):
+            card = self.known[at] if at < len(self.known) else None
+            lines.append(f"{who}: draw {card}" if card is not None else f"{who}: draw")
+        return tuple(lines)
 
 
 def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
