@@ -46,8 +46,8 @@ def public_modules() -> list[str]:
         parts = info.name.split(".")
         if any(p.startswith("_") for p in parts) or info.name.startswith(PRIVATE_PREFIXES):
             continue
-        if info.name in DEPRECATED:
-            continue
+        if info.name in DEPRECATED or info.name.endswith("__mypyc"):
+            continue  # a forwarder; the compiled build's shared library
         names.append(info.name)
     return sorted(names)
 
