@@ -411,7 +411,7 @@ class Profile:
     :func:`binocle.profile`.
 
     Every profile has the option ``max_hands`` (None: the game is played to
-    its end, as the sources play it).  With ``max_hands=N`` the game is over
+    its end, as the published rules play it).  With ``max_hands=N`` the game is over
     at the end of hand N if the rules have not ended it before: the highest
     score wins, a tie as the profile breaks ties (else nobody wins), and
     :func:`binocle.end_reason` is ``"limit"``.
