@@ -51,7 +51,7 @@ def test_the_table_names_each_class_fields_in_order() -> None:
     }
     assert {c.name for c in gen.CLASSES} == set(classes)
     for spec in gen.CLASSES:
-        assert classes[spec.name]._FIELDS == tuple(n for n, _ in spec.fields()), spec.name
+        assert tuple(n for n, _ in spec.fields()) == classes[spec.name]._FIELDS, spec.name
 
 
 @pytest.mark.skipif(binocle.compiled, reason="a compiled constructor has no Python signature")

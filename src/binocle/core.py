@@ -9,10 +9,8 @@ states positionally and share every part that did not change.
 from __future__ import annotations
 
 import enum
-import operator
-import random
 from collections.abc import Callable
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, ClassVar, Final, Literal, TypeVar, overload
 
 import attrs
 
@@ -24,10 +22,11 @@ from binocle._build import (
     state_updater,
 )
 from binocle._mypyc import mypyc_attr
-from binocle.actions import CLAIM, Action, Kind, claim, new_action
-from binocle.actions import PLAY as _PLAY_ACTIONS
-from binocle.cards import Card, Suit, format_cards, pack, parse_cards
+from binocle.actions import Action, Kind, claim, new_action
+from binocle.cards import Card, Suit, format_cards
 from binocle.errors import InvalidArgumentError, InvalidNotationError, RuleCode, excerpt
+from binocle.rules import deal as _deal
+from binocle.rules.deal import shuffled_pack
 from binocle.rules.tricks import Obligation, _trick_winner
 
 __all__ = [
@@ -130,11 +129,7 @@ class HandResult:
 
 T = TypeVar("T", bound="GameState")
 F = TypeVar("F", bound="FrozenValue")
-_PACKS: Final[dict[int, tuple[Card, ...]]] = {}
-_BIT_LENGTH: Final[tuple[int, ...]] = tuple(n.bit_length() for n in range(65))
-#: The shuffle's steps by pack size: each position from the last down, with the bits
-#: its random draw takes.
-_STEPS: Final[dict[int, tuple[tuple[int, int], ...]]] = {}
+_D = TypeVar("_D")
 
 
 # A value class is written out by hand, not made by attrs: compiled (the mypyc build),
@@ -377,8 +372,125 @@ class View:
         text = _TEXT.get("view")
         return repr(self) if text is None else text(self)
 
-    def get(self, name: str, default: Any = None) -> Any:
-        """A profile-specific public fact by name, e.g. ``view.get("widow")``."""
+    @overload
+    def get(self, name: Literal["bidder", "bid", "retired"]) -> int | None | None: ...
+    @overload
+    def get(self, name: Literal["bidder", "bid", "retired"], default: _D) -> int | _D | None: ...
+    @overload
+    def get(
+        self, name: Literal["discard_count", "stock_size", "dixes", "tricks"]
+    ) -> int | None: ...
+    @overload
+    def get(
+        self, name: Literal["discard_count", "stock_size", "dixes", "tricks"], default: _D
+    ) -> int | _D: ...
+    @overload
+    def get(self, name: Literal["exchanged"]) -> bool | None: ...
+    @overload
+    def get(self, name: Literal["exchanged"], default: _D) -> bool | _D: ...
+    @overload
+    def get(
+        self,
+        name: Literal[
+            "meld_points",
+            "targets",
+            "taken",
+            "claim_totals",
+            "dix_shown",
+            "announced",
+            "recorded",
+            "payers",
+        ],
+    ) -> tuple[int, ...] | None: ...
+    @overload
+    def get(
+        self,
+        name: Literal[
+            "meld_points",
+            "targets",
+            "taken",
+            "claim_totals",
+            "dix_shown",
+            "announced",
+            "recorded",
+            "payers",
+        ],
+        default: _D,
+    ) -> tuple[int, ...] | _D: ...
+    @overload
+    def get(self, name: Literal["pair"]) -> tuple[int, ...] | None | None: ...
+    @overload
+    def get(self, name: Literal["pair"], default: _D) -> tuple[int, ...] | _D | None: ...
+    @overload
+    def get(self, name: Literal["scored"]) -> tuple[bool, ...] | None: ...
+    @overload
+    def get(self, name: Literal["scored"], default: _D) -> tuple[bool, ...] | _D: ...
+    @overload
+    def get(self, name: Literal["widow", "discards"]) -> tuple[Card, ...] | None | None: ...
+    @overload
+    def get(
+        self, name: Literal["widow", "discards"], default: _D
+    ) -> tuple[Card, ...] | _D | None: ...
+    @overload
+    def get(self, name: Literal["concealed"]) -> tuple[Card, ...] | None: ...
+    @overload
+    def get(self, name: Literal["concealed"], default: _D) -> tuple[Card, ...] | _D: ...
+    @overload
+    def get(self, name: Literal["turn_up"]) -> Card | None | None: ...
+    @overload
+    def get(self, name: Literal["turn_up"], default: _D) -> Card | _D | None: ...
+    @overload
+    def get(self, name: Literal["tables"]) -> tuple[tuple[Card, ...], ...] | None: ...
+    @overload
+    def get(self, name: Literal["tables"], default: _D) -> tuple[tuple[Card, ...], ...] | _D: ...
+    @overload
+    def get(self, name: Literal["last_trick"]) -> tuple[tuple[int, Card], ...] | None: ...
+    @overload
+    def get(
+        self, name: Literal["last_trick"], default: _D
+    ) -> tuple[tuple[int, Card], ...] | _D: ...
+    @overload
+    def get(self, name: Literal["played"]) -> tuple[tuple[tuple[int, Card], ...], ...] | None: ...
+    @overload
+    def get(
+        self, name: Literal["played"], default: _D
+    ) -> tuple[tuple[tuple[int, Card], ...], ...] | _D: ...
+    @overload
+    def get(self, name: Literal["calls"]) -> tuple[tuple[int, int], ...] | None: ...
+    @overload
+    def get(self, name: Literal["calls"], default: _D) -> tuple[tuple[int, int], ...] | _D: ...
+    @overload
+    def get(self, name: Literal["melds"]) -> tuple[MeldResult | None, ...] | None: ...
+    @overload
+    def get(self, name: Literal["melds"], default: _D) -> tuple[MeldResult | None, ...] | _D: ...
+    @overload
+    def get(
+        self, name: Literal["table_melds"]
+    ) -> tuple[tuple[tuple[str, tuple[Card, ...], bool], ...], ...] | None: ...
+    @overload
+    def get(
+        self, name: Literal["table_melds"], default: _D
+    ) -> tuple[tuple[tuple[str, tuple[Card, ...], bool], ...], ...] | _D: ...
+    @overload
+    def get(self, name: Literal["two_handed"]) -> tuple[tuple[str, object], ...] | None: ...
+    @overload
+    def get(
+        self, name: Literal["two_handed"], default: _D
+    ) -> tuple[tuple[str, object], ...] | _D: ...
+    @overload
+    def get(self, name: str, default: object = None) -> object: ...
+    def get(self, name: str, default: object = None) -> object:
+        """A profile-specific public fact by name, e.g. ``view.get("widow")``, or
+        ``default`` (None) where the profile or the moment has none.
+
+        Typed by name: ``view.get("bid")`` is ``int | None`` to a type checker,
+        ``view.get("widow")`` a tuple of cards or None, and so on for each fact of
+        the profiles' fact types (:class:`~binocle.profiles.CutthroatFacts`,
+        :class:`~binocle.profiles.ClassicFacts`,
+        :class:`~binocle.profiles.ThreeHandedFacts`); another name gives ``object``.
+        ``binocle.profiles.cutthroat_facts(view)`` and its siblings give every
+        fact at once, typed.
+        """
         for key, value in self.public:
             if key == name:
                 return value
@@ -685,23 +797,8 @@ class Profile:
 
     def deal_for(self, state: GameState) -> Action:
         """The deal drawn from the game's seed for the next hand."""
-        size = self.pack_size
-        sorted_pack = _PACKS.get(size)
-        if sorted_pack is None:
-            sorted_pack = _PACKS[size] = pack(size)
-        deck = list(sorted_pack)
-        steps = _STEPS.get(size)
-        if steps is None:
-            steps = _STEPS[size] = tuple((i, _BIT_LENGTH[i + 1]) for i in range(size - 1, 0, -1))
-        # random.Random(...).shuffle(deck), written out (the same draws, the same
-        # order): shuffling is most of the cost of a deal.
-        getrandbits = random.Random(f"binocle:{state.seed}:{state.hand_number}").getrandbits
-        for i, k in steps:
-            j = getrandbits(k)
-            while j > i:
-                j = getrandbits(k)
-            deck[i], deck[j] = deck[j], deck[i]
-        return new_action(Kind.DEAL, cards=tuple(deck))  # the engine's own deck: no checks
+        deck = shuffled_pack(self.pack_size, f"binocle:{state.seed}:{state.hand_number}")
+        return new_action(Kind.DEAL, cards=deck)  # the engine's own deck: no checks
 
     def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
         """How a deck is dealt, in order: packets of ``(seat or pile name, cards)``.
@@ -743,15 +840,7 @@ class Profile:
         self, deck: tuple[Card, ...], dealer: int
     ) -> tuple[list[list[Card]], dict[str, list[Card]]]:
         """The hands (in deal order) and the piles that ``deck`` deals."""
-        key = (id(self), dealer, len(deck))
-        found = _SPLITS.get(key)
-        if found is None or found[0] is not self:
-            found = (self, *_splitter(self.deal_schedule(dealer), self.players, len(deck)))
-            if len(_SPLITS) >= 64:
-                _SPLITS.clear()
-            _SPLITS[key] = found  # the profile itself is kept: its id stays its own
-        _, seats, heaps = found
-        return [list(take(deck)) for take in seats], {n: list(take(deck)) for n, take in heaps}
+        return _deal.split_deck(deck, self.deal_schedule(dealer), self.players)
 
     def stack_deck(self, hands: Any, dealer: int = 0, **piles: Any) -> tuple[Card, ...]:
         """The deck order that deals exactly these ``hands`` and ``piles``.
@@ -770,124 +859,13 @@ class Profile:
         >>> binocle.observe(s, 0).hand[:3], s.hands[1] == s.hands[0]
         ((Card('AS'), Card('TS'), Card('KS')), True)
         """
-        schedule = self.deal_schedule(dealer)
-        needed: dict[int | str, int] = {}
-        for target, n in schedule:
-            needed[target] = needed.get(target, 0) + n
-        if not isinstance(hands, (list, tuple)) or len(hands) != self.players:
-            raise InvalidNotationError(f"stack_deck needs {self.players} hands, one per seat")
-        given: dict[int | str, Any] = {i: h for i, h in enumerate(hands)}
-        for name, cards in piles.items():
-            if name not in needed:
-                names = ", ".join(str(t) for t in needed if isinstance(t, str)) or "none"
-                raise InvalidNotationError(f"no pile {name!r} in this deal (piles: {names})")
-            given[name] = cards
-        rest = list(pack(self.pack_size))
-        parts: dict[int | str, list[Card]] = {}
-        missing = [t for t in needed if given.get(t) is None]
-        for target in needed:
-            if given.get(target) is None:
-                continue
-            part = given[target]
-            cards = [part] if isinstance(part, Card) else list(parse_cards(part))
-            if len(cards) != needed[target]:
-                raise InvalidNotationError(
-                    f"{'seat ' if isinstance(target, int) else ''}{target} gets"
-                    f" {needed[target]} cards, not {len(cards)}"
-                )
-            for c in cards:
-                if c not in rest:
-                    raise InvalidNotationError(f"{c} is given more often than the pack holds it")
-                rest.remove(c)
-            parts[target] = cards
-        for target in missing:
-            parts[target], rest = rest[: needed[target]], rest[needed[target] :]
-        deck: list[Card] = []
-        for target, n in schedule:
-            deck.extend(parts[target][:n])
-            del parts[target][:n]
-        return tuple(deck)
+        return _deal.stack_deck(
+            self.deal_schedule(dealer), self.players, self.pack_size, hands, piles
+        )
 
     def check_deck(self, action: Action) -> str | None:
         """Why a ``deal`` action's deck is not this profile's pack, or None."""
-        if sorted(action.cards) != list(pack(self.pack_size)):
-            got = len(action.cards)
-            return (
-                f"a deal must hold exactly the {self.pack_size}-card pack, every card twice"
-                f" (got {got} cards)"
-            )
-        return None
-
-
-_Take = Callable[[tuple[Card, ...]], tuple[Card, ...]]
-#: How each profile deals (by dealer and deck size): the deck positions of every
-#: hand and pile, as item getters (see Profile.split_deck).
-_SPLITS: Final[
-    dict[tuple[int, int, int], tuple[Profile, tuple[_Take, ...], tuple[tuple[str, _Take], ...]]]
-] = {}
-
-
-def _splitter(
-    schedule: tuple[tuple[int | str, int], ...], players: int, size: int
-) -> tuple[tuple[_Take, ...], tuple[tuple[str, _Take], ...]]:
-    """Item getters of the deck positions each seat and each pile receives, in order."""
-    where: dict[int | str, list[int]] = {i: [] for i in range(players)}
-    pos = 0
-    for target, n in schedule:
-        where.setdefault(target, []).extend(range(pos, min(pos + n, size)))
-        pos += n
-
-    def take(positions: list[int]) -> _Take:
-        if not positions:
-            return lambda deck: ()
-        if len(positions) == 1:
-            i = positions[0]
-            return lambda deck: (deck[i],)
-        getter: _Take = operator.itemgetter(*positions)
-        return getter
-
-    seats = tuple(take(where[i]) for i in range(players))
-    heaps = tuple((n, take(p)) for n, p in where.items() if isinstance(n, str))
-    return seats, heaps
-
-
-def public_log(
-    state: GameState,
-    seat: int,
-    hide: Callable[[Action, int | None], str | None] | None = None,
-    then: Callable[[Action, int | None], tuple[str, ...]] | None = None,
-) -> tuple[str, ...]:
-    """The current hand's actions as ``seat`` saw them, oldest first.
-
-    The deal's cards are never shown; ``hide(action, actor)`` may give the text
-    that replaces an action hidden from ``seat`` (None: shown as it is), and
-    ``then(action, actor)``, called in the order of play, the entries of what the
-    rules make follow the action without a choice (classic: the draws,
-    ``"0: draw TS"``, or ``"1: draw"`` where the card is hidden from ``seat``).
-    """
-    taken: list[tuple[Action, int | None]] = []
-    node = state.history
-    while node is not None:
-        prev, action, actor = node
-        if action.kind is Kind.DEAL:
-            break
-        taken.append((action, actor))
-        node = prev
-    out = ["deal"]
-    for action, actor in reversed(taken):
-        masked = hide(action, actor) if hide is not None else None
-        out.append(f"{actor}: {masked if masked is not None else action}")
-        if then is not None:
-            out.extend(then(action, actor))
-    return tuple(out)
-
-
-def top_scorer(scores: tuple[int, ...], seats: Any = None) -> int | None:
-    """The one seat (of ``seats``, default all) with the highest score; None on a tie."""
-    among = range(len(scores)) if seats is None else seats
-    best = max(scores[i] for i in among)
-    top = [i for i in among if scores[i] == best]
-    return top[0] if len(top) == 1 else None
+        return _deal.check_deck(action.cards, self.pack_size)
 
 
 #: A deal as the players see it: no cards.
@@ -919,74 +897,5 @@ def current_deal(state: GameState) -> tuple[Card, ...] | None:
     return None
 
 
-def plays_then(
-    cards: tuple[Card, ...], last: Action | None = None, table: tuple[Action, ...] = _PLAY_ACTIONS
-) -> tuple[Action, ...]:
-    """The interned ``play`` of each distinct card of the sorted ``cards``, in their
-    order, then ``last`` when given (``claim``, ``concede``): the plays of a hand.
-    ``table`` gives another action by card instead (``binocle.actions.DISCARD``).
-
-    A loop of one comparison and one table read a card: compiled, about a third of
-    the cost of the item getter it replaced, and faster interpreted too.
-    """
-    out: list[Action] = []
-    prev = -1
-    for card in cards:
-        c: int = card  # compiled: the card number as a machine integer
-        if c != prev:
-            out.append(table[c])
-            prev = c
-    if last is not None:
-        out.append(last)
-    return tuple(out)
-
-
-def suit_plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
-    """:func:`plays_then` of sorted cards of one suit, then ``claim``: shared tuples,
-    built once each (the plays that follow suit or trump, classic and three-handed)."""
-    out = _SUIT_PLAYS_AND_CLAIM.get(cards)
-    if out is None:
-        out = _SUIT_PLAYS_AND_CLAIM[cards] = plays_then(cards, CLAIM)
-    return out
-
-
-#: ``play`` actions then ``claim``, by the sorted cards of one suit.
-_SUIT_PLAYS_AND_CLAIM: Final[dict[tuple[Card, ...], tuple[Action, ...]]] = {}
-
-
-def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    """``t`` with item ``i`` replaced by ``value``."""
-    return t[:i] + (value,) + t[i + 1 :]
-
-
-def remove_card(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
-    """A sorted hand without one copy of ``c``."""
-    i = hand.index(c)
-    return hand[:i] + hand[i + 1 :]
-
-
 #: The largest whole-number profile option (nine digits).
 MAX_OPTION: Final = 999_999_999
-
-
-def profile_option(default: Any, validator: Callable[[Any, Any, Any], None]) -> Any:
-    """A profile's option field: its default and its validator (an attrs field).
-
-    Typed ``Any``: the compiled build's mypyc would otherwise check, as it builds the
-    class, the field specification against the option's own type (an ``int``).
-    """
-    return attrs.field(default=default, validator=validator)
-
-
-def flag_option(instance: Any, attribute: Any, value: Any) -> None:
-    """attrs validator of a true/false profile option."""
-    if not isinstance(value, bool):
-        raise ValueError(f"{attribute.name} must be true or false, not {excerpt(value)}")
-
-
-def positive_option(instance: Any, attribute: Any, value: Any) -> None:
-    """attrs validator of a positive whole-number profile option (at most ``MAX_OPTION``)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_OPTION:
-        raise ValueError(
-            f"{attribute.name} must be a whole number 1..{MAX_OPTION}, not {excerpt(value)}"
-        )

@@ -31,13 +31,7 @@ from binocle.core import (
     _PHASE_PLAY,
     GameState,
     HandResult,
-    flag_option,
-    positive_option,
-    profile_option,
-    remove_card,
-    replace_at,
     state_updater,
-    top_scorer,
 )
 from binocle.profiles._classic_rules import (
     ClassicRules,
@@ -50,6 +44,14 @@ from binocle.profiles._classic_state import (
     _change_draw,
     _change_lead,
     _change_trick,
+)
+from binocle.profiles._common import (
+    flag_option,
+    positive_option,
+    profile_option,
+    remove_card,
+    replace_at,
+    top_scorer,
 )
 from binocle.rules.classic_melds import (
     MeldTable,

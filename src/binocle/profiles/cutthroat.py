@@ -36,13 +36,15 @@ from binocle.core import (
     GameState,
     HandResult,
     MeldResult,
+)
+from binocle.errors import excerpt
+from binocle.profiles._common import (
     flag_option,
     positive_option,
     profile_option,
     remove_card,
     replace_at,
 )
-from binocle.errors import excerpt
 from binocle.profiles._cutthroat_rules import CutthroatRules
 from binocle.profiles._cutthroat_rules import plays_of_suit as plays_of_suit
 from binocle.profiles._cutthroat_state import (

@@ -36,15 +36,17 @@ from binocle.core import (
     HandResult,
     Phase,
     Profile,
+    state_updater,
+)
+from binocle.errors import InvalidNotationError
+from binocle.profiles._common import (
     flag_option,
     positive_option,
     profile_option,
     remove_card,
     replace_at,
-    state_updater,
     top_scorer,
 )
-from binocle.errors import InvalidNotationError
 from binocle.profiles._three_handed_rules import (
     _NINE,
     ThreeHandedRules,
