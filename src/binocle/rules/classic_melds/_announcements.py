@@ -165,7 +165,7 @@ class MeldTable:
     slots: tuple[tuple[int, Card], ...] = ()
     melds: tuple[TableMeld, ...] = ()
 
-    EMPTY: ClassVar[MeldTable]
+    EMPTY: "ClassVar[MeldTable]"
 
     @property
     def cards(self) -> tuple[Card, ...]:
