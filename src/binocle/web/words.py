@@ -231,11 +231,15 @@ def _facts(view: View, pub: dict[str, Any], names: Sequence[str]) -> list[dict[s
     if pub.get("turn_up") is not None:
         facts.append(_fact("turn_up", "Turn-up", card_text(pub["turn_up"]), [pub["turn_up"]]))
     if pub.get("exchanged"):
-        facts.append(_fact("exchanged", "Dix", "the dealer took the turn-up for the Nine of trumps"))
+        facts.append(
+            _fact("exchanged", "Dix", "the dealer took the turn-up for the Nine of trumps")
+        )
     if "stock_size" in pub and view.phase not in (Phase.DEAL, Phase.OVER):
         facts.append(_fact("stock", "Stock", f"{pub['stock_size']} cards"))
     if pub.get("discards"):
-        facts.append(_fact("buried", "You buried", cards_text(pub["discards"]), pub["discards"]))
+        facts.append(
+            _fact("buried", "You buried", f"{len(pub['discards'])} cards", pub["discards"])
+        )
     elif pub.get("discard_count"):
         facts.append(_fact("buried", "Buried", f"{pub['discard_count']} cards, face down"))
     if pub.get("played") is not None and view.phase is Phase.PLAY:
@@ -298,9 +302,7 @@ def _seat_lines(view: View, pub: dict[str, Any], seat: int, won: list[int]) -> l
     return lines
 
 
-def _seats(
-    view: View, pub: dict[str, Any], names: Sequence[str]
-) -> list[dict[str, Any]]:
+def _seats(view: View, pub: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
     won = _tricks_won(view, pub.get("played") or ())
     out = []
     for seat in range(len(view.hand_sizes)):
@@ -351,16 +353,12 @@ def _hand_meld(view: View) -> dict[str, Any] | None:
     """The meld of the seat's hand in each trump, while it bids (the widow unknown)."""
     if view.phase is not Phase.BIDDING or not view.hand:
         return None
-    by_suit = []
-    for s in Suit:
-        result = meld(view.hand, s, view.profile)
-        by_suit.append({"trump": str(s), "suit": s, "total": result.total})
-    best = max(by_suit, key=lambda x: x["total"])
-    text = f"Your meld: {best['total']} with {_suit(best['suit'])} as trump"
-    others = ", ".join(f"{suit_text(x['suit'])} {x['total']}" for x in by_suit if x is not best)
-    for x in by_suit:
-        del x["suit"]
-    return {"by_suit": by_suit, "best": best["total"],
+    totals = {s: meld(view.hand, s, view.profile).total for s in Suit}
+    best = max(Suit, key=lambda s: totals[s])
+    text = f"Your meld: {totals[best]} with {_suit(best)} as trump"
+    others = ", ".join(f"{suit_text(s)} {totals[s]}" for s in Suit if s is not best)
+    by_suit = [{"trump": str(s), "total": totals[s]} for s in Suit]
+    return {"by_suit": by_suit, "best": totals[best],
             "text": f"{text} ({others}); the widow may add to it."}  # fmt: skip
 
 
@@ -403,9 +401,7 @@ def _before_end(state: GameState) -> GameState | None:
         return None
 
 
-def _sheet(
-    state: GameState, view: View, names: Sequence[str]
-) -> dict[str, Any] | None:
+def _sheet(state: GameState, view: View, names: Sequence[str]) -> dict[str, Any] | None:
     if not view.results:
         return None
     result: HandResult = view.results[-1]
@@ -461,6 +457,10 @@ def _sheet(
         notes.append("A wrong knock retired a player.")
     elif result.outcome == "thrown-in":
         notes.append("Everyone passed: the hand was thrown in.")
+    elif result.outcome == "redeal":
+        notes.append("A bunched hand was thrown in for a new deal.")
+    else:
+        notes.append("The hand was played out: each player scores his meld and trick points.")
     last = None
     if before is not None and before.trick and len(before.trick) < len(view.scores):
         moves = state.moves()
