@@ -77,6 +77,11 @@ def _is(who: str) -> str:
     return "you are" if who == "you" else f"{who} is"
 
 
+def _verb(who: str, verb: str) -> str:
+    """``verb`` as ``who`` says it: "you lose", "ann loses"."""
+    return verb if who == "you" else f"{verb}s"
+
+
 def _have(who: str) -> str:
     return "you have" if who == "you" else f"{who} has"
 
@@ -434,7 +439,7 @@ def _sheet(state: GameState, view: View, names: Sequence[str]) -> dict[str, Any]
                 note.append(
                     f"{'double set' if double else 'set'}: {meld_part} + tricks"
                     f" {result.tricks[i]} = {reached}, short of the bid {result.bid}:"
-                    f" the meld does not count and {names[i]} loses"
+                    f" the meld does not count and {names[i]} {_verb(names[i], 'lose')}"
                     f" {'twice the bid' if double else 'the bid'} ({result.delta[i]})"
                 )
         elif result.bidder is not None and result.outcome == "played":
@@ -449,7 +454,8 @@ def _sheet(state: GameState, view: View, names: Sequence[str]) -> dict[str, Any]
         rows.append({"seat": i, "declared": declared[i], "note": "; ".join(note)})
     if result.bidder is not None:
         verdict = ("conceded" if result.outcome == "conceded"
-                   else "made it" if result.made else "was set")  # fmt: skip
+                   else "made it" if result.made
+                   else "were set" if names[result.bidder] == "you" else "was set")  # fmt: skip
         notes.append(f"{names[result.bidder]} bid {result.bid} and {verdict}.")
     elif result.outcome == "claimed":
         notes.append("A knock ended the hand.")
