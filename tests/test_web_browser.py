@@ -473,3 +473,31 @@ def test_a_finished_trick_stays_on_the_table_a_moment(browser: Any) -> None:
         assert page.is_hidden("#last-trick") and steps < game.table.steps
         page.close()
         assert game.errors == []
+
+
+def test_the_options_form_sends_each_option_as_its_kind(browser: Any) -> None:
+    """Every option is a labelled control with its help; ``max_hands`` typed in the form
+    starts a game with that limit (the form once sent it as text, which was refused)."""
+    app = create_app()
+    with running_server(app) as address:
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(f"http://{address}/")
+        page.wait_for_selector("#profile option", state="attached")
+        for profile in binocle.profile_names():
+            page.select_option("#profile", profile)
+            for name in binocle.profile(profile).options():
+                control = page.locator(f"#option-{name}")
+                assert page.locator(f"label[for='option-{name}']").count() == 1
+                help_id = control.get_attribute("aria-describedby")
+                assert "Default:" in page.inner_text(f"#{help_id}")
+        page.select_option("#profile", "classic")
+        assert page.get_attribute("#option-max_hands", "type") == "number"
+        assert page.get_attribute("#option-pack", "data-kind") == "int"
+        page.fill("#option-max_hands", "1")
+        page.select_option("#bot-delay", "0")
+        page.click("#start")
+        page.wait_for_selector("#game:not(.hidden)")
+        assert page.inner_text("#message") == ""
+        (table,) = app.state.hub.tables.values()
+        assert table.state.profile.max_hands == 1
+        page.close()
