@@ -201,6 +201,9 @@ def keyboard_move(game: Game) -> None:
                 if focused == card and not chosen:
                     break
                 kb.press("ArrowRight")
+                if page.evaluate("document.activeElement.classList.contains('disabled')"):
+                    reason = page.evaluate("document.activeElement.dataset.reason")
+                    assert reason and reason in page.inner_text("#hint"), "the reason, on focus"
             else:
                 raise AssertionError(f"the arrows did not reach {card}")
             hint = page.inner_text("#hint")
@@ -233,11 +236,21 @@ def test_one_whole_hand_by_clicking(browser: Any, profile: str) -> None:
         shot.unlink(missing_ok=True)
         SHOTS.mkdir(parents=True, exist_ok=True)
 
+        tapped = []
+
         def snap(g: Game) -> None:
             if len(g.table.state.trick) >= 1 and len(_legal_cards(g)) >= 2 and not shot.exists():
                 g.page.screenshot(path=str(shot))
+            unplayable = g.page.query_selector(".card.disabled")
+            if unplayable is not None and not tapped:  # a tap on it says why, and plays nothing
+                before = g.table.state
+                unplayable.click(force=True)  # aria-disabled: Playwright would wait
+                reason = unplayable.get_attribute("data-reason")
+                assert reason in g.page.inner_text("#hint") and g.table.state is before
+                tapped.append(reason)
 
         assert game.play_hand(click_move, snap) >= 5
+        assert tapped, "no card was unplayable in the hand"
         game.check_sheet()
         assert shot.exists()
         game.page.screenshot(path=str(SHOTS / f"{profile}-score-sheet.png"))
@@ -303,8 +316,10 @@ def _to_play_as_bidder(game: Game, deadline: float) -> None:
     """Cutthroat: the person bids the ceiling (nobody can bid over it), buries three cards,
     names trump and melds, up to his first lead."""
     page = game.page
-    while game.table.state.phase is not Phase.PLAY:
+    while True:
         game.settle(deadline)
+        if game.table.state.phase is Phase.PLAY:
+            return
         steps = game.table.steps
         if page.query_selector("#bid"):
             page.fill("#bid-amount", "3000")
@@ -313,7 +328,6 @@ def _to_play_as_bidder(game: Game, deadline: float) -> None:
         else:
             click_move(game)
         game.wait_for_step(steps, deadline)
-    game.settle(deadline)
 
 
 def test_knocking_takes_two_steps_and_says_what_it_counts(browser: Any) -> None:
@@ -361,14 +375,15 @@ def test_burying_is_chosen_then_confirmed_and_conceding_takes_two_steps(browser:
         page = game.page
         table = game.table
         deadline = time.monotonic() + 90
-        while table.state.phase is not Phase.DISCARD:
+        while True:
             game.settle(deadline)
+            if table.state.phase is Phase.DISCARD:
+                break
             steps = table.steps
             page.fill("#bid-amount", "3000")
             page.dispatch_event("#bid-amount", "input")
             page.click("#bid")
             game.wait_for_step(steps, deadline)
-        game.settle(deadline)
         assert len(page.query_selector_all("#hand .card.widow")) == 3
         assert "Bury 3 cards" in page.inner_text("#hint")
         before = table.state
@@ -463,6 +478,7 @@ def test_a_finished_trick_stays_on_the_table_a_moment(browser: Any) -> None:
         click_move(game)  # the last card of the trick
         page.wait_for_selector("#trick.finished", timeout=5000)
         assert "took the trick" in page.inner_text("#trick-note")
+        assert "took the trick" in page.inner_text("#announcer")  # the live region says it
         assert len(page.query_selector_all("#trick.finished figure")) == 3
         page.wait_for_function(f"document.body.dataset.step === '{game.table.steps}'")
         page.keyboard.press("l")
