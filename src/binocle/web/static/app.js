@@ -367,6 +367,8 @@ function defaultHint(msg) {
     return `${t.discard.text} Chosen: ${chosen.length} of ${need}.`;
   }
   if (t.discard) return t.discard.text;
+  const me = t.seats[msg.view.seat];
+  if (me && me.tags.includes("retired")) return "You retired after a wrong knock: your cards are dead, the others play the hand out.";
   if (t.hand_meld) return t.hand_meld.text;
   if (playable(c).length) return "Your turn: choose a card to play (arrow keys, then Enter).";
   return "";
