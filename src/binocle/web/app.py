@@ -50,6 +50,8 @@ STATIC: Final = Path(__file__).parent / "static"
 #: Longest client message read, in characters (a replayed record is the largest); the
 #: server reads no longer frame either (:data:`binocle.web.server.WS_MAX_SIZE`).
 MAX_MESSAGE: Final = 1 << 20
+#: Replays the server narrates at once; another asked meanwhile is refused.
+REPLAYS_AT_ONCE: Final = 2
 log = logging.getLogger("binocle.web")
 
 
@@ -139,6 +141,8 @@ class Hub:
         self.by_address: dict[str, _Window] = {}
         self.open_from: dict[str, int] = {}
         self.connections = 0
+        #: Replays narrated at once (each costs CPU in proportion to its record).
+        self.replays = asyncio.Semaphore(REPLAYS_AT_ONCE)
         self._restore()
 
     # -- the store ----------------------------------------------------------------
@@ -349,7 +353,10 @@ class Hub:
         elif kind == "lobby":
             await conn.send({"type": "lobby", "tables": self.lobby()})
         elif kind == "replay":
-            await conn.send(await run_in_threadpool(protocol.replay_message, msg))
+            if self.replays.locked():
+                raise MessageError("the replay viewer is busy: try again in a moment")
+            async with self.replays:
+                await conn.send(await run_in_threadpool(protocol.replay_message, msg))
         elif kind in ("action", "knock", "deal", "record", "start"):
             playing = conn.table
             if playing is None or playing.id not in self.tables:
