@@ -71,81 +71,87 @@ def check_own_view(table: protocol.Table, seat: int, msg: dict[str, Any]) -> Non
 
 def test_two_people_play_a_whole_classic_hand_each_seeing_only_his_seat() -> None:
     app = web_app.create_app()
-    with testclient.TestClient(app) as client:
-        with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
-            joined, tokens = make_table(a, profile="classic", seats=["person", "person"],
-                                        name="Ann", seed=5)  # fmt: skip
-            assert set(tokens) == {"0", "1"} and joined["seat"] == 0 and not joined["started"]
-            game = joined["game"]
-            table = hub(app).tables[game]
-            b.send_json({"type": "join", "game": game, "token": tokens["1"], "name": "Bob"})
-            assert until(b, "joined")["seat"] == 1
-            assert table.names == ("Ann", "Bob") and table.ready and not table.started
-            b.send_json({"type": "action", "action": "pass"})
-            assert "has not started" in until(b, "state")["message"]
-            a.send_json({"type": "start"})
-            pages = {0: a, 1: b}
+    with (
+        testclient.TestClient(app) as client,
+        client.websocket_connect("/ws") as a,
+        client.websocket_connect("/ws") as b,
+    ):
+        joined, tokens = make_table(a, profile="classic", seats=["person", "person"],
+                                    name="Ann", seed=5)  # fmt: skip
+        assert set(tokens) == {"0", "1"} and joined["seat"] == 0 and not joined["started"]
+        game = joined["game"]
+        table = hub(app).tables[game]
+        b.send_json({"type": "join", "game": game, "token": tokens["1"], "name": "Bob"})
+        assert until(b, "joined")["seat"] == 1
+        assert table.names == ("Ann", "Bob") and table.ready and not table.started
+        b.send_json({"type": "action", "action": "pass"})
+        assert "has not started" in until(b, "state")["message"]
+        a.send_json({"type": "start"})
+        pages = {0: a, 1: b}
+        latest = {seat: until(ws, "state") for seat, ws in pages.items()}
+        hands = len(table.state.results)
+        moves = 0
+        while len(table.state.results) == hands:
+            for seat, msg in latest.items():
+                assert msg["step"] == table.steps
+                check_own_view(table, seat, msg)
+            actor = table.state.current_player
+            assert actor in pages
+            other = 1 - actor
+            # The seat not to act is refused and nothing changes.
+            before = table.state
+            pages[other].send_json({"type": "action", "action": "pass"})
+            assert "not your turn" in until(pages[other], "state")["message"]
+            assert table.state is before
+            move = choose(latest[actor]["controls"])
+            assert move is not None
+            pages[actor].send_json(move)
             latest = {seat: until(ws, "state") for seat, ws in pages.items()}
-            hands = len(table.state.results)
-            moves = 0
-            while len(table.state.results) == hands:
-                for seat, msg in latest.items():
-                    assert msg["step"] == table.steps
-                    check_own_view(table, seat, msg)
-                actor = table.state.current_player
-                assert actor in pages
-                other = 1 - actor
-                # The seat not to act is refused and nothing changes.
-                before = table.state
-                pages[other].send_json({"type": "action", "action": "pass"})
-                assert "not your turn" in until(pages[other], "state")["message"]
-                assert table.state is before
-                move = choose(latest[actor]["controls"])
-                assert move is not None
-                pages[actor].send_json(move)
-                latest = {seat: until(ws, "state") for seat, ws in pages.items()}
-                for msg in latest.values():
-                    assert msg["type"] == "state", msg
-                moves += 1
-            assert moves > 20
-            assert latest[0]["view"]["results"] == latest[1]["view"]["results"]
+            for msg in latest.values():
+                assert msg["type"] == "state", msg
+            moves += 1
+        assert moves > 20
+        assert latest[0]["view"]["results"] == latest[1]["view"]["results"]
 
 
 def test_a_table_with_a_bot_lists_links_sits_from_the_lobby_and_starts_when_full() -> None:
     app = web_app.create_app()
-    with testclient.TestClient(app) as client:
-        with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
-            joined, tokens = make_table(
-                a, profile="three-handed", seats=["person", "baseline", "person"], seed=8
-            )
-            game = joined["game"]
-            assert set(tokens) == {"0", "2"}
-            listed = client.get("/api/tables").json()["tables"]
-            assert [t["id"] for t in listed] == [game]
-            assert "token" not in json.dumps(listed)
-            seats = listed[0]["seats"]
-            assert [(s["kind"], s["taken"]) for s in seats] == [
-                ("person", True), ("bot", True), ("person", False)
-            ]  # fmt: skip
-            a.send_json({"type": "start"})
-            assert "must be taken first" in until(a, "state")["message"]
-            for bad in ({"seat": 1}, {"seat": 0}, {"seat": "2"}, {"seat": True}, {}):
-                b.send_json({"type": "sit", "game": game, **bad})
-                assert "free person's seat" in until(b, "joined")["message"]
-            b.send_json({"type": "sit", "game": game, "seat": 2, "name": "  Carla   B "})
-            assert until(b, "joined")["token"] == tokens["2"]
-            assert hub(app).tables[game].names[2] == "Carla B"
-            assert client.get("/api/tables").json()["tables"] == []  # full: no longer open
+    with (
+        testclient.TestClient(app) as client,
+        client.websocket_connect("/ws") as a,
+        client.websocket_connect("/ws") as b,
+    ):
+        joined, tokens = make_table(
+            a, profile="three-handed", seats=["person", "baseline", "person"], seed=8
+        )
+        game = joined["game"]
+        assert set(tokens) == {"0", "2"}
+        listed = client.get("/api/tables").json()["tables"]
+        assert [t["id"] for t in listed] == [game]
+        assert "token" not in json.dumps(listed)
+        seats = listed[0]["seats"]
+        assert [(s["kind"], s["taken"]) for s in seats] == [
+            ("person", True), ("bot", True), ("person", False)
+        ]  # fmt: skip
+        a.send_json({"type": "start"})
+        assert "must be taken first" in until(a, "state")["message"]
+        for bad in ({"seat": 1}, {"seat": 0}, {"seat": "2"}, {"seat": True}, {}):
+            b.send_json({"type": "sit", "game": game, **bad})
+            assert "free person's seat" in until(b, "joined")["message"]
+        b.send_json({"type": "sit", "game": game, "seat": 2, "name": "  Carla   B "})
+        assert until(b, "joined")["token"] == tokens["2"]
+        assert hub(app).tables[game].names[2] == "Carla B"
+        assert client.get("/api/tables").json()["tables"] == []  # full: no longer open
+        seen = until(a, "table")
+        while not seen["ready"]:
             seen = until(a, "table")
-            while not seen["ready"]:
-                seen = until(a, "table")
-            b.send_json({"type": "start"})
-            for ws, seat in ((a, 0), (b, 2)):
-                msg = until(ws, "state")
-                check_own_view(hub(app).tables[game], seat, msg) if msg["step"] == hub(app).tables[
-                    game
-                ].steps else None
-                assert msg["view"]["seat"] == seat
+        b.send_json({"type": "start"})
+        for ws, seat in ((a, 0), (b, 2)):
+            msg = until(ws, "state")
+            check_own_view(hub(app).tables[game], seat, msg) if msg["step"] == hub(app).tables[
+                game
+            ].steps else None
+            assert msg["view"]["seat"] == seat
 
 
 def test_a_seats_link_takes_the_seat_back_from_another_browser_and_a_wrong_one_fails() -> None:
@@ -447,9 +453,11 @@ def test_the_websocket_accepts_pages_of_the_served_host_or_allowed_origins_only(
                 ws.send_json({"type": "ping"})
                 assert ws.receive_json() == {"type": "pong"}
         else:
-            with pytest.raises(WebSocketDisconnect):
-                with client.websocket_connect("/ws", headers=headers):
-                    pass
+            with (
+                pytest.raises(WebSocketDisconnect),
+                client.websocket_connect("/ws", headers=headers),
+            ):
+                pass
     assert hub(app).connections == 0
 
 
