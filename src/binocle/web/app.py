@@ -44,7 +44,7 @@ from binocle.web import protocol
 from binocle.web.protocol import MessageError, Table
 from binocle.web.store import MemoryStore, StoredTable, TableStore
 
-__all__ = ["Hub", "Limits", "create_app", "serve"]
+__all__ = ["Hub", "Limits", "create_app", "origin_allowed", "serve"]
 
 STATIC: Final = Path(__file__).parent / "static"
 #: Longest client message read, in characters (a replayed record is the largest); the

@@ -89,6 +89,7 @@ __all__ = [
     "offered_bots",
     "person_seats_table",
     "profiles_catalogue",
+    "read_name",
     "read_text",
     "read_token",
     "record_message",
