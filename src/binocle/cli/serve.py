@@ -42,7 +42,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         default=[],
         metavar="URL",
         help="a page (scheme://host[:port]) that may open the game socket besides the"
-        " served host's own; repeat for more; '*' allows any",
+        " served host's own; repeat for more; '*' allows any (default: the served host only)",
     )
     s.add_argument("--max-tables", type=int, default=1000, metavar="N", help="tables held at once")
     s.add_argument(
@@ -70,7 +70,8 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         "--proxy-headers",
         action="store_true",
         help="behind a TLS proxy on this machine: read the client's address from"
-        " X-Forwarded-For (uvicorn's proxy headers, trusted from 127.0.0.1 only)",
+        " X-Forwarded-For (uvicorn's proxy headers, trusted from 127.0.0.1 only; default:"
+        " the connection's address)",
     )
     s.set_defaults(run=run)
 
