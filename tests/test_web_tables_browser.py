@@ -218,4 +218,12 @@ def test_two_people_play_a_classic_hand_across_a_server_restart_and_a_third_sits
         three = {0: host, 1: carla}
         assert play(three, db, game3) > 5
         assert kept_table(db, game3).state.current_player is None
+    # A server that lost its tables (another database): a page at a table goes back to
+    # the lobby by itself, not to a table that answers nothing.
+    assert bob.is_visible("#game")
+    with server_process("--db", str(tmp_path / "other.sqlite3"), port=port):
+        bob.wait_for_selector("#setup:not(.hidden)")
+        assert bob.is_hidden("#game") and bob.is_hidden("#room")
+        assert "no such game" in bob.inner_text("#message")
+        assert bob.evaluate("sessionStorage.getItem('binocle-game')") is None
     assert errors == []

@@ -74,10 +74,12 @@ def server_process(*args: str, port: int | None = None) -> Iterator[tuple[str, A
     import sys
     import urllib.request
 
+    import binocle
+
     port = port or free_port()
     env = dict(os.environ)
-    src = str(Path(__file__).resolve().parent.parent / "src")
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    here = str(Path(binocle.__file__).resolve().parent.parent)  # the binocle under test
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
     proc = subprocess.Popen(
         [sys.executable, "-m", "binocle", "serve", "--port", str(port), *args],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
