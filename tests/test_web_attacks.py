@@ -234,7 +234,7 @@ def test_bot_only_games_stop_burning_cpu_when_their_watchers_leave() -> None:
         time.sleep(2.0)
         idle = cpu_seconds(proc.pid) - idle
         print(f"20 bot-only games: {busy:.2f} s CPU a second watched, {idle / 2:.2f} s after")
-        assert busy > 0.3  # the games were running
+        assert busy > 0.1  # the games were running
         assert idle / 2 < 0.1
 
 

@@ -519,3 +519,18 @@ def test_a_state_of_the_current_hand_only_observes_like_the_whole_state() -> Non
         full, part = binocle.observe(state, seat), binocle.observe(short, seat)
         assert full.log == part.log and full.public == part.public and full.hand == part.hand
     assert short == state and state.phase is not Phase.OVER
+
+
+def test_the_server_opens_no_more_websockets_than_the_process_may_open_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``binocle serve`` lowers the websocket cap below the descriptor limit (a margin
+    kept for HTTP, the database and the log), so a flood is refused, not fatal."""
+    import resource
+
+    monkeypatch.setattr(resource, "getrlimit", lambda _: (1024, 4096))
+    lowered = web_app._within_descriptors(web_app.Limits())
+    assert lowered.max_connections == (1024 - 64) * 2 // 3
+    assert lowered.max_tables == web_app.Limits().max_tables
+    monkeypatch.setattr(resource, "getrlimit", lambda _: (100_000, 100_000))
+    assert web_app._within_descriptors(web_app.Limits()) == web_app.Limits()

@@ -543,6 +543,20 @@ def create_app(
     return app
 
 
+def _within_descriptors(limits: Limits) -> Limits:
+    """``limits`` with at most as many websockets as the process may open files, less
+    a margin for HTTP requests, the database and the log."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return limits
+    if soft == resource.RLIM_INFINITY or limits.max_connections <= (soft - 64) * 2 // 3:
+        return limits
+    return Limits(**{**limits.__dict__, "max_connections": max(8, (soft - 64) * 2 // 3)})
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -567,10 +581,12 @@ def serve(
     from binocle.web.store import SQLiteStore, default_db_path
 
     store = SQLiteStore(default_db_path() if db is None else db)
+    limits = _within_descriptors(limits or Limits())
     app = create_app(bots=bots, store=store, bot_delay=bot_delay, allow_origins=allow_origins,
                      limits=limits)  # fmt: skip
     config = uvicorn_config(
         app, host, port, log_level=log_level, proxy_headers=proxy_headers,
+        limit_concurrency=max(16, min(1000, limits.max_connections // 2)),
         header_timeout=HEADER_TIMEOUT if header_timeout is None else header_timeout,
     )  # fmt: skip
     server = uvicorn.Server(config)
