@@ -11,6 +11,7 @@ megabytes, minutes of CPU, or every descriptor).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import socket
@@ -37,13 +38,19 @@ RELAXED = ("--db", ":memory:", "--bot-delay", "0", "--tables-per-minute", "10000
 
 
 def _ws(address: str, **kw: Any) -> Any:
-    return connect(f"ws://{address}/ws", open_timeout=30, max_size=2**24, **kw)
+    # max_queue=None: the client reads every message as it comes.
+    return connect(f"ws://{address}/ws", open_timeout=30, max_size=2**24, max_queue=None, **kw)
 
 
-def _upgrade(address: str) -> socket.socket:
-    """A raw socket upgraded to a websocket (the handshake's answer read)."""
+def _upgrade(address: str, rcvbuf: int | None = None) -> socket.socket:
+    """A raw socket upgraded to a websocket (the handshake's answer read); ``rcvbuf``:
+    its receive buffer, set before it connects."""
     host, port = address.split(":")
-    sock = socket.create_connection((host, int(port)), timeout=30)
+    sock = socket.socket()
+    if rcvbuf is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.settimeout(30)
+    sock.connect((host, int(port)))
     sock.sendall(
         b"GET /ws HTTP/1.1\r\nHost: " + address.encode() + b"\r\nUpgrade: websocket\r\n"
         b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -217,18 +224,15 @@ def test_a_full_server_drops_unwatched_bot_games_for_new_ones_and_keeps_a_person
 
 def test_bot_only_games_stop_burning_cpu_when_their_watchers_leave() -> None:
     with server_process(*RELAXED, "--connections-per-address", "100") as (address, proc):
-        socks = []
-        for i in range(20):
-            ws = _ws(address)
-            ws.send(json.dumps({"type": "new", "profile": "three-handed", "seed": i,
-                                "autoplay": "baseline", "bot_delay": 0}))  # fmt: skip
-            socks.append(ws)
-        time.sleep(1.0)
-        busy = cpu_seconds(proc.pid)
-        time.sleep(1.0)
-        busy = cpu_seconds(proc.pid) - busy
-        for ws in socks:
-            ws.close()
+        with contextlib.ExitStack() as watching:
+            for i in range(20):
+                ws = watching.enter_context(_ws(address))
+                ws.send(json.dumps({"type": "new", "profile": "three-handed", "seed": i,
+                                    "autoplay": "baseline", "bot_delay": 0}))  # fmt: skip
+            time.sleep(1.0)
+            busy = cpu_seconds(proc.pid)
+            time.sleep(1.0)
+            busy = cpu_seconds(proc.pid) - busy
         time.sleep(2.0)  # the move under way ends, then each game pauses
         idle = cpu_seconds(proc.pid)
         time.sleep(2.0)
@@ -302,3 +306,31 @@ def test_the_serve_command_reads_its_limits_and_refuses_bad_ones(tmp_path: Path)
     assert main(["serve", "--bot-delay", "9"]) == 2
     assert main(["serve", "--max-tables", "0"]) == 2
     assert main(["serve", "--header-timeout", "0"]) == 2
+
+
+def test_a_client_that_stops_reading_does_not_hold_up_the_others_at_its_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two clients watch one game of bots; one reads nothing (a tiny receive buffer).
+    Once a message has waited for it longer than the send timeout it is sent no more,
+    and the other sees the game to its end."""
+    from binocle.web import app as web_app
+    from web_support import running_server
+
+    monkeypatch.setattr(web_app, "SEND_TIMEOUT", 0.5)
+    app = web_app.create_app()
+    with running_server(app) as address, _ws(address) as watcher:
+        watcher.send(json.dumps({"type": "new", "profile": "cutthroat", "seed": 5,
+                                 "autoplay": "baseline", "bot_delay": 0.01}))  # fmt: skip
+        joined = json.loads(watcher.recv(timeout=30))
+        sock = _upgrade(address, rcvbuf=4096)
+        join = json.dumps({"type": "join", "game": joined["game"], "token": joined["token"]})
+        payload = join.encode()
+        sock.sendall(bytes([0x81, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+        over = None
+        while over is None:
+            msg = json.loads(watcher.recv(timeout=60))
+            if msg["type"] == "state" and msg["over"]:
+                over = msg
+        sock.close()
+    assert over["over"]["scores"] == list(binocle.score(app.state.hub.tables[joined["game"]].state))

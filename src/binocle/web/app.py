@@ -50,6 +50,9 @@ STATIC: Final = Path(__file__).parent / "static"
 #: Longest client message read, in characters (a replayed record is the largest); the
 #: server reads no longer frame either (:data:`binocle.web.server.WS_MAX_SIZE`).
 MAX_MESSAGE: Final = 1 << 20
+#: Seconds a client may leave a message unread before it is sent no more: one
+#: client that stops reading does not hold up the others at its table.
+SEND_TIMEOUT: Final = 10.0
 #: Replays the server narrates at once; another asked meanwhile is refused.
 REPLAYS_AT_ONCE: Final = 2
 log = logging.getLogger("binocle.web")
@@ -99,10 +102,20 @@ class Connection:
         #: The seat this connection plays (or watches, in a bot-only game).
         self.seat: int | None = None
         self.creations = _Window(per_minute)
+        #: Whether the client stopped reading (its table goes on without it).
+        self.slow = False
 
     async def send(self, msg: dict[str, Any]) -> bool:
+        """Send ``msg``; False if the client is gone or has read nothing for
+        :data:`SEND_TIMEOUT` seconds (it is then marked ``slow`` and sent no more)."""
+        if self.slow:
+            return False
         try:
-            await self.ws.send_text(json.dumps(msg, separators=(",", ":")))
+            text = json.dumps(msg, separators=(",", ":"))
+            await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
+        except asyncio.TimeoutError:
+            self.slow = True  # nothing was written: the frames sent before are whole
+            return False
         except Exception:  # the client went away: its reader ends the connection
             return False
         return True
@@ -236,7 +249,8 @@ class Hub:
             seat = table.seat if conn.seat is None else conn.seat
             if seat not in sent:
                 sent[seat] = protocol.state_message(table, seat)
-            await conn.send(sent[seat])
+            if not await conn.send(sent[seat]) and conn.slow:
+                self.detach(conn)
 
     async def tell_seats(self, table: Table) -> None:
         """Send everyone at ``table`` who sits where and who is connected."""
