@@ -218,6 +218,7 @@ class Hub:
         self.detach(conn)
         conn.table = table
         conn.seat = seat
+        conn.slow = False
         self.clients[table.id].add(conn)
 
     def detach(self, conn: Connection) -> None:
