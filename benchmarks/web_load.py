@@ -33,6 +33,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 PROFILES = ("cutthroat", "classic", "three-handed")
+#: Longest wait for one message, in seconds: past it the client reports an error.
+TIMEOUT = 120.0
 
 
 @dataclass
@@ -122,7 +124,7 @@ async def _seat(
     msg = first
     while True:
         if msg is None:
-            msg = json.loads(await ws.recv())
+            msg = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
         report.messages += 1
         if msg["type"] == "error":
             report.errors.append(f"{name}: {msg['message']}")
@@ -150,7 +152,7 @@ async def play_table(url: str, index: int, report: LoadReport) -> None:
                                     "seats": ["person", "person"], "bot_delay": 0}))  # fmt: skip
         tokens = None
         while tokens is None:
-            msg = json.loads(await host.recv())
+            msg = json.loads(await asyncio.wait_for(host.recv(), TIMEOUT))
             if msg["type"] == "error":
                 report.errors.append(f"table {index}: {msg['message']}")
                 return
@@ -158,6 +160,8 @@ async def play_table(url: str, index: int, report: LoadReport) -> None:
                 tokens = msg["tokens"]
                 game = msg["game"]
         await guest.send(json.dumps({"type": "join", "game": game, "token": tokens["1"]}))
+        while not (msg["type"] == "table" and msg["ready"]):  # the guest is seated
+            msg = json.loads(await asyncio.wait_for(host.recv(), TIMEOUT))
         await host.send(json.dumps({"type": "start"}))
         ok = await asyncio.gather(
             _seat(host, report, f"table {index} seat 0"),
