@@ -424,9 +424,9 @@ def test_no_card_hidden_from_the_seat_ever_crosses_the_wire(
     sent: list[tuple[Any, int, dict[str, Any]]] = []
     original = protocol.state_message
 
-    def spy(table: protocol.Table) -> dict[str, Any]:
-        msg = original(table)
-        sent.append((table.state, table.seat, msg))
+    def spy(table: protocol.Table, seat: int | None = None) -> dict[str, Any]:
+        msg = original(table, seat)
+        sent.append((table.state, table.seat if seat is None else seat, msg))
         return msg
 
     monkeypatch.setattr(protocol, "state_message", spy)
@@ -492,7 +492,7 @@ def test_binocle_serve_prints_its_address_and_serves_the_page() -> None:
 
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "binocle", "serve", "--port", str(port)],
+        [sys.executable, "-m", "binocle", "serve", "--port", str(port), "--db", ":memory:"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

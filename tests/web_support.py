@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -28,13 +29,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(app: Any) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on a free loopback port in a thread; yields its base URL."""
+def running_server(app: Any, **config: Any) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on a free loopback port in a thread, configured as
+    ``binocle serve`` does (:func:`binocle.web.server.uvicorn_config`, ``config``
+    overriding); yields its base URL."""
     import uvicorn
 
+    from binocle.web.server import uvicorn_config
+
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="auto")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, **config))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -59,3 +63,72 @@ def choose(controls: dict[str, Any]) -> dict[str, Any] | None:
         return None
     calm = [a for a in actions if a["kind"] not in ("claim", "concede")] or actions
     return {"type": "action", "action": calm[0]["text"]}
+
+
+@contextmanager
+def server_process(*args: str, port: int | None = None) -> Iterator[tuple[str, Any]]:
+    """``binocle serve`` in a process of its own on a loopback port (``args`` added to
+    ``--port``); yields its address and the process, killed at the end."""
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+
+    import binocle
+
+    port = port or free_port()
+    env = dict(os.environ)
+    here = str(Path(binocle.__file__).resolve().parent.parent)  # the binocle under test
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "binocle", "serve", "--port", str(port), *args],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    address = f"127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://{address}/api/profiles", timeout=5):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("binocle serve did not start") from None
+                time.sleep(0.05)
+        yield address, proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=20)
+        if proc.stderr is not None:
+            proc.stderr.close()
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid``, in MB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used (user and system), in seconds (Linux)."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def join_latency(address: str, origin: str | None = None) -> float:
+    """Seconds a fresh client takes to connect and start a game against bots."""
+    import json
+
+    from websockets.sync.client import connect
+
+    start = time.perf_counter()
+    with connect(f"ws://{address}/ws", origin=origin, open_timeout=60) as ws:  # type: ignore[arg-type]
+        ws.send(json.dumps({"type": "new", "profile": "classic", "bot_delay": 0}))
+        while json.loads(ws.recv(timeout=60))["type"] != "state":
+            pass
+    return time.perf_counter() - start

@@ -1,10 +1,18 @@
-"""The Starlette application: the page, the profile catalogue and the game websocket.
+"""The Starlette application: the page, the profile catalogue, the lobby and the websocket.
 
 Each game is a :class:`~binocle.web.protocol.Table` held by a :class:`Hub`.
 Messages from a client are applied under the table's lock; bots move in a task
 of their own (their choices computed in a worker thread), so a person can knock
-while a bot is thinking.  Every change is sent to the clients of that table as
-the person's seat's view, and only that.
+while a bot is thinking.  Every change is sent to each client at that table as
+its own seat's view, and only that, and written to the hub's store
+(:mod:`binocle.web.store`), from which the tables come back after a restart.
+
+Bots move only while someone is connected to their table: a game nobody
+watches pauses where it is.  What a client may ask is bounded: the websocket's
+``Origin`` must be the served host (or one allowed), each address has a number
+of connections and of new tables a minute, the hub holds at most ``max_tables``
+(finished games are dropped first, then bot-only games nobody watches; a game a
+person sits at is never dropped to make room).
 """
 
 from __future__ import annotations
@@ -13,11 +21,13 @@ import asyncio
 import contextlib
 import json
 import logging
-import secrets
 import time
+from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -28,80 +38,224 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from binocle.bots import BotSpec, resolve_bot
+from binocle.core import Phase
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.web import protocol
 from binocle.web.protocol import MessageError, Table
+from binocle.web.store import MemoryStore, StoredTable, TableStore
 
-__all__ = ["Hub", "create_app", "serve"]
+__all__ = ["Hub", "Limits", "create_app", "origin_allowed", "serve"]
 
 STATIC: Final = Path(__file__).parent / "static"
-#: Longest client message read, in characters (a replayed record is the largest).
-MAX_MESSAGE: Final = 4_000_000
+#: Longest client message read, in characters (a replayed record is the largest); the
+#: server reads no longer frame either (:data:`binocle.web.server.WS_MAX_SIZE`).
+MAX_MESSAGE: Final = 1 << 20
+#: Seconds a client may leave a message unread before it is sent no more: one
+#: client that stops reading does not hold up the others at its table.
+SEND_TIMEOUT: Final = 10.0
+#: Replays the server narrates at once; another asked meanwhile is refused.
+REPLAYS_AT_ONCE: Final = 2
 log = logging.getLogger("binocle.web")
 
 
-class Connection:
-    """One websocket and the table it plays at."""
+@dataclass(frozen=True)
+class Limits:
+    """What one client may ask of the server (``binocle serve`` options of the same names).
 
-    def __init__(self, ws: WebSocket) -> None:
+    ``max_tables``: tables held at once; ``tables_per_minute``: new tables (``new`` or
+    ``table``) one address may make in a minute, and ``tables_per_connection`` one
+    connection in a minute; ``connections_per_address``: websockets open at once from
+    one address; ``max_connections``: websockets open at once in all."""
+
+    max_tables: int = 1000
+    tables_per_minute: int = 20
+    tables_per_connection: int = 5
+    connections_per_address: int = 16
+    max_connections: int = 2000
+
+
+class _Window:
+    """At most ``count`` events in any ``seconds``."""
+
+    def __init__(self, count: int, seconds: float = 60.0) -> None:
+        self.count = count
+        self.seconds = seconds
+        self.times: deque[float] = deque()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        while self.times and now - self.times[0] > self.seconds:
+            self.times.popleft()
+        if len(self.times) >= self.count:
+            return False
+        self.times.append(now)
+        return True
+
+
+class Connection:
+    """One websocket, the address it comes from, and the table and seat it plays at."""
+
+    def __init__(self, ws: WebSocket, address: str = "", per_minute: int = 5) -> None:
         self.ws = ws
+        self.address = address
         self.table: Table | None = None
+        #: The seat this connection plays (or watches, in a bot-only game).
+        self.seat: int | None = None
+        self.creations = _Window(per_minute)
+        #: Whether the client stopped reading (its table goes on without it).
+        self.slow = False
 
     async def send(self, msg: dict[str, Any]) -> bool:
+        """Send ``msg``; False if the client is gone or has read nothing for
+        :data:`SEND_TIMEOUT` seconds (it is then marked ``slow`` and sent no more)."""
+        if self.slow:
+            return False
         try:
-            await self.ws.send_text(json.dumps(msg, separators=(",", ":")))
+            text = json.dumps(msg, separators=(",", ":"))
+            await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
+        except asyncio.TimeoutError:
+            self.slow = True  # nothing was written: the frames sent before are whole
+            return False
         except Exception:  # the client went away: its reader ends the connection
             return False
         return True
 
 
 class Hub:
-    """Every game in progress, their locks, clients and bot tasks."""
+    """Every table, their locks, clients and bot tasks, and the store they are kept in.
+
+    ``store``: where tables are written after every change and read back from when
+    the hub is made (:class:`~binocle.web.store.MemoryStore` by default);
+    ``bot_delay``: seconds between bot moves when a client asks for none;
+    ``limits``: see :class:`Limits` (``max_tables`` overrides its field)."""
 
     def __init__(
-        self, *, max_tables: int = 1000, bots: Sequence[BotSpec] = protocol.BOT_NAMES
+        self,
+        *,
+        max_tables: int | None = None,
+        bots: Sequence[BotSpec] = protocol.BOT_NAMES,
+        store: TableStore | None = None,
+        bot_delay: float = 0.0,
+        limits: Limits | None = None,
     ) -> None:
-        self.max_tables = max_tables
+        limits = limits or Limits()
+        if max_tables is not None:
+            limits = Limits(**{**limits.__dict__, "max_tables": max_tables})
+        self.limits = limits
+        self.max_tables = limits.max_tables
         #: The bot specs offered to the clients (chosen by label).
         self.offer: tuple[BotSpec, ...] = tuple(bots)
+        self.store: TableStore = store if store is not None else MemoryStore()
+        self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.clients: dict[str, set[Connection]] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.by_address: dict[str, _Window] = {}
+        self.open_from: dict[str, int] = {}
+        self.connections = 0
+        #: Replays narrated at once (each costs CPU in proportion to its record).
+        self.replays = asyncio.Semaphore(REPLAYS_AT_ONCE)
+        self._restore()
+
+    # -- the store ----------------------------------------------------------------
+
+    def _restore(self) -> None:
+        for kept in self.store.load():
+            try:
+                table = protocol.table_from_doc(json.loads(kept.doc), self.offer)
+            except (MessageError, BinocleError, ValueError, KeyError, TypeError) as exc:
+                log.warning("table %s cannot be read back: %s", kept.id, str(exc)[:200])
+                continue
+            self._hold(table)
+
+    def save(self, table: Table) -> None:
+        """Write ``table`` to the store."""
+        doc = json.dumps(protocol.table_doc(table), separators=(",", ":"))
+        over = table.state.phase is Phase.OVER
+        self.store.save(StoredTable(table.id, doc, over, time.time()))
 
     # -- tables ----------------------------------------------------------------
 
-    def add(self, table: Table) -> None:
-        if len(self.tables) >= self.max_tables:
-            idle = [t for t in self.tables.values() if not self.clients.get(t.id)]
-            if not idle:
-                raise MessageError("the server holds as many games as it can: try again later")
-            self.drop(min(idle, key=lambda t: t.touched).id)
+    def _hold(self, table: Table) -> None:
         self.tables[table.id] = table
         self.locks[table.id] = asyncio.Lock()
         self.clients[table.id] = set()
 
+    def add(self, table: Table) -> None:
+        """Hold and store a new table, dropping a finished or unwatched bot-only one if
+        the hub is full; raise MessageError if none may go."""
+        if len(self.tables) >= self.max_tables:
+            victim = self._evictable()
+            if victim is None:
+                raise MessageError("the server holds as many games as it can: try again later")
+            self.drop(victim.id)
+        self._hold(table)
+        self.save(table)
+
+    def _evictable(self) -> Table | None:
+        """The table to drop for a new one: the finished game untouched longest, else
+        the bot-only game nobody watches untouched longest; never a person's game."""
+        idle = [t for t in self.tables.values() if not self.clients.get(t.id)]
+        over = [t for t in idle if t.state.phase is Phase.OVER]
+        bots_only = [t for t in idle if not t.tokens]
+        for group in (over, bots_only):
+            if group:
+                return min(group, key=lambda t: t.touched)
+        return None
+
     def drop(self, game: str) -> None:
+        """Forget a table, here and in the store."""
         self.tables.pop(game, None)
         self.locks.pop(game, None)
         self.clients.pop(game, None)
         task = self.tasks.pop(game, None)
         if task is not None:
             task.cancel()
+        self.store.delete(game)
 
-    def attach(self, conn: Connection, table: Table) -> None:
+    def attach(self, conn: Connection, table: Table, seat: int) -> None:
         self.detach(conn)
         conn.table = table
+        conn.seat = seat
+        conn.slow = False
         self.clients[table.id].add(conn)
 
     def detach(self, conn: Connection) -> None:
         if conn.table is not None:
             self.clients.get(conn.table.id, set()).discard(conn)
             conn.table = None
+            conn.seat = None
+
+    def connected_seats(self, table: Table) -> list[int]:
+        """The seats someone is connected to now."""
+        return sorted({c.seat for c in self.clients.get(table.id, ()) if c.seat is not None})
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """The listed tables a person may still sit at (not started, a seat free)."""
+        out = []
+        for t in self.tables.values():
+            if t.listed and not t.started and not t.ready:
+                out.append(protocol.table_summary(t, self.connected_seats(t)))
+        return out[:200]
 
     async def broadcast(self, table: Table) -> None:
+        """Send each client at ``table`` its seat's view, and keep the table."""
         table.touched = time.monotonic()
-        msg = protocol.state_message(table)
+        self.save(table)
+        if not table.started:
+            return
+        sent: dict[int, dict[str, Any]] = {}
+        for conn in list(self.clients.get(table.id, ())):
+            seat = table.seat if conn.seat is None else conn.seat
+            if seat not in sent:
+                sent[seat] = protocol.state_message(table, seat)
+            if not await conn.send(sent[seat]) and conn.slow:
+                self.detach(conn)
+
+    async def tell_seats(self, table: Table) -> None:
+        """Send everyone at ``table`` who sits where and who is connected."""
+        msg = {"type": "table", **protocol.table_summary(table, self.connected_seats(table))}
         for conn in list(self.clients.get(table.id, ())):
             await conn.send(msg)
 
@@ -116,9 +270,9 @@ class Hub:
     async def _run_bots(self, table: Table) -> None:
         lock = self.locks[table.id]
         try:
-            while table.id in self.tables:
+            while table.id in self.tables and self.clients.get(table.id):
                 async with lock:
-                    knock = protocol.bot_knocks(table)
+                    knock = protocol.bot_knocks(table) if table.started else None
                     if knock is not None:
                         table.apply(knock)
                         nxt = None
@@ -131,7 +285,7 @@ class Hub:
                     seat, bot = nxt
                     action = await run_in_threadpool(protocol.bot_action, before, seat, bot)
                     async with lock:
-                        if table.state is not before:  # the person knocked meanwhile
+                        if table.state is not before:  # a person knocked meanwhile
                             continue
                         table.apply(action)
                 await self.broadcast(table)
@@ -153,6 +307,14 @@ class Hub:
         except (MessageError, BinocleError) as exc:
             text = str(exc)
             await conn.send({"type": "error", "message": text[:500]})
+        except Exception:  # a bug: the client gets an error, the log the traceback
+            log.exception("a message could not be handled")
+            await conn.send({"type": "error", "message": "the server could not handle that"})
+
+    def _may_create(self, conn: Connection) -> None:
+        window = self.by_address.setdefault(conn.address, _Window(self.limits.tables_per_minute))
+        if not conn.creations.allow() or not window.allow():
+            raise MessageError("too many new tables: wait a minute before making another")
 
     async def _dispatch(self, conn: Connection, raw: str) -> None:
         if len(raw) > MAX_MESSAGE:
@@ -167,61 +329,185 @@ class Hub:
         if kind == "ping":
             await conn.send({"type": "pong"})
         elif kind == "new":
-            table = protocol.new_table(msg, self.offer)
+            self._may_create(conn)
+            table = protocol.new_table(msg, self.offer, self.bot_delay)
             self.add(table)
-            await self._join(conn, table)
+            await self._join(conn, table, table.seat, table.token)
+        elif kind == "table":
+            self._may_create(conn)
+            table = protocol.person_seats_table(msg, self.offer, self.bot_delay)
+            self.add(table)
+            await self._join(conn, table, table.seat, table.token)
+            await conn.send({"type": "links", "game": table.id,
+                             "tokens": {str(s): t for s, t in table.tokens.items()}})  # fmt: skip
         elif kind == "join":
-            game, token = msg.get("game"), msg.get("token")
-            found = self.tables.get(game) if isinstance(game, str) else None
-            if found is None or not isinstance(token, str):
-                raise MessageError("no such game (it may have ended long ago)")
-            if not secrets.compare_digest(token.encode(), found.token.encode()):
+            table = self._table(msg)
+            token: Any = msg.get("token")
+            valid = isinstance(token, str) and protocol.TOKEN.fullmatch(token) is not None
+            seat = table.seat_of(token) if valid else None
+            if seat is None:
                 raise MessageError("wrong token for that game")
-            await self._join(conn, found)
+            if seat in table.tokens:
+                self._rename(table, seat, msg)
+            await self._join(conn, table, seat, token)
+        elif kind == "sit":
+            table = self._table(msg)
+            seat = msg.get("seat")
+            if (
+                not isinstance(seat, int)
+                or isinstance(seat, bool)
+                or seat not in table.tokens
+                or seat in table.taken
+            ):
+                raise MessageError("'seat' is a free person's seat of that table")
+            if not table.listed:
+                raise MessageError("that table is by invitation: use your seat's link")
+            async with self.locks[table.id]:
+                self._rename(table, seat, msg)
+            await self._join(conn, table, seat, table.tokens[seat])
+        elif kind == "lobby":
+            await conn.send({"type": "lobby", "tables": self.lobby()})
         elif kind == "replay":
-            await conn.send(await run_in_threadpool(protocol.replay_message, msg))
-        elif kind in ("action", "knock", "deal", "record"):
+            if self.replays.locked():
+                raise MessageError("the replay viewer is busy: try again in a moment")
+            async with self.replays:
+                await conn.send(await run_in_threadpool(protocol.replay_message, msg))
+        elif kind in ("action", "knock", "deal", "record", "start"):
             playing = conn.table
-            if playing is None:
+            if playing is None or playing.id not in self.tables:
                 raise MessageError("start a game ('new') or join one ('join') first")
             if kind == "record":
                 await conn.send(protocol.record_message(playing))
                 return
             async with self.locks[playing.id]:
                 if kind == "action":
-                    protocol.handle_action(playing, msg)
+                    protocol.handle_action(playing, msg, conn.seat)
                 elif kind == "knock":
-                    protocol.handle_knock(playing)
-                else:
+                    protocol.handle_knock(playing, conn.seat)
+                elif kind == "deal":
                     protocol.handle_deal(playing)
+                else:
+                    self._start(playing, conn)
+            if kind == "start":
+                await self.tell_seats(playing)
             await self.broadcast(playing)
             self.kick(playing)
         else:
             shown = kind if isinstance(kind, str) else type(kind).__name__
             raise MessageError(
-                f"unknown message type {shown[:40]!r} (known: new, join, action, knock, deal, "
-                "record, replay, ping)"
+                f"unknown message type {shown[:40]!a} (known: new, table, join, sit, "
+                "start, lobby, action, knock, deal, record, replay, ping)"
             )
 
-    async def _join(self, conn: Connection, table: Table) -> None:
-        self.attach(conn, table)
-        await conn.send({"type": "joined", "game": table.id, "token": table.token,
-                         "seat": table.seat, "names": list(table.names)})  # fmt: skip
-        await conn.send(protocol.state_message(table))
+    def _table(self, msg: dict[str, Any]) -> Table:
+        game: Any = msg.get("game")
+        valid = isinstance(game, str) and protocol.TOKEN.fullmatch(game) is not None
+        found = self.tables.get(game) if valid else None
+        if found is None:
+            raise MessageError("no such game (it may have ended long ago)")
+        return found
+
+    @staticmethod
+    def _rename(table: Table, seat: int, msg: dict[str, Any]) -> None:
+        name = protocol.read_name(msg, table.taken.get(seat, table.names[seat]))
+        table.taken[seat] = name
+        names = list(table.names)
+        names[seat] = name
+        table.names = tuple(names)
+
+    @staticmethod
+    def _start(table: Table, conn: Connection) -> None:
+        if table.started:
+            raise MessageError("the table has started already")
+        if conn.seat not in table.tokens:
+            raise MessageError("only a person seated at the table may start it")
+        if not table.ready:
+            free = [s for s in table.tokens if s not in table.taken]
+            raise MessageError(f"every person's seat must be taken first (free: {free})")
+        table.started = True
+
+    async def _join(self, conn: Connection, table: Table, seat: int, token: str) -> None:
+        self.attach(conn, table, seat)
+        await conn.send({"type": "joined", "game": table.id, "token": token, "seat": seat,
+                         "names": list(table.names), "started": table.started})  # fmt: skip
+        self.save(table)
+        if table.tokens and not (table.started and len(table.tokens) == 1):
+            await self.tell_seats(table)
+        if table.started:
+            await conn.send(protocol.state_message(table, seat))
         self.kick(table)
 
+    # -- connections -----------------------------------------------------------------
 
-def create_app(*, max_tables: int = 1000, bots: Sequence[BotSpec] | None = None) -> Starlette:
-    """The ASGI application: ``/`` the page, ``/api/profiles`` the profiles, ``/ws`` games.
+    def open(self, address: str) -> bool:
+        """Count a new websocket from ``address``; False if it is one too many."""
+        if (
+            self.connections >= self.limits.max_connections
+            or self.open_from.get(address, 0) >= self.limits.connections_per_address
+        ):
+            return False
+        self.connections += 1
+        self.open_from[address] = self.open_from.get(address, 0) + 1
+        return True
+
+    def close(self, conn: Connection) -> None:
+        """Forget a websocket that closed."""
+        table = conn.table
+        self.detach(conn)
+        self.connections -= 1
+        left = self.open_from.get(conn.address, 1) - 1
+        if left:
+            self.open_from[conn.address] = left
+        else:
+            self.open_from.pop(conn.address, None)
+        if table is not None and table.id in self.tables and table.tokens:
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().create_task(self.tell_seats(table))
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
+    """Whether a websocket from a page at ``origin`` may connect to the server that
+    ``host`` (the request's Host header) names: no Origin (not a browser), the same
+    host, or an origin of ``allowed`` (``"*"``: any)."""
+    if origin is None:
+        return True
+    if "*" in allowed or origin in allowed:
+        return True
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:
+        return False
+    return bool(host) and netloc.lower() == (host or "").lower()
+
+
+def create_app(
+    *,
+    max_tables: int | None = None,
+    bots: Sequence[BotSpec] | None = None,
+    store: TableStore | None = None,
+    bot_delay: float = 0.0,
+    allow_origins: Sequence[str] = (),
+    limits: Limits | None = None,
+) -> Starlette:
+    """The ASGI application: ``/`` the page, ``/api/profiles`` the profiles,
+    ``/api/tables`` the lobby, ``/ws`` games.
 
     ``bots``: the bot specs the players may choose from, by label
     (:func:`binocle.bots.resolve_bot`; :data:`~binocle.web.protocol.BOT_NAMES` by
-    default).  Each table gets new bots: a bot object is deep-copied."""
+    default).  Each table gets new bots: a bot object is deep-copied.  ``store``:
+    where tables are kept (:mod:`binocle.web.store`; in memory by default), read
+    back now.  ``bot_delay``: seconds between bot moves when a client asks for none.
+    ``allow_origins``: the pages (``"https://cards.example"``; ``"*"`` any) that may
+    open the websocket besides those of the served host.  ``limits`` and
+    ``max_tables``: see :class:`Limits`."""
     if bots is not None and (isinstance(bots, str) or not isinstance(bots, Sequence)):
         raise InvalidArgumentError("bots is a list of bot specs")
-    hub = Hub(max_tables=max_tables, bots=protocol.BOT_NAMES if bots is None else bots)
-    for spec in hub.offer:
+    offer = protocol.BOT_NAMES if bots is None else bots
+    for spec in offer:
         resolve_bot(spec, seed=0, fresh=True)  # a bad offer fails here, not at a table
+    hub = Hub(max_tables=max_tables, bots=offer, store=store, bot_delay=bot_delay,
+              limits=limits)  # fmt: skip
+    allowed = tuple(allow_origins)
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -231,10 +517,20 @@ def create_app(*, max_tables: int = 1000, bots: Sequence[BotSpec] | None = None)
                              "bots": list(protocol.available_bots(hub.offer)),
                              "meld_values": protocol.MELD_VALUES})  # fmt: skip
 
+    async def tables(request: Request) -> JSONResponse:
+        return JSONResponse({"tables": hub.lobby()})
+
     async def games(ws: WebSocket) -> None:
-        await ws.accept()
-        conn = Connection(ws)
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), allowed):
+            await ws.close(code=1008)
+            return
+        address = ws.client.host if ws.client is not None else ""
+        if not hub.open(address):
+            await ws.close(code=1013)
+            return
+        conn = Connection(ws, address, hub.limits.tables_per_connection)
         try:
+            await ws.accept()
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -247,12 +543,13 @@ def create_app(*, max_tables: int = 1000, bots: Sequence[BotSpec] | None = None)
         except WebSocketDisconnect:
             pass
         finally:
-            hub.detach(conn)
+            hub.close(conn)
 
     app = Starlette(
         routes=[
             Route("/", index),
             Route("/api/profiles", profiles),
+            Route("/api/tables", tables),
             WebSocketRoute("/ws", games),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
@@ -261,17 +558,60 @@ def create_app(*, max_tables: int = 1000, bots: Sequence[BotSpec] | None = None)
     return app
 
 
+def _within_descriptors(limits: Limits) -> Limits:
+    """``limits`` with at most as many websockets as the process may open files, less
+    a margin for HTTP requests, the database and the log."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return limits
+    if soft == resource.RLIM_INFINITY or limits.max_connections <= (soft - 64) * 2 // 3:
+        return limits
+    return Limits(**{**limits.__dict__, "max_connections": max(8, (soft - 64) * 2 // 3)})
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     *,
     log_level: str = "warning",
     bots: Sequence[BotSpec] | None = None,
+    db: str | Path | None = None,
+    bot_delay: float = 0.0,
+    allow_origins: Sequence[str] = (),
+    limits: Limits | None = None,
+    header_timeout: float | None = None,
+    proxy_headers: bool = False,
 ) -> None:
-    """Run the front end with uvicorn until interrupted, offering ``bots``
-    (see :func:`create_app`)."""
+    """Run the front end with uvicorn until interrupted, offering ``bots`` (see
+    :func:`create_app`) and keeping tables in the SQLite file ``db``
+    (:func:`binocle.web.store.default_db_path` by default; ``":memory:"`` keeps
+    nothing).  ``header_timeout`` and ``proxy_headers``: see
+    :func:`binocle.web.server.uvicorn_config`."""
     import uvicorn
 
-    app = create_app(bots=bots)
-    with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")
+    from binocle.web.server import HEADER_TIMEOUT, quiet_accept_errors, uvicorn_config
+    from binocle.web.store import SQLiteStore, default_db_path
+
+    store = SQLiteStore(default_db_path() if db is None else db)
+    limits = _within_descriptors(limits or Limits())
+    app = create_app(bots=bots, store=store, bot_delay=bot_delay, allow_origins=allow_origins,
+                     limits=limits)  # fmt: skip
+    config = uvicorn_config(
+        app, host, port, log_level=log_level, proxy_headers=proxy_headers,
+        limit_concurrency=max(16, min(1000, limits.max_connections // 2)),
+        header_timeout=HEADER_TIMEOUT if header_timeout is None else header_timeout,
+    )  # fmt: skip
+    server = uvicorn.Server(config)
+
+    async def run() -> None:
+        quiet_accept_errors()
+        await server.serve()
+
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run())
+    finally:
+        store.close()

@@ -15,7 +15,15 @@ Client messages (``type`` and fields):
             ``bot_delay`` (seconds between bot moves), ``autoplay`` (a bot name that
             plays the person's seat too: bot-only games).  A bot name is one of
             those the server offers (``/api/profiles``)
-``join``    ``game`` and ``token`` from an earlier ``joined``: back to that game
+``table``   a table for people and bots: ``profile``, ``options``, ``seats`` (one
+            entry a seat: ``"person"`` or a bot name), optional ``seat`` (the
+            creator's, a person's seat; default the first), ``name``, ``seed``,
+            ``bot_delay``, ``listed`` (shown in the lobby, default true).  The
+            creator gets ``joined`` and a ``table`` message with every seat's link
+``join``    ``game`` and ``token`` from an earlier ``joined`` (or a seat's link):
+            back to that seat; optional ``name``
+``sit``     ``game``, ``seat`` (a free person's seat) and optional ``name``: take it
+``start``   begin play at a table once every person's seat is taken
 ``action``  ``action``: the text of one of the legal actions sent in ``controls``
 ``knock``   claim to have reached the target now, in turn or out of turn
 ``deal``    deal the next hand once the score sheet has been seen
@@ -24,8 +32,12 @@ Client messages (``type`` and fields):
 ``ping``    answered by ``pong``
 ==========  ==========================================================================
 
-Server messages: ``joined``, ``state``, ``record``, ``replay``, ``pong`` and
-``error`` (``message``: what was wrong; nothing changed).
+Server messages: ``joined``, ``table`` (the seats, who sits and who is connected,
+whether play has begun), ``state``, ``record``, ``replay``, ``pong`` and ``error``
+(``message``: what was wrong; nothing changed).
+
+Every field of every message is checked (type, length, range; text must be
+valid Unicode, so a lone surrogate is refused) before anything is looked up.
 
 The bots offered are bot specs chosen by whoever runs the server
 (:func:`binocle.bots.resolve_bot`: names, spec text, importable paths, bot
@@ -38,6 +50,7 @@ client run code on the server.
 from __future__ import annotations
 
 import math
+import re
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -63,7 +76,7 @@ from binocle.narrate import label, narrate, narrate_all
 from binocle.profiles import profile_names
 from binocle.records import load_record, record, replay
 from binocle.rules import classic_melds
-from binocle.serial import encode
+from binocle.serial import dumps, encode, loads
 from binocle.web.words import OPTION_HELP, seat_table
 
 __all__ = [
@@ -75,10 +88,17 @@ __all__ = [
     "handle_knock",
     "new_table",
     "offered_bots",
+    "person_seats_table",
     "profiles_catalogue",
+    "read_name",
+    "read_text",
+    "read_token",
     "record_message",
     "replay_message",
     "state_message",
+    "table_doc",
+    "table_from_doc",
+    "table_summary",
 ]
 
 #: The bots offered by default, strongest last (those this installation has).
@@ -91,6 +111,12 @@ NARRATION_KEPT: Final = 200
 MAX_REPLAY_ACTIONS: Final = 20_000
 #: Longest time a bot may wait between moves, in seconds.
 MAX_BOT_DELAY: Final = 5.0
+#: What a seat played by a person is called in a ``table`` message's ``seats``.
+PERSON: Final = "person"
+#: Longest name a person may give himself, in characters.
+MAX_NAME: Final = 24
+#: The form of a game id and of a seat's token (URL-safe base64 text).
+TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class MessageError(ValueError):
@@ -113,15 +139,59 @@ class Table:
     steps: int = 0
     #: The game told to the person's seat (:func:`binocle.narrate.narrate`), line by line.
     narration: list[str] = field(default_factory=list)
+    #: Every seat a person plays, with its token (``token`` is ``seat``'s); empty in a
+    #: bot-only game, whose ``token`` lets its watcher back in.
+    tokens: dict[int, str] = field(default_factory=dict)
+    #: What each other person's seat has been told (``narration`` is ``seat``'s).
+    narrations: dict[int, list[str]] = field(default_factory=dict)
+    #: Whether play has begun: a table for several people waits for them (``start``).
+    started: bool = True
+    #: The people's seats someone has taken, with the name he gave.
+    taken: dict[int, str] = field(default_factory=dict)
+    #: The bot at each bot seat, by the label it was chosen by (to rebuild it).
+    bot_names: dict[int, str] = field(default_factory=dict)
+    #: Whether the lobby lists the table while a person's seat is free.
+    listed: bool = False
+    #: When the table was made (seconds since the epoch).
+    created: float = field(default_factory=time.time)
+
+    def __post_init__(self) -> None:
+        if not self.tokens and self.seat not in self.bots:
+            self.tokens[self.seat] = self.token
+            self.taken.setdefault(self.seat, self.names[self.seat])
+
+    def told(self, seat: int) -> list[str]:
+        """The narration kept for ``seat``."""
+        return self.narration if seat == self.seat else self.narrations.setdefault(seat, [])
 
     def apply(self, action: Action | str) -> None:
         """Apply a legal action (raises, changing nothing, on an illegal one), and tell
-        it to the person's seat."""
+        it to every person's seat."""
         before = self.state
         self.state = apply(before, action)
         self.steps += 1
-        self.narration.extend(narrate(before, self.state, self.seat))
-        del self.narration[:-NARRATION_KEPT]
+        for seat in {self.seat, *self.tokens}:
+            lines = self.told(seat)
+            lines.extend(narrate(before, self.state, seat))
+            del lines[:-NARRATION_KEPT]
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token is ``token`` (compared in constant time), or None."""
+        found = None
+        for seat, known in ((self.seat, self.token), *self.tokens.items()):
+            if secrets.compare_digest(token.encode("ascii"), known.encode("ascii")):
+                found = seat
+        return found
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        """The seats people play, in order."""
+        return tuple(sorted(self.tokens))
+
+    @property
+    def ready(self) -> bool:
+        """Whether every person's seat is taken (play may begin)."""
+        return all(seat in self.taken for seat in self.tokens)
 
     @property
     def autoplay(self) -> bool:
@@ -132,7 +202,7 @@ class Table:
         """Who moves next without the person: ``(seat, bot)``, ``(None, None)`` for a
         deal the bots may make, or None when the table waits for the person (or is over)."""
         s = self.state
-        if s.phase is Phase.OVER:
+        if s.phase is Phase.OVER or not self.started:
             return None
         p = s.current_player
         if p is None:
@@ -171,6 +241,40 @@ def _field(msg: Mapping[str, Any], name: str, kind: type | tuple[type, ...], def
     if not isinstance(value, kind):
         raise MessageError(f"{name!r} must be {_kind_name(kind)}, not {type(value).__name__}")
     return value
+
+
+def read_text(msg: Mapping[str, Any], name: str, limit: int, default: Any = None) -> Any:
+    """The text field ``name`` of ``msg`` (``default`` when absent): at most ``limit``
+    characters of valid Unicode (no lone surrogate), or MessageError."""
+    value = _field(msg, name, str, default)
+    if value is default:
+        return value
+    if len(value) > limit:
+        raise MessageError(f"{name!r} is at most {limit} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MessageError(f"{name!r} is not valid Unicode text") from None
+    return value
+
+
+def read_token(msg: Mapping[str, Any], name: str) -> str:
+    """A game id or seat token field: URL-safe text of 1 to 64 characters, or MessageError."""
+    value = msg.get(name)
+    if not isinstance(value, str) or TOKEN.fullmatch(value) is None:
+        raise MessageError(f"{name!r} is the text of a link (letters, digits, '-' and '_')")
+    return value
+
+
+def read_name(msg: Mapping[str, Any], default: str) -> str:
+    """The ``name`` a person gives himself: printable, 1 to :data:`MAX_NAME` characters."""
+    name = read_text(msg, "name", MAX_NAME, None)
+    if name is None:
+        return default
+    name = " ".join(name.split())
+    if not name or not name.isprintable():
+        raise MessageError("'name' is printable text: a name to show at the table")
+    return name
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -225,18 +329,48 @@ def profiles_catalogue() -> list[dict[str, Any]]:
     return out
 
 
-def new_table(msg: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES) -> Table:
-    """A new game from a ``new`` message, its bots among those of ``offer`` (by label);
-    raises MessageError or a BinocleError."""
-    known = offered_bots(offer)
-    name = _field(msg, "profile", str, "cutthroat")
+def _read_profile(msg: Mapping[str, Any]) -> Any:
+    name = read_text(msg, "profile", 40, "cutthroat")
     options = _field(msg, "options", dict, {})
+    if len(options) > 40:
+        raise MessageError("'options' has at most 40 entries")
     for key, value in options.items():
         if not isinstance(value, (bool, int, str)) or (isinstance(value, str) and len(value) > 40):
             raise MessageError(
                 f"option {_short(str(key))!r}: a value is true/false, a number or short text"
             )
-    p = profile(name, **options)
+        read_text({"option": key}, "option", 40)
+        if isinstance(value, str):
+            read_text({"option": value}, "option", 40)
+    return profile(name, **options)
+
+
+def _read_seed_delay(msg: Mapping[str, Any], default_delay: float) -> tuple[int, float]:
+    seed = _field(msg, "seed", int, None)
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    elif not 0 <= seed < 2**63:
+        raise MessageError("'seed' is a whole number from 0 to 2**63 - 1")
+    delay = _field(msg, "bot_delay", (int, float), default_delay)
+    if not math.isfinite(delay) or not 0 <= delay <= MAX_BOT_DELAY:
+        raise MessageError(f"'bot_delay' is a number of seconds from 0 to {MAX_BOT_DELAY:g}")
+    return seed, float(delay)
+
+
+def _bot(known: Mapping[str, BotSpec], name: Any, seed: int, seat: int) -> Bot:
+    if not isinstance(name, str) or name not in known:
+        raise MessageError(f"unknown bot {_short(str(name))!r} (known: {', '.join(known)})")
+    return resolve_bot(known[name], seed=(seed * 31 + seat) % 2**63, fresh=True)
+
+
+def new_table(
+    msg: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES, default_delay: float = 0.0
+) -> Table:
+    """A new game from a ``new`` message, its bots among those of ``offer`` (by label):
+    one person against bots, or bots alone (``autoplay``); ``default_delay`` is the
+    ``bot_delay`` when the message gives none.  Raises MessageError or a BinocleError."""
+    known = offered_bots(offer)
+    p = _read_profile(msg)
     n = p.players
     seat = _field(msg, "seat", int, 0)
     if not 0 <= seat < n:
@@ -244,16 +378,10 @@ def new_table(msg: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES) -> T
     opponents = _field(msg, "opponents", list, ["baseline"] * (n - 1))
     if len(opponents) != n - 1:
         raise MessageError(f"{p.name} needs {n - 1} opponents, not {len(opponents)}")
-    seed = _field(msg, "seed", int, None)
-    if seed is None:
-        seed = secrets.randbelow(2**32)
-    elif not 0 <= seed < 2**63:
-        raise MessageError("'seed' is a whole number from 0 to 2**63 - 1")
-    delay = _field(msg, "bot_delay", (int, float), 0.0)
-    if not math.isfinite(delay) or not 0 <= delay <= MAX_BOT_DELAY:
-        raise MessageError(f"'bot_delay' is a number of seconds from 0 to {MAX_BOT_DELAY:g}")
-    autoplay = _field(msg, "autoplay", str, None)
+    seed, delay = _read_seed_delay(msg, default_delay)
+    autoplay = read_text(msg, "autoplay", 80, None)
     bots: dict[int, Bot] = {}
+    bot_names: dict[int, str] = {}
     names: list[str] = []
     others = iter(opponents)
     for s in range(n):
@@ -261,14 +389,110 @@ def new_table(msg: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES) -> T
             names.append("you")
             continue
         bot_name = autoplay if s == seat else next(others)
-        if not isinstance(bot_name, str) or bot_name not in known:
-            raise MessageError(f"unknown bot {_short(str(bot_name))!r} (known: {', '.join(known)})")
-        bots[s] = resolve_bot(known[bot_name], seed=(seed * 31 + s) % 2**63, fresh=True)
+        bots[s] = _bot(known, bot_name, seed, s)
+        bot_names[s] = bot_name
         names.append(f"{bot_name} {s}" if s != seat else f"you ({bot_name})")
     state = new_game(p, seed=seed)
     return Table(
         id=secrets.token_urlsafe(9), token=secrets.token_urlsafe(18), seat=seat, state=state,
-        bots=bots, names=tuple(names), bot_delay=float(delay),
+        bots=bots, names=tuple(names), bot_delay=delay, bot_names=bot_names,
+    )  # fmt: skip
+
+
+def person_seats_table(
+    msg: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES, default_delay: float = 0.0
+) -> Table:
+    """A table for people and bots from a ``table`` message: ``seats`` gives each seat
+    to a person (:data:`PERSON`) or to a bot of ``offer`` (by label).  The creator sits
+    at ``seat`` (a person's seat, the first by default); play begins with ``start``.
+    Raises MessageError or a BinocleError."""
+    known = offered_bots(offer)
+    p = _read_profile(msg)
+    n = p.players
+    seats = _field(msg, "seats", list, None)
+    if seats is None or len(seats) != n:
+        raise MessageError(f"'seats' lists the {n} seats of {p.name}: 'person' or a bot name")
+    people = [s for s, who in enumerate(seats) if who == PERSON]
+    if not people:
+        raise MessageError("a table has at least one 'person' seat ('new' plays bots alone)")
+    seat = _field(msg, "seat", int, people[0])
+    if seat not in people:
+        raise MessageError(f"'seat' is one of the people's seats: {people}")
+    seed, delay = _read_seed_delay(msg, default_delay)
+    listed = _field(msg, "listed", bool, True)
+    bots: dict[int, Bot] = {}
+    bot_names: dict[int, str] = {}
+    names: list[str] = []
+    for s, who in enumerate(seats):
+        if who == PERSON:
+            names.append(f"seat {s}")
+        else:
+            bots[s] = _bot(known, who, seed, s)
+            bot_names[s] = who
+            names.append(f"{who} {s}")
+    names[seat] = read_name(msg, names[seat])
+    tokens = {s: secrets.token_urlsafe(18) for s in people}
+    return Table(
+        id=secrets.token_urlsafe(9), token=tokens[seat], seat=seat, state=new_game(p, seed=seed),
+        bots=bots, names=tuple(names), bot_delay=delay, tokens=tokens, started=False,
+        taken={seat: names[seat]}, bot_names=bot_names, listed=listed,
+    )  # fmt: skip
+
+
+def table_summary(table: Table, connected: Sequence[int] = ()) -> dict[str, Any]:
+    """A table as the lobby and its players see it: the game, each seat (a person's or
+    a bot's, taken or free, connected or not), whether play has begun or ended.  No
+    token and no card."""
+    s = table.state
+    seats = []
+    for seat, name in enumerate(table.names):
+        person = seat in table.tokens
+        seats.append({"seat": seat, "kind": PERSON if person else "bot", "name": name,
+                      "taken": not person or seat in table.taken,
+                      "connected": seat in connected})  # fmt: skip
+    return {"id": table.id, "profile": s.profile.name, "players": s.profile.players,
+            "seats": seats, "started": table.started, "over": s.phase is Phase.OVER,
+            "ready": table.ready, "step": table.steps}  # fmt: skip
+
+
+#: The version of the stored form of a table (:func:`table_doc`).
+TABLE_DOC_VERSION: Final = 1
+
+
+def table_doc(table: Table) -> dict[str, Any]:
+    """A table as JSON-ready data for a store: who sits where, the tokens, what each
+    seat has been told, and the game as :func:`binocle.dumps` writes it."""
+    return {
+        "version": TABLE_DOC_VERSION, "id": table.id, "token": table.token, "seat": table.seat,
+        "names": list(table.names), "bot_delay": table.bot_delay, "steps": table.steps,
+        "narration": table.narration,
+        "tokens": {str(k): v for k, v in table.tokens.items()},
+        "narrations": {str(k): v for k, v in table.narrations.items()},
+        "started": table.started, "taken": {str(k): v for k, v in table.taken.items()},
+        "bots": {str(k): v for k, v in table.bot_names.items()}, "listed": table.listed,
+        "created": table.created, "game": dumps(table.state),
+    }  # fmt: skip
+
+
+def table_from_doc(doc: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES) -> Table:
+    """The table :func:`table_doc` wrote, its game read back by :func:`binocle.loads`
+    (checked action by action) and its bots made anew.  Raises MessageError or a
+    BinocleError for a document this server cannot take back."""
+    if not isinstance(doc, Mapping) or doc.get("version") != TABLE_DOC_VERSION:
+        raise MessageError("not a stored table of this version")
+    known = offered_bots(offer)
+    state = loads(doc["game"])
+    steps = int(doc["steps"])
+    bot_names = {int(k): str(v) for k, v in doc["bots"].items()}
+    bots = {seat: _bot(known, name, state.seed + steps, seat) for seat, name in bot_names.items()}
+    return Table(
+        id=str(doc["id"]), token=str(doc["token"]), seat=int(doc["seat"]), state=state,
+        bots=bots, names=tuple(str(x) for x in doc["names"]), bot_delay=float(doc["bot_delay"]),
+        steps=steps, narration=[str(x) for x in doc["narration"]],
+        tokens={int(k): str(v) for k, v in doc["tokens"].items()},
+        narrations={int(k): [str(x) for x in v] for k, v in doc["narrations"].items()},
+        started=bool(doc["started"]), taken={int(k): str(v) for k, v in doc["taken"].items()},
+        bot_names=bot_names, listed=bool(doc["listed"]), created=float(doc["created"]),
     )  # fmt: skip
 
 
@@ -305,13 +529,14 @@ def _action_json(view: View, action: Action) -> dict[str, Any]:
     }
 
 
-def controls(table: Table) -> dict[str, Any]:
-    """What the person may do now: the legal actions, why other cards are not playable,
-    whether a knock is open, and whether a deal waits for them."""
+def controls(table: Table, seat: int | None = None) -> dict[str, Any]:
+    """What the person at ``seat`` (default the table's ``seat``) may do now: the legal
+    actions, why other cards are not playable, whether a knock is open, and whether a
+    deal waits for them."""
     s = table.state
-    seat = table.seat
+    seat = table.seat if seat is None else seat
     out: dict[str, Any] = {"actions": [], "unplayable": {}, "knock": False, "deal": False}
-    if s.phase is Phase.OVER or table.autoplay:
+    if s.phase is Phase.OVER or seat in table.bots or not table.started:
         return out
     if s.current_player is None:
         out["deal"] = True
@@ -334,20 +559,25 @@ def controls(table: Table) -> dict[str, Any]:
     return out
 
 
-def state_message(table: Table) -> dict[str, Any]:
-    """The ``state`` message for the person's seat: view, names, controls, outcome."""
+def state_message(table: Table, seat: int | None = None) -> dict[str, Any]:
+    """The ``state`` message for a person's ``seat`` (default the table's ``seat``):
+    view, names, controls, outcome."""
     s = table.state
-    view = observe(s, table.seat)
+    seat = table.seat if seat is None else seat
+    view = observe(s, seat)
     msg: dict[str, Any] = {
         "type": "state",
         "game": table.id,
         "step": table.steps,
         "names": list(table.names),
         "view": view_json(view),
-        "narration": table.narration[-NARRATION_KEPT:],
-        "controls": controls(table),
-        # The table in words for this seat (binocle.web.words.seat_table).
-        "table": seat_table(s, table.seat, table.names),
+        "narration": table.told(seat)[-NARRATION_KEPT:],
+        "controls": controls(table, seat),
+        # The table in words for this seat (binocle.web.words.seat_table), which
+        # speaks to the seat as "you".
+        "table": seat_table(
+            s, seat, tuple("you" if i == seat else n for i, n in enumerate(table.names))
+        ),
         "over": None,
     }
     if s.phase is Phase.OVER:
@@ -359,38 +589,48 @@ def state_message(table: Table) -> dict[str, Any]:
 # -- the person's moves ------------------------------------------------------------------
 
 
-def handle_action(table: Table, msg: Mapping[str, Any]) -> None:
-    """Apply the person's ``action`` (its text) to the table, or raise without changing it."""
-    text = _field(msg, "action", str, None)
+def _check_started(table: Table) -> None:
+    if not table.started:
+        raise MessageError("the table has not started: every person's seat must be taken")
+
+
+def handle_action(table: Table, msg: Mapping[str, Any], seat: int | None = None) -> None:
+    """Apply the ``action`` (its text) of the person at ``seat`` (default the table's
+    ``seat``) to the table, or raise without changing it."""
+    seat = table.seat if seat is None else seat
+    text = read_text(msg, "action", 400, None)
     if text is None:
         raise MessageError("an 'action' message needs 'action', the action's text")
-    if len(text) > 400:
-        raise MessageError("'action' is too long to be an action")
+    _check_started(table)
     s = table.state
-    if s.current_player is None or table.autoplay:
+    if s.current_player is None or seat in table.bots:
         raise MessageError("it is not your turn")
-    if s.current_player != table.seat:
+    if s.current_player != seat:
         raise MessageError(f"it is not your turn: seat {s.current_player} is to act")
     action = parse_action(s, text)
     if action.kind is Kind.DEAL:
         raise MessageError("deals come from the server: send a 'deal' message")
-    if action.kind is Kind.CLAIM and action.number is not None and action.number != table.seat:
+    if action.kind is Kind.CLAIM and action.number is not None and action.number != seat:
         raise MessageError("you may only claim for your own seat")
     table.apply(action)
 
 
-def handle_knock(table: Table) -> None:
-    """The person knocks: claims to have reached the target, now."""
+def handle_knock(table: Table, seat: int | None = None) -> None:
+    """The person at ``seat`` (default the table's ``seat``) knocks: claims to have
+    reached the target, now."""
+    seat = table.seat if seat is None else seat
+    _check_started(table)
     s = table.state
-    if table.autoplay:
+    if seat in table.bots:
         raise MessageError("a bot plays this seat")
-    if table.seat not in claimants(s):
+    if seat not in claimants(s):
         raise MessageError("no claim is possible now")
-    table.apply(Action(Kind.CLAIM, number=table.seat))
+    table.apply(Action(Kind.CLAIM, number=seat))
 
 
 def handle_deal(table: Table) -> None:
     """Deal the next hand (from the game's seed) once the person has seen the score sheet."""
+    _check_started(table)
     s = table.state
     if s.current_player is not None or s.phase is Phase.OVER:
         raise MessageError("no deal is due: the hand is in progress" if s.phase is not Phase.OVER
@@ -440,11 +680,24 @@ def replay_message(msg: Mapping[str, Any]) -> dict[str, Any]:
         )
     states = replay(doc, every=True)
     frames = [_frame(states[0], None, None, [])]
-    steps = zip(states[:-1], states[1:], states[-1].moves(), strict=True)
-    for before, after, (action, seat) in steps:
-        frames.append(_frame(after, action, seat, narrate_all(before, action, after)))
+    # Each step is told from states whose history starts at the hand's deal: the
+    # narration reads the current hand only, and observing a state walks its whole
+    # history, so a whole game's history would make the replay quadratic in its length.
+    node: Any = None
+    before = _hand_only(states[0], None)
+    for after, (action, seat) in zip(states[1:], states[-1].moves(), strict=True):
+        node = (None if action.kind is Kind.DEAL else node, action, seat)
+        short = _hand_only(after, node)
+        frames.append(_frame(after, action, seat, narrate_all(before, action, short)))
+        before = short
     return {"type": "replay", "profile": states[0].profile.spec(), "frames": frames,
             "seats": doc.get("seats")}  # fmt: skip
+
+
+def _hand_only(state: GameState, history: Any) -> GameState:
+    """``state`` with ``history`` (the current hand's actions) in place of its own."""
+    fields = {name: getattr(state, name) for name in state._FIELDS if name != "history"}
+    return type(state)(**fields, history=history)
 
 
 def _frame(

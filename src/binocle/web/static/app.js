@@ -90,6 +90,7 @@ function receive(msg) {
     case "replay": startReplay(msg); break;
     default: break;
   }
+  if (window.binocleLobby) window.binocleLobby.receive(msg); // tables: lobby.js
 }
 
 // -- set-up ----------------------------------------------------------------------------
