@@ -67,12 +67,13 @@ intersphinx_mapping = {
 if os.environ.get("BINOCLE_DOCS_OFFLINE"):
     intersphinx_mapping = {}
 _EXTERNAL = (
-    "argparse", "collections", "concurrent", "enum", "importlib", "os", "random", "typing",
-    "typing_extensions", "attr", "attrs", "numpy", "np", "gymnasium", "pettingzoo",
-    "pyspiel", "open_spiel", "starlette", "uvicorn", "distributed",
+    "argparse", "asyncio", "collections", "concurrent", "enum", "importlib", "os", "pathlib",
+    "random", "sqlite3", "typing", "typing_extensions", "attr", "attrs", "numpy", "np",
+    "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "uvicorn", "h11",
+    "websockets", "distributed",
 )  # fmt: skip
 nitpick_ignore_regex = [
-    (r"py:.*", rf"({'|'.join(_EXTERNAL)})\..*"),
+    (r"py:.*", rf"({'|'.join(_EXTERNAL)})(\..*)?"),
     # Private names (a leading underscore) have no entry: the base classes and aliases that
     # signatures show, and the type variables of generic functions.
     (r"py:class", r"(binocle(\.\w+)*\.)?_\w+(\..*)?"),
@@ -90,7 +91,7 @@ nitpick_ignore = [("py:func", "handle")]
 # Where a package is installed, the real one is used, so the examples run against it.
 _OPTIONAL = (
     "numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "uvicorn",
-    "websockets", "tqdm", "distributed", "dask",
+    "h11", "websockets", "tqdm", "distributed", "dask",
 )  # fmt: skip
 autodoc_mock_imports = [m for m in _OPTIONAL if importlib.util.find_spec(m) is None]
 autodoc_member_order = "bysource"
