@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,15 +13,24 @@ import binocle
 
 ROOT = Path(__file__).resolve().parent.parent
 
-tomllib = pytest.importorskip("tomllib") if sys.version_info >= (3, 11) else None
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the test extra brings tomli to Python 3.10
+    tomllib = pytest.importorskip("tomli")
+
+#: The Pythons the project supports, and so tests and builds wheels for.
+PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
 
 
-@pytest.mark.skipif(tomllib is None, reason="tomllib needs Python 3.11")
+def _pyproject() -> dict[str, Any]:
+    config: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return config
+
+
 def test_metadata_names_the_project_home_and_one_licence_statement() -> None:
     """Project URLs are set (the same home as the docs'); the licence is the PEP 639
     expression alone, without a licence classifier beside it."""
-    assert tomllib is not None
-    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    meta = _pyproject()["project"]
     urls = meta["urls"]
     home = "https://github.com/binocle-cards/binocle"
     assert urls["Homepage"] == home and urls["Repository"] == home
@@ -43,3 +54,37 @@ def test_readme_starts_with_the_install_command_and_keeps_the_checkout_commands(
 
 def test_version_is_one_string() -> None:
     assert binocle.__version__.count(".") >= 2
+
+
+def test_the_pythons_declared_are_the_pythons_tested_and_built() -> None:
+    """The version classifiers name exactly the Pythons that the workflow's test matrix
+    runs and that cibuildwheel builds compiled wheels for; requires-python starts there."""
+    config = _pyproject()
+    meta = config["project"]
+    prefix = "Programming Language :: Python :: 3."
+    declared = sorted(
+        (
+            c.removeprefix("Programming Language :: Python :: ")
+            for c in meta["classifiers"]
+            if c.startswith(prefix)
+        ),
+        key=lambda v: tuple(map(int, v.split("."))),
+    )
+    assert declared == PYTHONS
+    assert meta["requires-python"] == f">={PYTHONS[0]}"
+    built = config["tool"]["cibuildwheel"]["build"].split()
+    assert built == [f"cp{v.replace('.', '')}-*" for v in PYTHONS]
+    workflow = (ROOT / ".github" / "workflows" / "tests.yml").read_text(encoding="utf-8")
+    matrix = re.search(r"python: \[(.*)\]", workflow)
+    assert matrix is not None
+    assert [v.strip().strip('"') for v in matrix.group(1).split(",")] == PYTHONS
+
+
+def test_the_build_backend_minimum_is_the_one_ci_builds_with() -> None:
+    """The declared hatchling minimum is a version that writes the PEP 639 licence fields
+    (1.27), and .ci/run builds the package with exactly that minimum."""
+    (requirement,) = _pyproject()["build-system"]["requires"]
+    match = re.fullmatch(r"hatchling>=(\d+)\.(\d+)(?:\.\d+)?", requirement)
+    assert match is not None and (int(match[1]), int(match[2])) >= (1, 27)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "hatchling>=" in ci and "hatchling==$minimum" in ci

@@ -20,6 +20,7 @@ import inspect
 import json
 import pkgutil
 import sys
+import types
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -60,8 +61,9 @@ def _signature(obj: Any) -> str:
 
 
 def describe(obj: Any) -> Any:
-    """A name's kind and signature, as the snapshot holds it."""
-    if inspect.isclass(obj):
+    """A name's kind and signature, as the snapshot holds it.  A type alias such as
+    ``Callable[..., Bot]`` is a value (Python 3.10 also calls it a class)."""
+    if inspect.isclass(obj) and not isinstance(obj, types.GenericAlias):
         if issubclass(obj, enum.Enum):
             return {"enum": [m.name for m in obj]}
         members: dict[str, str] = {}

@@ -7,12 +7,24 @@
   with what they mean, from :mod:`binocle.encoding` itself.
 - ``.. binocle-tensor-layout:: PROFILE`` prints the parts of the
   information-state and observation tensors, with their offsets and shapes.
+- A reference by the name a reader uses finds the entry where the object is
+  documented: ``binocle.IllegalActionError`` is :class:`binocle.errors.IllegalActionError`,
+  ``RuleCode.WRONG_VALUE`` in a module that imports ``RuleCode`` is the member of
+  :class:`binocle.errors.RuleCode`, ``undo`` in :mod:`binocle.timeline` is
+  :func:`binocle.undo`.  A name that is documented nowhere stays unresolved, and
+  ``sphinx -n`` reports it.
+- The docstrings of attributes and constants are prose, their types given by their
+  annotations: napoleon is kept from reading the words before a first colon
+  ("The game is over: no action is possible.") as the attribute's type.
 """
 
 from __future__ import annotations
 
 import argparse
+import enum
+import importlib
 import os
+import sys
 from typing import Any
 
 from docutils import nodes
@@ -158,7 +170,103 @@ class TensorLayoutTable(SphinxDirective):
         return out
 
 
+def _lookup(name: str) -> object | None:
+    """The object a dotted name stands for: the longest importable module, then attributes."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:i]))
+        except Exception:  # not a module, or an optional part's module that cannot load
+            continue
+        try:
+            for attr in parts[i:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return None
+        return obj
+    return None
+
+
+def _documented_names(obj: object) -> list[str]:
+    """The names under which ``obj`` may have its reference entry."""
+    import binocle
+
+    names: list[str] = []
+    if isinstance(obj, enum.Enum):
+        cls = type(obj)
+        names.append(f"{cls.__module__}.{cls.__qualname__}.{obj.name}")
+        return names
+    module = getattr(obj, "__module__", None)
+    qualname = getattr(obj, "__qualname__", None)
+    if isinstance(module, str) and isinstance(qualname, str):
+        names.append(f"{module}.{qualname}")
+        head = qualname.partition(".")[0]
+        home = sys.modules.get(module)
+        if home is not None and getattr(binocle, head, None) is getattr(home, head, None):
+            names.append(f"binocle.{qualname}")
+    return names
+
+
+def _holders(obj: object, name: str) -> list[str]:
+    """For a value with no name of its own (a constant): each loaded binocle module that
+    holds it under the name's last part."""
+    if hasattr(obj, "__qualname__"):
+        return []
+    last = name.rpartition(".")[2]
+    return [
+        f"{loaded}.{last}"
+        for loaded in sorted(m for m in sys.modules if m.startswith("binocle"))
+        if getattr(sys.modules[loaded], last, None) is obj
+    ]
+
+
+def _resolve_by_object(app: Sphinx, env: Any, node: Any, contnode: Any) -> Any:
+    """``missing-reference``: find a Python reference's entry by the object it names."""
+    if node.get("refdomain") != "py":
+        return None
+    target: str = node["reftarget"]
+    module = node.get("py:module")
+    klass = node.get("py:class")
+    tried = [target]
+    if module and klass:
+        tried.append(f"{module}.{klass}.{target}")
+    if module:
+        tried.append(f"{module}.{target}")
+    tried.append(f"binocle.{target}")
+    # A name written short (``Classic.meld``) is looked for in every loaded binocle module.
+    head = target.partition(".")[0]
+    for loaded in sorted(m for m in sys.modules if m.startswith("binocle.")):
+        if hasattr(sys.modules[loaded], head):
+            tried.append(f"{loaded}.{target}")
+    domain = env.get_domain("py")
+    for name in tried:
+        obj = _lookup(name)
+        if obj is None:
+            continue
+        for documented in [name, *_documented_names(obj), *_holders(obj, name)]:
+            if documented == target:
+                continue
+            for kind in (node["reftype"], "obj"):
+                found = domain.resolve_xref(
+                    env, node["refdoc"], app.builder, kind, documented, node, contnode
+                )
+                if found is not None:
+                    return found
+    return None
+
+
+def _prose_attribute_docstring(self: Any) -> list[str]:
+    """An attribute's docstring as written (napoleon's own reading takes ``X: text`` as a
+    type ``X``)."""
+    lines: list[str] = self._consume_to_end()
+    return lines
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    from sphinx.ext.napoleon.docstring import GoogleDocstring
+
+    GoogleDocstring._parse_attribute_docstring = _prose_attribute_docstring  # type: ignore[method-assign]
+    app.connect("missing-reference", _resolve_by_object)
     app.add_directive("binocle-cli", CliHelp)
     app.add_directive("binocle-action-table", ActionTable)
     app.add_directive("binocle-tensor-layout", TensorLayoutTable)

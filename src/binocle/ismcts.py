@@ -300,7 +300,7 @@ class ISMCTSBot(_SearchBase):
     ``iterations`` per move and/or ``time_limit`` in seconds per move (the
     search stops at whichever comes first).  By default (``"default"``) the
     iterations are the profile's: 2400 a move in the three-handed game, 150 in
-    the others (``PROFILE_ITERATIONS``; :meth:`budget` tells); None leaves the
+    the others (``PROFILE_ITERATIONS``; ``budget(view)`` tells); None leaves the
     time limit alone.  ``exploration``: the UCB1 constant (default 0.7,
     results scaled to about [-1, 1]); ``samples``:
     determinizations drawn per move, cycled by the iterations (default 30);
