@@ -125,8 +125,8 @@ def test_a_drawn_deal_counts_half_to_each() -> None:
 
 
 def test_reports_of_other_deals_are_refused() -> None:
-    """Reports must share profile, deal count and seed (the same deals); a report
-    naming a bot twice, a bad anchor or resample count are refused too."""
+    """Reports must share profile, deal count and seed (the same deals); no reports,
+    a report of no deals, a bad anchor or resample count are refused too."""
     a = report_of("a", "b", 2, 1)
     other = _report("classic", ("a", "c"), 3, 8, [((1, 0), (0, 1))] * 3)
     with pytest.raises(InvalidArgumentError, match="same deals"):
@@ -139,6 +139,8 @@ def test_reports_of_other_deals_are_refused() -> None:
         fit_ratings([a], anchor="zz")
     with pytest.raises(InvalidArgumentError, match="resamples"):
         fit_ratings([a], resamples=0)
+    with pytest.raises(InvalidArgumentError, match="one deal or more"):
+        fit_ratings([_report("classic", ("a", "b"), 0, 7, [])])
 
 
 def test_the_line_ups_fill_the_table() -> None:

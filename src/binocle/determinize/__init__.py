@@ -59,8 +59,8 @@ a history that is not actions), or when a deal that replays its history shows
 that the view's dealer, hand or deal cannot be; otherwise once a hand has had
 ``STRIKES`` deals that miss the view in what no hidden card decides (its phase,
 scores, trick …), ``FAILURES`` deals that cannot be completed or replayed,
-``REPAIR_FAILURES`` deals mended in vain, or ``MISSES`` deals that replay but
-end otherwise than the view shows.  A view that ``observe`` gave needs far
+``REPAIR_FAILURES`` deals mended in vain, or ``MISSES`` (``CURRENT_MISSES`` for
+the hand in progress) deals that replay but show otherwise than the view.  A view that ``observe`` gave needs far
 fewer, so the refusal comes within about a second on one core.
 
 In the classic game, which cards the opponent drew from the stock *and has
@@ -77,6 +77,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from typing import Any
+
+import attrs
 
 from binocle.actions import Action, Kind, claim, deal
 from binocle.cards import Suit
@@ -103,10 +105,13 @@ FAILURES = 300
 #: Proposals of one hand mended (see the module) in vain before the view is declared
 #: impossible: a view that observe() gave needs a mended proposal or two.
 REPAIR_FAILURES = 30
-#: Proposals of one hand that replay but miss the view in what the hidden cards decide
-#: (the melds shown, an earlier hand's points) before the view is declared impossible:
-#: a view that observe() gave is met within the first hundred or so.
-MISSES = 500
+#: Proposals of an earlier hand that replay but end otherwise than the view's results
+#: (or the public facts it left on show) before the view is declared impossible: a
+#: view that observe() gave is met within the first hundred or so.
+MISSES = 200
+#: The same for the current hand, which may need ``EXACT_ATTEMPTS`` proposals and a
+#: mended one or two to show the melds of the view.
+CURRENT_MISSES = 300
 
 #: The fields of a view that its history and its seat's cards fix, whatever the others
 #: hold: a proposal that replays and misses one of them shows the view is impossible.
@@ -428,10 +433,10 @@ class Determinizer:
                 )
             strikes += miss is not None
             misses += miss is None
-            if misses >= MISSES:
+            if misses >= (CURRENT_MISSES if model.current else MISSES):
                 raise InvalidArgumentError(
-                    f"no deal found consistent with the view for hand {i + 1}: {MISSES} deals"
-                    " replay its actions but none ends as the view shows (is it a view that"
+                    f"no deal found consistent with the view for hand {i + 1}: {misses} deals"
+                    " replay its actions but none shows what the view shows (is it a view that"
                     " observe() gave?)"
                 )
             if strikes >= STRIKES:
@@ -480,12 +485,16 @@ def _results_agree(got: tuple[HandResult, ...], want: tuple[HandResult, ...], be
 def _result_miss(
     got: tuple[HandResult, ...], want: tuple[HandResult, ...], before: int
 ) -> str | None:
-    """Where a sampled hand's result misses the view's in what no hidden card decides
-    (its dealer, trump, bidder and bid), or None."""
+    """Where a sampled hand's result misses the view's in what no hidden card decides,
+    or None.  Of a hand's result only its meld (and so its score change) may depend
+    on how the hidden cards lie: its dealer, trump, bid, trick points and outcome
+    follow from its actions."""
     if len(got) > len(want) or len(got) <= before:
         return "results"  # more hands than the view's, or a hand its actions leave unfinished
     for r, w in zip(got[before:], want[before:], strict=False):
-        if (r.dealer, r.trump, r.bidder, r.bid) != (w.dealer, w.trump, w.bidder, w.bid):
+        if attrs.evolve(r, meld=w.meld, delta=w.delta) != w or (
+            r.meld == w.meld and r.delta != w.delta
+        ):
             return "results"
     return None
 
