@@ -314,7 +314,9 @@ def fit_ratings(
         if len(set(r.bots)) != len(r.bots):
             raise InvalidArgumentError(f"a line-up of different bots, not {', '.join(r.bots)}")
         if r.deals < 1 or len(r.points) != r.deals:
-            raise InvalidArgumentError("the reports must hold their deals' points, one deal or more")
+            raise InvalidArgumentError(
+                "the reports must hold their deals' points, one deal or more"
+            )
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
         raise InvalidArgumentError(f"resamples is a whole number from 1, not {resamples!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
