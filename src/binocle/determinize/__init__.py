@@ -60,7 +60,8 @@ that the view's dealer, hand or deal cannot be; otherwise once a hand has had
 ``STRIKES`` deals that miss the view in what no hidden card decides (its phase,
 scores, trick …), ``FAILURES`` deals that cannot be completed or replayed,
 ``REPAIR_FAILURES`` deals mended in vain, or ``MISSES`` (``CURRENT_MISSES`` for
-the hand in progress) deals that replay but show otherwise than the view.  A view that ``observe`` gave needs far
+the hand in progress, ``EXACT_ATTEMPTS`` more where cutthroat melds are shown)
+deals that replay but show otherwise than the view.  A view that ``observe`` gave needs far
 fewer, so the refusal comes within about a second on one core.
 
 In the classic game, which cards the opponent drew from the stock *and has
@@ -108,10 +109,10 @@ REPAIR_FAILURES = 30
 #: Proposals of an earlier hand that replay but end otherwise than the view's results
 #: (or the public facts it left on show) before the view is declared impossible: a
 #: view that observe() gave is met within the first hundred or so.
-MISSES = 200
-#: The same for the current hand, which may need ``EXACT_ATTEMPTS`` proposals and a
-#: mended one or two to show the melds of the view.
-CURRENT_MISSES = 300
+MISSES = 100
+#: The same for the hand in progress; a cutthroat hand whose melds are shown may need
+#: ``EXACT_ATTEMPTS`` more before its proposals are mended.
+CURRENT_MISSES = 200
 
 #: The fields of a view that its history and its seat's cards fix, whatever the others
 #: hold: a proposal that replays and misses one of them shows the view is impossible.
@@ -386,6 +387,9 @@ class Determinizer:
         t: GameState | None
         for attempt in range(MAX_ATTEMPTS):
             model = models[attempt % len(models)]
+            limit = MISSES
+            if model.current:
+                limit = CURRENT_MISSES + (EXACT_ATTEMPTS if model.meld_targets else 0)
             if model.bad:
                 if all(m.bad for m in models):
                     model.propose(rng)  # raises: no deal fits
@@ -433,7 +437,7 @@ class Determinizer:
                 )
             strikes += miss is not None
             misses += miss is None
-            if misses >= (CURRENT_MISSES if model.current else MISSES):
+            if misses >= limit:
                 raise InvalidArgumentError(
                     f"no deal found consistent with the view for hand {i + 1}: {misses} deals"
                     " replay its actions but none shows what the view shows (is it a view that"
