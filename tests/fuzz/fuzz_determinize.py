@@ -10,21 +10,30 @@ edited view (an edit that changed nothing the rules can tell).  Registered in
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import fuzzlib
 
 import binocle
 from binocle import Action, Card, Kind, Phase, Suit, View
 from binocle.core import HandResult
 from binocle.profiles import get_profile
 
+if TYPE_CHECKING:
+    import fuzzlib
+
+
+def _lib() -> Any:
+    """The fuzz library, looked up when first needed: it registers this module's
+    targets when it is imported, so this module does not import it at its top."""
+    return importlib.import_module("fuzzlib")
+
 
 def _other_profile(rng: random.Random, view: View) -> Any:
-    return get_profile(rng.choice([s for s in fuzzlib.PROFILE_SPECS if s != view.profile.spec()]))
+    return get_profile(rng.choice([s for s in _lib().PROFILE_SPECS if s != view.profile.spec()]))
 
 
 def _small(rng: random.Random) -> Any:
@@ -41,7 +50,7 @@ def _cards(rng: random.Random, cards: tuple[Card, ...]) -> tuple[Any, ...]:
     elif r == 2 and out:
         out[rng.randrange(len(out))] = rng.choice(binocle.CARDS)
     elif r == 3 and out:
-        out[rng.randrange(len(out))] = fuzzlib.junk_value(rng)
+        out[rng.randrange(len(out))] = _lib().junk_value(rng)
     else:
         rng.shuffle(out)
     return tuple(out)
@@ -78,13 +87,13 @@ def _history(rng: random.Random, history: tuple[tuple[Action, int | None], ...])
         out[k] = (out[k][0], _small(rng))
     elif r == 4:
         try:
-            out[k] = (binocle.Action(**fuzzlib.random_action(rng, False)), out[k][1])
+            out[k] = (binocle.Action(**_lib().random_action(rng, False)), out[k][1])
         except binocle.BinocleError:
-            out[k] = (fuzzlib.junk_value(rng), out[k][1])
+            out[k] = (_lib().junk_value(rng), out[k][1])
     elif r == 5:
         out = out[: rng.randrange(len(out) + 1)]
     else:
-        out[k] = fuzzlib.junk_value(rng)
+        out[k] = _lib().junk_value(rng)
     return tuple(out)
 
 
@@ -106,13 +115,13 @@ def _results(rng: random.Random, results: tuple[HandResult, ...]) -> Any:
         try:
             out[k] = attrs.evolve(r, **{field: value})
         except Exception:
-            out[k] = fuzzlib.junk_value(rng)
+            out[k] = _lib().junk_value(rng)
     elif out and rng.random() < 0.5:
         out.pop(rng.randrange(len(out)))
     elif out:
         out.append(out[-1])
     else:
-        out.append(fuzzlib.junk_value(rng))
+        out.append(_lib().junk_value(rng))
     return tuple(out)
 
 
@@ -120,7 +129,7 @@ def _public(rng: random.Random, public: tuple[tuple[str, Any], ...]) -> Any:
     out: list[Any] = list(public)
     if out and rng.random() < 0.6:
         k = rng.randrange(len(out))
-        out[k] = (out[k][0], fuzzlib.junk_value(rng))
+        out[k] = (out[k][0], _lib().junk_value(rng))
     elif out:
         out.pop(rng.randrange(len(out)))
     else:
@@ -184,7 +193,7 @@ def check_determinize(rng: random.Random, pool: fuzzlib.Pool, tally: fuzzlib.Tal
     else:
         view, how = edited_view(rng, genuine)
     seed = rng.randrange(2**32)
-    ok, got = fuzzlib.timed(
+    ok, got = _lib().timed(
         tally, lambda: f"edited {how}: {view!r}"[:300], lambda: binocle.determinize(view, seed)
     )
     if not ok and how == "nothing" and got is not None:

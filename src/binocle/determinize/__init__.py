@@ -79,8 +79,6 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
 from binocle.actions import Action, Kind, claim, deal
 from binocle.cards import Suit
 from binocle.core import HIDDEN_DEAL, GameState, HandResult, Phase, Profile, View
@@ -486,19 +484,22 @@ def _results_agree(got: tuple[HandResult, ...], want: tuple[HandResult, ...], be
     return len(got) > before and got == want[: len(got)]
 
 
+def _fixed_part(r: HandResult) -> tuple[Any, ...]:
+    """What of a hand's result follows from its actions alone."""
+    return (r.dealer, r.trump, r.tricks, r.bidder, r.bid, r.outcome, r.game_end)
+
+
 def _result_miss(
     got: tuple[HandResult, ...], want: tuple[HandResult, ...], before: int
 ) -> str | None:
     """Where a sampled hand's result misses the view's in what no hidden card decides,
-    or None.  Of a hand's result only its meld (and so its score change) may depend
-    on how the hidden cards lie: its dealer, trump, bid, trick points and outcome
-    follow from its actions."""
+    or None.  Of a hand's result only its meld (and so whether a bid was made and
+    the score change) may depend on how the hidden cards lie: its dealer, trump,
+    bid, trick points and outcome follow from its actions."""
     if len(got) > len(want) or len(got) <= before:
         return "results"  # more hands than the view's, or a hand its actions leave unfinished
     for r, w in zip(got[before:], want[before:], strict=False):
-        if attrs.evolve(r, meld=w.meld, delta=w.delta) != w or (
-            r.meld == w.meld and r.delta != w.delta
-        ):
+        if _fixed_part(r) != _fixed_part(w) or (r.meld == w.meld and r.delta != w.delta):
             return "results"
     return None
 
