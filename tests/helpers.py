@@ -42,12 +42,14 @@ def last_trick_bonus(s: GameState, seat: int) -> int:
     return 10 if trick[won][0] == seat else 0
 
 
-def two_handed_continuation(seed: int, knock: str = "claim") -> GameState:
+def two_handed_continuation(
+    seed: int, knock: str = "claim", profile: str = "three-handed"
+) -> GameState:
     """A three-handed game in which ``knock`` (at the first turn of the play) was wrong
     and retired the claimant, the hand finished and nobody won the deal: the two others
     go on with the classic game, its first hand not dealt (see three-handed rules,
     The two-handed game after a retirement)."""
-    s = binocle.new_game("three-handed", seed=seed)
+    s = binocle.new_game(profile, seed=seed)
     while s.phase is not binocle.Phase.PLAY:
         s = binocle.apply(s, binocle.legal_actions(s)[0])
     s = binocle.apply(s, knock)

@@ -196,3 +196,109 @@ def test_a_two_handed_view_with_wrong_seats_is_refused() -> None:
             continue
         with pytest.raises(InvalidArgumentError):
             binocle.determinize(bad, 1)
+
+
+def finished_game(spec: str, seed: int) -> binocle.GameState:
+    """A game of ``spec`` played to its end by uniformly random calm choices."""
+    rng = random.Random(seed)
+    s = binocle.new_game(spec, seed=seed)
+    while not binocle.is_over(s):
+        legal = binocle.legal_actions(s)
+        calm = [a for a in legal if a.kind not in (binocle.Kind.CLAIM, binocle.Kind.CONCEDE)]
+        s = binocle.apply(s, rng.choice(calm or legal))
+    return s
+
+
+@pytest.mark.parametrize(
+    ("spec", "seed"),
+    [
+        ("three-handed(target=300)", 1),
+        ("three-handed(target=300)", 8),
+        ("classic(pack=64,target=300)", 3),
+    ],
+)
+def test_the_view_of_a_finished_game_is_sampled(spec: str, seed: int) -> None:
+    """A finished game's view is a view like any other.  In the three-handed game the
+    last hand's melds and turn-up stay on show once the game is over (three-handed
+    rules, Melds): the sample is a finished game whose last hand showed exactly those,
+    for every seat.  The classic game can end on an announcement after the stock is
+    out, which draws nothing (classic rules, The draw)."""
+    s = finished_game(spec, seed)
+    for seat in range(s.profile.players):
+        v = binocle.observe(s, seat)
+        for k in range(3):
+            t = binocle.determinize(v, k)
+            assert binocle.is_over(t) and binocle.observe(t, seat) == v
+            assert binocle.loads(binocle.dumps(t)) == t
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5, 7])
+def test_the_two_handed_game_is_sampled_with_claim_overlooked_on(seed: int) -> None:
+    """Three-handed rules, The two-handed game after a retirement, with the option
+    claim_overlooked on: the turn-up and the melds of the hand the retirement ended stay
+    on show in the two-handed game; the sample shows them as they were, keeps the
+    seat's cards, and the search bot picks a legal action from the view."""
+    from binocle.ismcts import ISMCTSBot
+
+    s = two_handed_continuation(seed, profile="three-handed(claim_overlooked=true)")
+    s = binocle.apply(s, binocle.legal_actions(s)[0])  # the two-handed game's first deal
+    seat = s.current_player
+    assert seat is not None and seat in s.pair
+    v = binocle.observe(s, seat)
+    for k in range(3):
+        t = binocle.determinize(v, k)
+        assert binocle.observe(t, seat) == v and t.hands[seat] == s.hands[seat]
+    assert ISMCTSBot(seed, iterations=20).choose(v) in binocle.legal_actions(s)
+
+
+def a_view_in_play(spec: str, seed: int = 3, steps: int = 25) -> binocle.View:
+    """The view of seat 0 after ``steps`` random calm actions of a game of ``spec``."""
+    rng = random.Random(seed)
+    s = binocle.new_game(spec, seed=seed)
+    for _ in range(steps):
+        legal = binocle.legal_actions(s)
+        calm = [a for a in legal if a.kind not in (binocle.Kind.CLAIM, binocle.Kind.CONCEDE)]
+        s = binocle.apply(s, rng.choice(calm or legal))
+    return binocle.observe(s, 0)
+
+
+SPECS = ["cutthroat", "classic", "three-handed", "classic(pack=64)"]
+
+
+@pytest.mark.parametrize(("spec", "other"), [(a, b) for a in SPECS[:3] for b in SPECS if a != b])
+def test_a_view_edited_to_another_profile_is_refused(spec: str, other: str) -> None:
+    """A view edited so that its profile no longer fits its history, cards and deal
+    (``attrs.evolve(view, profile=...)``) is refused with InvalidArgumentError."""
+    v = a_view_in_play(spec)
+    bad = attrs.evolve(v, profile=binocle.profile(other))
+    with pytest.raises(InvalidArgumentError):
+        binocle.determinize(bad, 1)
+
+
+EDITS = {
+    "seat out of range": {"seat": 7},
+    "seat not a number": {"seat": "0"},
+    "phase over": {"phase": Phase.OVER},
+    "another dealer": {"dealer": 1},
+    "scores changed": {"scores": (990, 0, 0)},
+    "a hand size wrong": {"hand_sizes": (1, 1, 1)},
+    "a card of the hand changed": {"hand": ()},
+    "history cut": {"history": ()},
+    "history not actions": {"history": (("deal", None),)},
+    "deck cut": {"deck": (None,) * 5},
+    "results added": {"results": (binocle.HandResult(0, None, (0,) * 3, (0,) * 3, (0,) * 3),)},
+    "public facts dropped": {"public": ()},
+}
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_an_edited_view_is_refused(edit: str) -> None:
+    """A view edited by hand so that its parts contradict each other (another seat,
+    phase, dealer, scores, hand, history, deal, results or public facts than its
+    history gives) is refused with InvalidArgumentError, by a check of its parts or
+    after a bounded number of deals (STRIKES, FAILURES, MISSES), never another error."""
+    v = a_view_in_play("cutthroat")
+    bad = attrs.evolve(v, **EDITS[edit])
+    assert bad != v
+    with pytest.raises(InvalidArgumentError):
+        binocle.determinize(bad, 1)

@@ -837,3 +837,8 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "cli_validate": (check_cli_validate, 1.0),
     "positions": (check_positions, 2.0),
 }
+
+# Targets kept in modules of their own add themselves here.
+from fuzz_determinize import TARGETS as _DETERMINIZE_TARGETS  # noqa: E402
+
+TARGETS.update(_DETERMINIZE_TARGETS)

@@ -44,6 +44,26 @@ game as the classic game is, seen from the seat's place in it.  The retired
 player takes no part in it and knows none of its cards: his view of it is
 refused (:class:`~binocle.errors.InvalidArgumentError`).
 
+A finished game's view, and a view of the two-handed game after a retirement,
+still show the public facts of the hand before (in the three-handed game its
+turn-up and the melds shown): that hand is sampled so as to show them as they
+were.
+
+**Views that no game gives.**  determinize samples from views as
+:func:`binocle.observe` gave them.  A view edited by hand (its profile, seat,
+cards, history or results changed, with ``attrs.evolve`` for instance) so that its
+parts contradict each other is refused with
+:class:`~binocle.errors.InvalidArgumentError`: at once when a part is not of the
+kind or size ``observe`` gives (a seat out of range, a deal of the wrong length,
+a history that is not actions), or when a deal that replays its history shows
+that the view's dealer, hand or deal cannot be; otherwise once a hand has had
+``STRIKES`` deals that miss the view in what no hidden card decides (its phase,
+scores, trick …), ``FAILURES`` deals that cannot be completed or replayed,
+``REPAIR_FAILURES`` deals mended in vain, or ``MISSES`` (``CURRENT_MISSES`` for
+the hand in progress, ``EXACT_ATTEMPTS`` more where cutthroat melds are shown)
+deals that replay but show otherwise than the view.  A view that ``observe`` gave needs far
+fewer, so the refusal comes within about a second on one core.
+
 In the classic game, which cards the opponent drew from the stock *and has
 since played* is filled in by one fixed rule (earliest draw first); this
 never changes what he holds or what the stock holds, but deals are then not
@@ -57,9 +77,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from binocle.actions import Action, Kind, claim, deal
-from binocle.core import HIDDEN_DEAL, GameState, HandResult, Phase, View
+from binocle.cards import Suit
+from binocle.core import HIDDEN_DEAL, GameState, HandResult, Phase, Profile, View
 from binocle.determinize._proposal import REPAIR_STEPS as REPAIR_STEPS
 from binocle.determinize._proposal import _Model
 from binocle.errors import BinocleError, InvalidArgumentError
@@ -72,6 +94,45 @@ __all__ = ["Determinizer", "determinize"]
 MAX_ATTEMPTS = 2000
 #: Proposals tried by exact rejection before proposals are mended (see the module).
 EXACT_ATTEMPTS = 200
+#: Proposals that replay but miss the view in what no hidden card decides (its
+#: phase, scores, trick, …) before the view is declared impossible.
+STRIKES = 40
+#: Proposals of one hand that cannot be completed or whose actions do not replay under
+#: the rules before the view is declared impossible (a view that observe() gave rarely
+#: sees a fifth of that).
+FAILURES = 300
+#: Proposals of one hand mended (see the module) in vain before the view is declared
+#: impossible: a view that observe() gave needs a mended proposal or two.
+REPAIR_FAILURES = 30
+#: Proposals of an earlier hand that replay but end otherwise than the view's results
+#: (or the public facts it left on show) before the view is declared impossible: a
+#: view that observe() gave is met within the first hundred or so.
+MISSES = 100
+#: The same for the hand in progress; a cutthroat hand whose melds are shown may need
+#: ``EXACT_ATTEMPTS`` more before its proposals are mended.
+CURRENT_MISSES = 200
+
+#: The fields of a view that its history and its seat's cards fix, whatever the others
+#: hold: a proposal that replays and misses one of them shows the view is impossible.
+_FIXED = ("seat", "dealer", "hand", "history", "deck")
+#: Public facts that the hidden cards decide, by profile (a meld shown is a hand's whole
+#: meld, an overlooked meld is claimed against a hand): a proposal may miss them and the
+#: next fit.
+_HIDDEN_PUBLIC: dict[str, frozenset[str]] = {
+    "cutthroat": frozenset({"melds"}),
+    "three-handed": frozenset(
+        {
+            "announced", "claim_totals", "melds", "overlooked", "recorded", "scored",
+            "taken", "tricks", "two_handed", "payers",
+        }
+    ),
+}  # fmt: skip
+#: The public facts of the hand a retirement ended that change in the two-handed game.
+_TWO_HANDED_PUBLIC = frozenset({"two_handed", "claim_totals", "taken", "targets", "payers"})
+
+#: What ``accept`` says of a replayed proposal: the state to keep (or None), and the
+#: field in which it missed the view when no hidden card could have decided it.
+Verdict = tuple[GameState | None, str | None]
 
 
 def determinize(view: View, rng: random.Random | int | None = None) -> GameState:
@@ -88,6 +149,106 @@ def determinize(view: View, rng: random.Random | int | None = None) -> GameState
     (True, True)
     """
     return Determinizer(view).sample(_as_rng(rng))
+
+
+def _miss(got: View, want: View) -> str | None:
+    """Where ``got`` (a proposal's view) misses ``want`` in what no hidden card decides:
+    the field's name, or None when they differ only in hidden-decided facts."""
+    if got == want:
+        return None
+    for name in _FIXED:
+        if getattr(got, name) != getattr(want, name):
+            return name
+    for name in (
+        "phase", "current_player", "trump", "trick", "hand_sizes", "scores", "results",
+        "legal_actions", "claimants", "log", "winner",
+    ):  # fmt: skip
+        if getattr(got, name) != getattr(want, name):
+            return name
+    hidden = _HIDDEN_PUBLIC.get(want.profile.name, frozenset())
+    mine, theirs = dict(got.public), dict(want.public)
+    for key in sorted(set(mine) | set(theirs)):
+        if key not in hidden and mine.get(key) != theirs.get(key):
+            return f"public fact {key!r}"
+    return None
+
+
+def _is_card(c: object) -> bool:
+    return isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 32
+
+
+def _is_seat(i: object, players: int) -> bool:
+    return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < players
+
+
+def _check_view(view: View) -> None:
+    """Refuse a view whose fields are not of the kinds and sizes ``observe`` gives
+    (an edited view), before anything is sampled from it."""
+    p: Any = view.profile
+    if not isinstance(p, Profile):
+        raise InvalidArgumentError(f"the view's profile is not a profile: {type(p).__name__}")
+    n = p.players
+
+    def bad(what: str) -> InvalidArgumentError:
+        return InvalidArgumentError(
+            f"the view's {what} is not one that observe() gives for {p.name}:"
+            " determinize samples from views as observe() gave them"
+        )
+
+    if not _is_seat(view.seat, n):
+        raise bad("seat")
+    if not isinstance(view.phase, Phase):
+        raise bad("phase")
+    if not _is_seat(view.dealer, n):
+        raise bad("dealer")
+    if view.current_player is not None and not _is_seat(view.current_player, n):
+        raise bad("player to act")
+    if view.trump is not None and not isinstance(view.trump, Suit):
+        raise bad("trump")
+    if not isinstance(view.hand, tuple) or not all(_is_card(c) for c in view.hand):
+        raise bad("hand")
+    sizes = view.hand_sizes
+    if (
+        not isinstance(sizes, tuple)
+        or len(sizes) != n
+        or not all(isinstance(k, int) and not isinstance(k, bool) and k >= 0 for k in sizes)
+        or sizes[view.seat] != len(view.hand)
+    ):
+        raise bad("hand sizes")
+    if not isinstance(view.trick, tuple) or not all(
+        isinstance(e, tuple) and len(e) == 2 and _is_seat(e[0], n) and _is_card(e[1])
+        for e in view.trick
+    ):
+        raise bad("trick")
+    if (
+        not isinstance(view.scores, tuple)
+        or len(view.scores) != n
+        or not all(isinstance(k, int) and not isinstance(k, bool) for k in view.scores)
+    ):
+        raise bad("scores")
+    if not isinstance(view.results, tuple) or not all(
+        isinstance(r, HandResult) and _is_seat(r.dealer, n) for r in view.results
+    ):
+        raise bad("results")
+    if not isinstance(view.public, tuple) or not all(
+        isinstance(e, tuple) and len(e) == 2 and isinstance(e[0], str) for e in view.public
+    ):
+        raise bad("public facts")
+    if not isinstance(view.history, tuple) or not all(
+        isinstance(e, tuple)
+        and len(e) == 2
+        and isinstance(e[0], Action)
+        and (e[1] is None or _is_seat(e[1], n))
+        for e in view.history
+    ):
+        raise bad("history")
+    deck = view.deck
+    if (
+        not isinstance(deck, tuple)
+        or len(deck) not in (0, p.pack_size)
+        or not all(c is None or _is_card(c) for c in deck)
+    ):
+        raise bad("deck")
 
 
 def _as_rng(rng: random.Random | int | None) -> random.Random:
@@ -112,6 +273,15 @@ class Determinizer:
     def __init__(self, view: View) -> None:
         if not isinstance(view, View):
             raise InvalidArgumentError(f"not a view: {type(view).__name__}")
+        _check_view(view)
+        try:
+            self._read(view)
+        except BinocleError:
+            raise
+        except (IndexError, KeyError, ValueError, TypeError, AttributeError) as e:
+            raise _impossible() from e
+
+    def _read(self, view: View) -> None:
         self.view = view
         self.profile = view.profile
         hands: list[list[tuple[Action, int | None]]] = []
@@ -142,6 +312,11 @@ class Determinizer:
                 " is it a view that observe() gave?"
             )
         self.first_dealer = view.results[0].dealer if view.results else view.dealer
+        #: The hand before the present whose public facts the view still shows (the
+        #: last hand of a finished game, the hand a retirement ended), or None.
+        self.final: int | None = None
+        if self.two_handed is not None or (hands and view.phase is Phase.OVER and not self.current):
+            self.final = len(hands) - 1
         self._models: dict[tuple[int, bool], _Model] = {}
 
     def hand_start(self, rng: random.Random) -> GameState:
@@ -156,6 +331,14 @@ class Determinizer:
 
     def sample(self, rng: random.Random, start_state: GameState | None = None) -> GameState:
         """A state consistent with the view; ``start_state`` from :meth:`hand_start`."""
+        try:
+            return self._sample(rng, start_state)
+        except BinocleError:
+            raise
+        except (IndexError, KeyError, ValueError, TypeError, AttributeError) as e:
+            raise _impossible() from e
+
+    def _sample(self, rng: random.Random, start_state: GameState | None) -> GameState:
         s = self.hand_start(rng) if start_state is None else start_state
         if self.two_handed is not None and self.two_handed.inner.current:
             return self.two_handed.sample(s, rng)
@@ -171,7 +354,7 @@ class Determinizer:
         m = self._models.get((i, up_dix))
         if m is None:
             current = self.current and i == len(self.hands) - 1
-            m = _Model(self.view, s, self.hands[i], i, current, up_dix)
+            m = _Model(self.view, s, self.hands[i], i, current, up_dix, i == self.final)
             self._models[i, up_dix] = m
         return m
 
@@ -180,46 +363,145 @@ class Determinizer:
         s: GameState,
         i: int,
         rng: random.Random,
-        accept: Callable[[GameState], GameState | None] | None = None,
+        accept: Callable[[GameState], Verdict] | None = None,
     ) -> GameState:
         """Hand ``i`` sampled from ``s``, its start.  The current hand is kept when
-        the seat's view of it is the view (or ``accept`` gives the state to keep)."""
+        the seat's view of it is the view (or ``accept`` gives the state to keep);
+        an earlier hand when it ends as the view's results say, and the final hand
+        (:attr:`final`) also when the public facts it left on show are the view's.
+
+        A proposal that replays but misses the view in what no hidden card decides,
+        :data:`STRIKES` times (or at once in a field the seat's own cards
+        and the history fix), shows that no deal fits: the view is refused."""
         view = self.view
         if accept is None:
-
-            def accept(t: GameState) -> GameState | None:
-                return t if observe(t, view.seat) == view else None
-
+            accept = self._accept_final if self.two_handed is None else self._accept_retired
         current = self.current and i == len(self.hands) - 1
+        final = i == self.final
         # An earlier hand's turn-up is unknown but for its suit: it was the dix card
         # or not, which changes what followed; each guess gets its turn.
         models = [self._model(s, i)] if current else [self._model(s, i), self._model(s, i, True)]
+        strikes = failures = repairs = misses = 0
+        t: GameState | None
         for attempt in range(MAX_ATTEMPTS):
             model = models[attempt % len(models)]
+            limit = MISSES
+            if model.current:
+                limit = CURRENT_MISSES + (EXACT_ATTEMPTS if model.meld_targets else 0)
             if model.bad:
                 if all(m.bad for m in models):
                     model.propose(rng)  # raises: no deal fits
                 continue
             planned = model.propose(rng, repair=attempt >= EXACT_ATTEMPTS)
-            if planned is None:
+            t = None
+            if planned is not None:
+                deck, actions = planned
+                try:
+                    t = apply(s, deal(deck))
+                    for a in actions:
+                        t = apply(t, a)
+                except BinocleError:
+                    t = None
+            if t is None:
+                failures += 1
+                mended = planned is None and attempt >= EXACT_ATTEMPTS and model.meld_targets
+                repairs += bool(mended)
+                if repairs >= REPAIR_FAILURES:
+                    raise InvalidArgumentError(
+                        f"no deal fits the view: no placement of the hidden cards of hand"
+                        f" {i + 1} gives the melds shown ({REPAIR_FAILURES} mended in vain;"
+                        " is it a view that observe() gave?)"
+                    )
+                if failures >= FAILURES:
+                    raise InvalidArgumentError(
+                        f"no deal fits the view: hand {i + 1} cannot be dealt so that its"
+                        f" actions replay under the rules ({FAILURES} deals tried; is it a"
+                        " view that observe() gave?)"
+                    )
                 continue
-            deck, actions = planned
-            try:
-                t = apply(s, deal(deck))
-                for a in actions:
-                    t = apply(t, a)
-            except BinocleError:
-                continue
+            kept: GameState | None = None
             if model.current:
-                kept = accept(t)
-                if kept is not None:
-                    return kept
-            elif t.results == view.results[: len(t.results)] and len(t.results) > len(s.results):
-                return t
+                kept, miss = accept(t)
+            else:
+                miss = _result_miss(t.results, view.results, len(s.results))
+                if miss is None and _results_agree(t.results, view.results, len(s.results)):
+                    kept, miss = accept(t) if final else (t, None)
+            if kept is not None:
+                return kept
+            if miss in _FIXED:
+                raise InvalidArgumentError(
+                    f"no deal fits the view: its {miss} is not what its own history gives"
+                    " (is it a view that observe() gave?)"
+                )
+            strikes += miss is not None
+            misses += miss is None
+            if misses >= limit:
+                raise InvalidArgumentError(
+                    f"no deal found consistent with the view for hand {i + 1}: {misses} deals"
+                    " replay its actions but none shows what the view shows (is it a view that"
+                    " observe() gave?)"
+                )
+            if strikes >= STRIKES:
+                raise InvalidArgumentError(
+                    f"no deal fits the view: its {miss} is not what its own history gives"
+                    f" in {STRIKES} deals (is it a view that observe() gave?)"
+                )
         raise InvalidArgumentError(
             f"no deal found consistent with the view for hand {i + 1}"
             f" after {MAX_ATTEMPTS} attempts: is the view one that observe() gave?"
         )
+
+    def _accept_final(self, t: GameState) -> Verdict:
+        """``t`` if the seat's view of it is the view; else where it missed."""
+        got = observe(t, self.view.seat)
+        return (t, None) if got == self.view else (None, _miss(got, self.view))
+
+    def _accept_retired(self, t: GameState) -> Verdict:
+        """``t``, the three-handed game sampled to a retirement, if the public facts
+        that hand left on show are the view's (the two-handed game's come later)."""
+        view = self.view
+        got = observe(t, view.seat)
+        mine = {k: v for k, v in got.public if k not in _TWO_HANDED_PUBLIC}
+        theirs = {k: v for k, v in view.public if k not in _TWO_HANDED_PUBLIC}
+        if mine == theirs:
+            return t, None
+        hidden = _HIDDEN_PUBLIC.get(view.profile.name, frozenset())
+        for key in sorted(set(mine) | set(theirs)):
+            if key not in hidden and mine.get(key) != theirs.get(key):
+                return None, f"public fact {key!r}"
+        return None, None
+
+
+def _impossible() -> InvalidArgumentError:
+    return InvalidArgumentError(
+        "the view's parts do not agree with each other (its profile, history, deal,"
+        " results …): determinize samples from views as observe() gave them"
+    )
+
+
+def _results_agree(got: tuple[HandResult, ...], want: tuple[HandResult, ...], before: int) -> bool:
+    """Whether a hand sampled after ``before`` results ended as ``want`` says."""
+    return len(got) > before and got == want[: len(got)]
+
+
+def _fixed_part(r: HandResult) -> tuple[Any, ...]:
+    """What of a hand's result follows from its actions alone."""
+    return (r.dealer, r.trump, r.tricks, r.bidder, r.bid, r.outcome, r.game_end)
+
+
+def _result_miss(
+    got: tuple[HandResult, ...], want: tuple[HandResult, ...], before: int
+) -> str | None:
+    """Where a sampled hand's result misses the view's in what no hidden card decides,
+    or None.  Of a hand's result only its meld (and so whether a bid was made and
+    the score change) may depend on how the hidden cards lie: its dealer, trump,
+    bid, trick points and outcome follow from its actions."""
+    if len(got) > len(want) or len(got) <= before:
+        return "results"  # more hands than the view's, or a hand its actions leave unfinished
+    for r, w in zip(got[before:], want[before:], strict=False):
+        if _fixed_part(r) != _fixed_part(w) or (r.meld == w.meld and r.delta != w.delta):
+            return "results"
+    return None
 
 
 class _TwoHanded:
@@ -288,6 +570,9 @@ class _TwoHanded:
             tuple(history), view.deck,
         )  # fmt: skip
         self.inner = Determinizer(inner_view)
+        # The public facts the two-handed game leaves on show are checked in the
+        # three-handed view (its ``accept``), never in this made-up inner view.
+        self.inner.final = None
 
     def _replay(self, s: GameState, sub: GameState) -> GameState:
         """``s`` (three-handed) with the actions ``sub`` took after ``s.sub``."""
@@ -314,12 +599,13 @@ class _TwoHanded:
         """The current two-handed hand sampled from ``s`` (from :meth:`hand_start`)."""
         outer = self.outer
 
-        def accept(sub: GameState) -> GameState | None:
+        def accept(sub: GameState) -> Verdict:
             try:
                 t = self._replay(s, sub)
             except BinocleError:
-                return None
-            return t if observe(t, outer.seat) == outer else None
+                return None, None
+            got = observe(t, outer.seat)
+            return (t, None) if got == outer else (None, _miss(got, outer))
 
         inner = self.inner
         return inner._sample_hand(s.sub, len(inner.hands) - 1, rng, accept)  # type: ignore[attr-defined]

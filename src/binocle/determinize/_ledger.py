@@ -47,14 +47,23 @@ class _Ledger:
         index: int,
         current: bool,
         up_dix: bool = False,
+        final: bool = False,
     ) -> None:
         p = view.profile
         self.current = current
+        #: The last hand before the view's present whose public facts the view still
+        #: shows: the last hand of a finished game, the three-handed hand that ended
+        #: in a retirement (its melds shown and its turn-up stay on show).
+        self.final = final
         self.entries = entries
         n_seats = p.players
         size = p.pack_size
         self.size = size
         known: tuple[Card | None, ...] = view.deck if current else (None,) * size
+        if final and p.name == "three-handed":
+            up = view.get("turn_up")
+            if isinstance(up, int) and 0 <= up < 32:
+                known = (*known[:-1], CARDS[up])  # the turn-up, dealt last
         self.known = known
         self.observer: int | None = view.seat if current else None
         dealer = s.dealer
@@ -198,8 +207,9 @@ class _Ledger:
                     self.meld_targets[seat] = points
 
     def _shown_melds(self, view: View) -> None:
-        """Cards shown in melds are held (three-handed and cutthroat rules, Melds): current hand."""
-        if not self.current:
+        """Cards shown in melds are held (three-handed and cutthroat rules, Melds): the
+        current hand, or the final hand whose melds are still on show."""
+        if not (self.current or self.final):
             return
         melds = view.get("melds") or ()
         for seat, m in enumerate(melds):
@@ -306,6 +316,9 @@ class _Ledger:
                 self._use(actor, nine)
                 self._take_up(actor, up)
                 up = ("card", nine)
+            if nxt >= size:
+                # The stock is out (an announcement that ends the game draws nothing).
+                continue
             # the draw: the winner (who announced) first, then the other
             self._acquire_pos(actor, nxt)
             if nxt + 1 < size:

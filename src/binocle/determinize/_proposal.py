@@ -29,8 +29,9 @@ class _Model(_Ledger):
         index: int,
         current: bool,
         up_dix: bool = False,
+        final: bool = False,
     ) -> None:
-        super().__init__(view, s, entries, index, current, up_dix)
+        super().__init__(view, s, entries, index, current, up_dix, final)
         self._finish(view.profile.players)
 
     def _finish(self, n_seats: int) -> None:
@@ -98,6 +99,10 @@ class _Model(_Ledger):
         self.pile_loc = pile_loc
         self.seats = seats
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._option_cache: dict[
+            tuple[int, tuple[int, ...]],
+            tuple[list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]]], int],
+        ] = {}
         if not self.bad and self._count(0, self.caps) == 0:
             self.bad = True
 
@@ -121,6 +126,28 @@ class _Model(_Ledger):
         self._ways[key] = total
         return total
 
+    def _options(
+        self, i: int, caps: tuple[int, ...]
+    ) -> tuple[list[tuple[int, tuple[tuple[int, int], ...], tuple[int, ...]]], int]:
+        """The ways to place the cards of class ``i`` within ``caps``, each with its
+        weight (the placements of the later classes it leaves) and what it leaves;
+        and their total weight.  Kept: every proposal of the hand asks again."""
+        key = (i, caps)
+        got = self._option_cache.get(key)
+        if got is None:
+            allowed, cards = self.classes[i]
+            options = []
+            for split, weight in _splits(len(cards), sorted(allowed), caps):
+                rest = list(caps)
+                for loc, x in split:
+                    rest[loc] -= x
+                w = weight * self._count(i + 1, tuple(rest))
+                if w:
+                    options.append((w, split, tuple(rest)))
+            got = (options, sum(w for w, _, _ in options))
+            self._option_cache[key] = got
+        return got
+
     def propose(
         self, rng: random.Random, repair: bool = False
     ) -> tuple[tuple[Card, ...], list[Action]] | None:
@@ -137,15 +164,8 @@ class _Model(_Ledger):
         placed: list[list[Card]] = [[] for _ in caps]
         allowed_of: list[list[frozenset[int]]] = [[] for _ in caps]
         for i, (allowed, cards) in enumerate(self.classes):
-            options = []
-            for split, weight in _splits(len(cards), sorted(allowed), caps):
-                rest = list(caps)
-                for loc, x in split:
-                    rest[loc] -= x
-                w = weight * self._count(i + 1, tuple(rest))
-                if w:
-                    options.append((w, split, tuple(rest)))
-            pick = rng.randrange(sum(w for w, _, _ in options))
+            options, total = self._options(i, caps)
+            pick = rng.randrange(total)
             chosen = options[-1]
             for option in options:
                 if pick < option[0]:
