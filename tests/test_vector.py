@@ -30,6 +30,15 @@ def _random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(m)) for m in mask])
 
 
+def _honest(mask: np.ndarray, rng: np.random.Generator, profile: object) -> np.ndarray:
+    """Uniform among the legal ids but claims and concessions (while another is legal),
+    so that hands are played to their end: table plays, the stock's end, retirements."""
+    calm = np.array([label not in ("claim", "concede") for label in E.action_labels(profile)])
+    allowed = mask & calm
+    allowed = np.where(allowed.any(axis=1, keepdims=True), allowed, mask)
+    return _random(allowed, rng)
+
+
 @pytest.mark.parametrize(("profile", "options"), SETTINGS)
 def test_arrays_are_the_seats_observation_and_legal_ids(
     profile: str, options: dict[str, object]
@@ -39,7 +48,7 @@ def test_arrays_are_the_seats_observation_and_legal_ids(
     env = VectorEnv(profile, num_envs=6, seed=3, **options)  # type: ignore[arg-type]
     obs, mask = env.reset()
     rng = np.random.default_rng(1)
-    for _ in range(250):
+    for step in range(500):
         for i in range(env.num_envs):
             s = env.state(i)
             seat = s.current_player
@@ -48,7 +57,10 @@ def test_arrays_are_the_seats_observation_and_legal_ids(
             view = binocle.observe(s, seat)
             assert obs[i].tolist() == E.observation_tensor(view)
             assert np.flatnonzero(mask[i]).tolist() == list(E.legal_ids(s))
-        obs, mask, _, _ = env.step(_random(mask, rng))
+        # Every other stretch of steps plays honestly, the rest uniformly.
+        honest = step // 50 % 2 == 1
+        actions = _honest(mask, rng, env.profile) if honest else _random(mask, rng)
+        obs, mask, _, _ = env.step(actions)
 
 
 @pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])

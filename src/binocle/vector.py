@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from binocle.actions import Action, Kind
+from binocle.actions import Action
 from binocle.core import GameState, Phase
 from binocle.encoding._fast import FastEncoder
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode
@@ -43,7 +43,6 @@ from binocle.profiles import get_profile
 
 __all__ = ["VectorEnv"]
 
-_PLAY = Kind.PLAY
 _DEAL = Phase.DEAL
 _OVER = Phase.OVER
 
@@ -120,12 +119,12 @@ class VectorEnv:
         self.hands_played_out = 0
         self._rng = np.random.default_rng(seed)
         self._states: list[GameState] = []
-        self._legal: list[dict[int, Action]] = []
+        self._legal: list[tuple[tuple[Action, ...], list[int]]] = []
         self._first: list[int] = []  # results already in the game when the episode began
         self._start_scores: list[tuple[int, ...]] = []
         self._episodes = [0] * n
         self._gone: list[list[int]] = [[] for _ in range(n)]  # the hand's played cards
-        self._gone_column = [self._encoder.card_column("gone", c) for c in range(32)]
+        self._bases = np.arange(0, n * self.observation_size, self.observation_size)
 
     # -- episodes ------------------------------------------------------------------
 
@@ -141,13 +140,13 @@ class VectorEnv:
         self._states = [self._new_game(i) for i in range(n)]
         self._first = [0] * n
         self._start_scores = [s.scores for s in self._states]
-        self._legal = [{} for _ in range(n)]
+        self._legal = [((), []) for _ in range(n)]
         self._gone = [[] for _ in range(n)]
         self.rewards[:] = 0
         self.dones[:] = False
         self.returns[:] = 0
         self.final_returns[:] = 0
-        self._write(range(n))
+        self._write()
         return self.observations, self.action_masks
 
     def _new_game(self, i: int) -> GameState:
@@ -176,45 +175,36 @@ class VectorEnv:
             raise InvalidArgumentError("reset() the environment before its first step")
         ids = _ids(actions, self.num_envs)
         chosen: list[Action] = []
-        for i, (legal, a) in enumerate(zip(self._legal, ids, strict=True)):
-            action = legal.get(a)
-            if action is None:
+        for i, ((legal, legal_ids), a) in enumerate(zip(self._legal, ids, strict=True)):
+            try:
+                chosen.append(legal[legal_ids.index(a)])
+            except ValueError:
                 raise IllegalActionError(
                     f"game {i}: action id {a} is not legal now",
                     RuleCode.NOT_LEGAL,
                     None,
                     int(self.current_player[i]),
-                )
-            chosen.append(action)
+                ) from None
         states = self._states
-        rewards: list[tuple[int, ...]] = []
-        dones = self.dones
-        final = self.final_returns
         gone = self._gone
-        column = self._gone_column
-        for i, action in enumerate(chosen):
-            before = states[i]
-            s = apply(before, action)
-            if action.kind is _PLAY:
-                gone[i].append(column[action.card])  # type: ignore[index]
-            end: tuple[int, ...] | None = None
-            if s.current_player is None:
-                s, end = self._between(i, s)
-                gone[i] = []
-            old = before.scores
-            if end is None:
-                rewards.append(tuple([a - b for a, b in zip(s.scores, old, strict=True)]))
-                dones[i] = False
-            else:
-                rewards.append(tuple([a - b for a, b in zip(end, old, strict=True)]))
-                final[i] = [a - b for a, b in zip(end, self._start_scores[i], strict=True)]
+        rewards: list[int] = []
+        idle = self._encoder.advance(states, chosen, gone, rewards)
+        dones = self.dones
+        dones[:] = False
+        for i in idle:
+            s, end = self._between(i, states[i])
+            states[i] = s
+            gone[i] = []
+            if end is not None:
+                self.final_returns[i] = [
+                    a - b for a, b in zip(end, self._start_scores[i], strict=True)
+                ]
                 self._start_scores[i] = s.scores
                 dones[i] = True
-            states[i] = s
-        self.rewards[:] = rewards
+        self.rewards.reshape(-1)[:] = rewards
         self.returns += self.rewards
         self.returns[dones] = 0
-        self._write(range(self.num_envs))
+        self._write()
         return self.observations, self.action_masks, self.rewards, self.dones
 
     def _between(self, i: int, s: GameState) -> tuple[GameState, tuple[int, ...] | None]:
@@ -238,47 +228,30 @@ class VectorEnv:
 
     # -- the arrays ----------------------------------------------------------------
 
-    def _write(self, games: range) -> None:
-        encoder = self._encoder
+    def _write(self) -> None:
         size = self.observation_size
-        width = self.num_actions
         ones: list[int] = []
-        ones_rows: list[int] = []
+        ones_n: list[int] = []
         at: list[int] = []
-        at_rows: list[int] = []
+        at_n: list[int] = []
         values: list[float] = []
         legal_at: list[int] = []
-        seats: list[int] = []
-        states = self._states
-        legal_maps = self._legal
-        gone = self._gone
-        observe = encoder.observe
-        for i in games:
-            s = states[i]
-            seat = s.current_player
-            assert seat is not None
-            seats.append(seat)
-            legal = encoder.legal(s, legal_actions(s))
-            legal_maps[i] = legal
-            base = i * width
-            legal_at += [base + k for k in legal]
-            n_ones, n_at = len(ones), len(at)
-            if not observe(s, seat, ones, at, values, False):
-                ones += gone[i]
-            ones_rows.append(len(ones) - n_ones)
-            at_rows.append(len(at) - n_at)
+        seats = self._encoder.write(
+            self._states, self._legal, self._gone, ones, ones_n, at, at_n, values, legal_at
+        )
         total = self.num_envs * size
-        bases = np.arange(0, total, size)
-        flat_ones = np.array(ones, np.intp) + np.repeat(bases, ones_rows)
+        bases = self._bases
+        flat_ones = np.array(ones, np.intp) + np.repeat(bases, ones_n)
         dense = np.bincount(flat_ones, minlength=total)
         flat = self.observations.reshape(-1)
         if at:
-            flat_at = np.array(at, np.intp) + np.repeat(bases, at_rows)
+            flat_at = np.array(at, np.intp) + np.repeat(bases, at_n)
             flat[:] = np.bincount(flat_at, np.array(values), total) + dense
         else:
             flat[:] = dense
-        self.action_masks[:] = False
-        self.action_masks.reshape(-1)[legal_at] = True
+        masks = self.action_masks
+        masks[:] = False
+        masks.reshape(-1)[legal_at] = True
         self.current_player[:] = seats
 
     # -- reading the games -----------------------------------------------------------
