@@ -29,6 +29,7 @@ episode (``dealer="rotate"``), so every seat sees every position at the table.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from typing import Any
 
@@ -119,7 +120,7 @@ class VectorEnv:
         self.hands_played_out = 0
         self._rng = np.random.default_rng(seed)
         self._states: list[GameState] = []
-        self._legal: list[tuple[tuple[Action, ...], list[int]]] = []
+        self._legal: list[tuple[tuple[Action, ...], tuple[int, ...]]] = []
         self._first: list[int] = []  # results already in the game when the episode began
         self._start_scores: list[tuple[int, ...]] = []
         self._episodes = [0] * n
@@ -140,7 +141,7 @@ class VectorEnv:
         self._states = [self._new_game(i) for i in range(n)]
         self._first = [0] * n
         self._start_scores = [s.scores for s in self._states]
-        self._legal = [((), []) for _ in range(n)]
+        self._legal = [((), ()) for _ in range(n)]
         self._gone = [[] for _ in range(n)]
         self.rewards[:] = 0
         self.dones[:] = False
@@ -170,7 +171,21 @@ class VectorEnv:
 
         Raises :class:`~binocle.IllegalActionError` (naming the game) when an id is
         not legal in its game, and changes nothing then.
+
+        The cyclic garbage collector is paused while the step runs: the step makes
+        many short-lived objects and no reference cycle, and the collector's passes
+        over the games' states would otherwise take about a third of its time.
         """
+        running = gc.isenabled()
+        if running:
+            gc.disable()
+        try:
+            return self._step(actions)
+        finally:
+            if running:
+                gc.enable()
+
+    def _step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         if not self._states:
             raise InvalidArgumentError("reset() the environment before its first step")
         ids = _ids(actions, self.num_envs)

@@ -31,7 +31,7 @@ _PHASE_INDEX: Final = {id(p): i for i, p in enumerate(Phase)}
 _BIDDING: Final = Phase.BIDDING
 _DEAL: Final = Phase.DEAL
 _PLAY: Final = Kind.PLAY
-_MEMO_SIZE: Final = 20_000
+_MEMO_SIZE: Final = 4_096
 
 
 class FastEncoder:
@@ -92,10 +92,10 @@ class FastEncoder:
         self.ident: dict[int, int] = {id(a): i for a, i in space._fixed.items()}
         # Card columns of tuples seen lately, by the tuple's identity (a hand is the
         # same object from one state to the next until it changes).
-        self.hand_memo: dict[int, tuple[object, list[int]]] = {}
-        self.concealed_memo: dict[int, tuple[object, list[int]]] = {}
-        self.passed_memo: dict[int, tuple[object, list[int]]] = {}
-        self.legal_memo: dict[int, tuple[object, list[int]]] = {}
+        self.hand_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+        self.concealed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+        self.passed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+        self.legal_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
 
     # -- legal ids ---------------------------------------------------------------
 
@@ -110,7 +110,7 @@ class FastEncoder:
             out[i] = a
         return out
 
-    def legal_ids(self, state: GameState, legal: tuple[Action, ...]) -> list[int]:
+    def legal_ids(self, state: GameState, legal: tuple[Action, ...]) -> tuple[int, ...]:
         """The ids of ``legal`` (the legal actions of ``state``), in their order;
         remembered by the tuple (the engine shares one between states) where every
         id is fixed."""
@@ -129,24 +129,28 @@ class FastEncoder:
                 i = self.space.id(state, a)
                 fixed = False
             ids.append(i)
+        out = tuple(ids)
         if fixed:
             if len(memo) > _MEMO_SIZE:
                 memo.clear()
-            memo[id(legal)] = (legal, ids)
-        return ids
+            memo[id(legal)] = (legal, out)
+        return out
 
     def card_column(self, part: str, card: int) -> int:
         """The column of ``card`` in the tensor's card part ``part`` (e.g. ``"gone"``)."""
         return self.card[part][card]
 
     def _cols(
-        self, table: list[int], memo: dict[int, tuple[object, list[int]]], cards: tuple[Any, ...]
-    ) -> list[int]:
+        self,
+        table: list[int],
+        memo: dict[int, tuple[object, tuple[int, ...]]],
+        cards: tuple[Any, ...],
+    ) -> tuple[int, ...]:
         """The columns of ``cards`` in a card part, remembered by the tuple."""
         hit = memo.get(id(cards))
         if hit is not None and hit[0] is cards:
             return hit[1]
-        cols = [table[c] for c in cards]
+        cols = tuple([table[c] for c in cards])
         if len(memo) > _MEMO_SIZE:
             memo.clear()
         memo[id(cards)] = (cards, cols)
@@ -186,7 +190,7 @@ class FastEncoder:
     def write(
         self,
         states: list[GameState],
-        legal_maps: list[tuple[tuple[Action, ...], list[int]]],
+        legal_maps: list[tuple[tuple[Action, ...], tuple[int, ...]]],
         gone: list[list[int]],
         ones: list[int],
         ones_n: list[int],
@@ -322,7 +326,7 @@ class FastEncoder:
         hit = memo.get(id(calls))
         if hit is None or hit[0] is not calls:
             passed = one["passed"]
-            hit = (calls, [passed + who for who, amount in calls if not amount])
+            hit = (calls, tuple([passed + who for who, amount in calls if not amount]))
             if len(memo) > _MEMO_SIZE:
                 memo.clear()
             memo[id(calls)] = hit
