@@ -35,6 +35,7 @@ COMPILED = [
     "binocle.rules.cutthroat_melds",
     "binocle.rules.tricks",
     "binocle.rules.points",
+    "binocle.encoding._fast",
 ]
 #: Modules that stay Python in both builds: the public functions check their arguments
 #: themselves (game.py), Card is an int subclass (cards.py), the bots belong to no build.
@@ -45,6 +46,8 @@ INTERPRETED = [
     "binocle.profiles",
     "binocle.rules",
     "binocle.ismcts",
+    "binocle.encoding",
+    "binocle.encoding._tensors",
 ]
 
 
