@@ -60,7 +60,8 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
     all or a sequence of one per other seat in seat order; each is made afresh,
     seeded from the environment's generator, at every reset.  ``seat``: the
     learner's seat, or ``"random"`` (drawn each episode).  ``dealer``:
-    ``"rotate"`` (the dealer moves on every episode), ``"random"`` or a seat.
+    ``"rotate"`` (the dealer moves on every episode; a reset with a seed starts
+    the rotation again, so a seed fixes the episode), ``"random"`` or a seat.
     ``hands``: hands an episode plays.  ``illegal``: what an id that is not
     legal does: ``"raise"`` (:class:`~binocle.IllegalActionError`, nothing
     changes) or a reward (a number): the episode ends at once with that reward
