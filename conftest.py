@@ -25,6 +25,10 @@ if importlib.util.find_spec("pyspiel") is None:
     collect_ignore.append("src/binocle/openspiel.py")
 if importlib.util.find_spec("pettingzoo") is None:
     collect_ignore.append("src/binocle/pettingzoo.py")
+if importlib.util.find_spec("gymnasium") is None:
+    collect_ignore.append("src/binocle/gym.py")
+if importlib.util.find_spec("numpy") is None:
+    collect_ignore.append("src/binocle/vector.py")
 if importlib.util.find_spec("starlette") is None:
     collect_ignore.append("src/binocle/web")
 

@@ -33,6 +33,11 @@ PUBLIC_MELD_FLOOR = 0.7  # binocle.meld against the internal counter
 CLASSIC_MELD_TARGET = 20_000
 STATE_BYTES_TARGET = 1024
 MELD_HANDS = 20_000
+#: The adapters' floors: OpenSpiel's as a share of skat, the environments' in steps a second.
+OPENSPIEL_FLOOR = 0.2
+PETTINGZOO_FLOOR = 25_000
+VECTOR_FLOOR = 150_000
+VECTOR_ENVS = 256
 #: Actions that end a hand at once: an honest playout never chooses them.
 HAND_ENDERS = frozenset({binocle.Kind.CLAIM, binocle.Kind.CONCEDE, binocle.Kind.BUNCH})
 
@@ -116,8 +121,11 @@ def binocle_playouts(name: str, *, uniform: bool = False) -> Work:
 # -- OpenSpiel ------------------------------------------------------------------------
 
 
-def openspiel_playouts(pyspiel: Any, name: str) -> Work:
-    """Uniform-random playouts of an OpenSpiel game, chance outcomes counted as actions."""
+def openspiel_playouts(pyspiel: Any, name: str, played: Callable[[Any], int] | None = None) -> Work:
+    """Uniform-random playouts of an OpenSpiel game, chance outcomes counted as actions.
+
+    The second count is the episodes, or with ``played`` what it counts of each
+    finished state (binocle's games: the hands played to their last trick)."""
     game = pyspiel.load_game(name)
     rng = random.Random(1)
 
@@ -133,14 +141,21 @@ def openspiel_playouts(pyspiel: Any, name: str) -> Work:
                 a = choice(state.legal_actions())
             state.apply_action(a)
             n += 1
-        return n, 1
+        return n, 1 if played is None else played(state)
 
     return timed(play)
 
 
+def played_out(state: binocle.GameState) -> int:
+    """How many of the state's hands were played to their last trick (not ended by a
+    claim or a concession)."""
+    return sum(1 for r in state.results if r.outcome == "played")
+
+
 def pettingzoo_playouts(name: str) -> Work:
     """Random episodes (one hand each) of binocle's PettingZoo environment: each step a
-    uniform choice among the ids its action mask allows; steps counted."""
+    uniform choice among the ids its action mask allows; steps counted, and the hands
+    played to their last trick."""
     from binocle.pettingzoo import raw_env
 
     env = raw_env(name)
@@ -159,9 +174,40 @@ def pettingzoo_playouts(name: str) -> Work:
             legal = env.observe(agent)["action_mask"].nonzero()[0]
             env.step(int(rng.choice(legal)))
             n += 1
-        return n, 1
+        return n, played_out(env.episode.state)
 
     return timed(episode)
+
+
+def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
+    """``num_envs`` games of :class:`binocle.vector.VectorEnv` stepped together, each
+    game's seat to decide choosing uniformly among its legal ids but claims and
+    concessions (as the honest playouts do; the numpy draw is one call for all the
+    games); agent steps (decisions) counted, and the hands played to their last trick."""
+    import numpy as np
+
+    from binocle.encoding import action_labels
+    from binocle.vector import VectorEnv
+
+    env = VectorEnv(name, num_envs=num_envs, seed=1)
+    _, mask = env.reset()
+    calm = np.array([label not in ("claim", "concede") for label in action_labels(name)])
+    rng = np.random.default_rng(1)
+    box = [mask]
+
+    def batch() -> tuple[int, int]:
+        before = env.hands_played_out
+        n = 0
+        for _ in range(8):
+            m = box[0]
+            allowed = m & calm
+            allowed = np.where(allowed.any(axis=1, keepdims=True), allowed, m)
+            actions = (rng.random(m.shape) * allowed).argmax(axis=1)
+            box[0] = env.step(actions)[1]
+            n += num_envs
+        return n, env.hands_played_out - before
+
+    return timed(batch)
 
 
 # -- melds ------------------------------------------------------------------------------
@@ -347,29 +393,49 @@ def run(seconds: float) -> dict[str, Any]:
     adapter_names = [n for n in ("cutthroat", "classic", "three-handed") if n in names]
     if pyspiel is not None:
         importlib.import_module("binocle.openspiel")
+
+        def os_played(state: Any) -> int:
+            return played_out(state.episode.state)
+
         for name in adapter_names:
             game = "python_binocle_" + name.replace("-", "_")
-            rate, games = best_rate(openspiel_playouts(pyspiel, game), seconds)
+            rate, hands = best_rate(openspiel_playouts(pyspiel, game, os_played), seconds)
+            ratio = rate / skat if skat else None
             row(
                 f"g. OpenSpiel {game} playout",
                 rate,
                 "actions/s",
-                f"{games:,.1f} hands/s",
-                rate / skat if skat else None,
+                f"{hands:,.1f} hands played out/s",
+                ratio,
+                f">= {OPENSPIEL_FLOOR} x skat",
+                None if ratio is None else ratio >= OPENSPIEL_FLOOR,
             )
     try:
         importlib.import_module("pettingzoo")
     except ImportError:
-        notes.append("PettingZoo is missing: line g (PettingZoo) not measured")
+        notes.append("PettingZoo is missing: lines g (PettingZoo, VectorEnv) not measured")
     else:
         for name in adapter_names:
-            rate, games = best_rate(pettingzoo_playouts(name), seconds)
+            rate, hands = best_rate(pettingzoo_playouts(name), seconds)
             row(
                 f"g. PettingZoo binocle {name} playout",
                 rate,
                 "steps/s",
-                f"{games:,.1f} hands/s",
+                f"{hands:,.1f} hands played out/s",
                 rate / skat if skat else None,
+                f">= {PETTINGZOO_FLOOR:,}/s",
+                rate >= PETTINGZOO_FLOOR,
+            )
+        for name in adapter_names:
+            rate, hands = best_rate(vector_playouts(name), seconds)
+            row(
+                f"g. VectorEnv {name}, {VECTOR_ENVS} games",
+                rate,
+                "agent steps/s",
+                f"{hands:,.1f} hands played out/s",
+                rate / skat if skat else None,
+                f">= {VECTOR_FLOOR:,}/s",
+                rate >= VECTOR_FLOOR,
             )
 
     # d. cutthroat melds: the internal counter and the public function.

@@ -38,6 +38,7 @@ COMPILED = [
     "binocle.profiles._common",
     "binocle.rules.tricks",
     "binocle.rules.points",
+    "binocle.encoding._fast",
 ]
 #: Modules that stay Python in both builds: the public functions check their arguments
 #: themselves (game.py), Card is an int subclass (cards.py), the bots belong to no build.
@@ -49,6 +50,8 @@ INTERPRETED = [
     "binocle.rules",
     "binocle.rules.classic_melds",
     "binocle.ismcts",
+    "binocle.encoding",
+    "binocle.encoding._tensors",
 ]
 
 

@@ -296,3 +296,19 @@ def test_the_console_loads_only_a_record_of_classic(tmp_path: Path) -> None:
     assert f"cannot load {tmp_path / 'none'}: No such file or directory" in out
     assert "a record is JSON text" in out
     assert _saved(mine).profile.name == "classic" and len(binocle.history(_saved(mine))) == 2
+
+
+@pytest.mark.parametrize("name", ["reinforce_vector", "self_play"])
+def test_the_learning_examples_run_in_smoke_mode(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The learning examples (numpy alone, on binocle.vector) train, evaluate against the
+    random bot and print the margin with its interval; ``--smoke`` runs them in seconds."""
+    from adapters import need
+
+    need("numpy", "pettingzoo")
+    assert _example(name).main(["--smoke"]) == 0
+    out = capsys.readouterr().out
+    margin = [line for line in out.splitlines() if line.startswith("margin: ")]
+    assert len(margin) == 1 and " over 20 episodes each" in margin[0]
+    assert "random bot in seat 0:" in out

@@ -14,7 +14,7 @@ from adapters import need
 need("pettingzoo", "pettingzoo")
 np = need("numpy", "pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import binocle  # noqa: E402
 from binocle import encoding as E  # noqa: E402
@@ -42,6 +42,13 @@ def test_api_test(profile: str, options: dict[str, object]) -> None:
 def test_seed_test(profile: str, options: dict[str, object]) -> None:
     """PettingZoo's seed test: a seed fixes the episode."""
     seed_test(lambda: env(profile=profile, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])
+def test_render_test(profile: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's render test: ``"ansi"`` returns the view's text, ``"human"`` prints it."""
+    render_test(lambda render_mode: env(profile=profile, render_mode=render_mode))
+    assert "phase " in capsys.readouterr().out
 
 
 def _act(e: object, rng: np.random.Generator) -> int:
@@ -114,7 +121,7 @@ def test_bad_arguments_and_illegal_actions() -> None:
     with pytest.raises(binocle.InvalidArgumentError):
         raw_env("cutthroat", hands=0)
     with pytest.raises(binocle.InvalidArgumentError):
-        raw_env("cutthroat", render_mode="human")
+        raw_env("cutthroat", render_mode="rgb_array")
     with pytest.raises(binocle.UnknownProfileError):
         raw_env("cutthroat", min_bid=7)
     e = raw_env("cutthroat")

@@ -127,34 +127,67 @@ class BinocleGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class BinocleState(pyspiel.State):  # type: ignore[misc]
-    """An OpenSpiel state over a :class:`binocle.encoding.Episode`."""
+    """An OpenSpiel state over a :class:`binocle.encoding.Episode`.
+
+    What OpenSpiel asks many times a step (who acts, whether the episode is over,
+    the legal ids, the chance outcomes) is worked out once per step and kept until
+    the next action.
+    """
 
     def __init__(self, game: BinocleGame, episode: E.Episode) -> None:
         super().__init__(game)
         self.episode = episode
 
+    @property
+    def episode(self) -> E.Episode:
+        """The episode this state stands for; setting it starts the state afresh."""
+        return self._episode
+
+    @episode.setter
+    def episode(self, episode: E.Episode) -> None:
+        self._episode = episode
+        if episode.is_terminal():
+            self._player = _TERMINAL
+        elif episode.is_chance():
+            self._player = _CHANCE
+        else:
+            p = episode.state.current_player
+            assert p is not None
+            self._player = p
+        self._legal: list[int] | None = None
+        self._outcomes: list[tuple[int, float]] | None = None
+
     # -- the pyspiel API -----------------------------------------------------------
 
     def current_player(self) -> int:
-        ep = self.episode
-        if ep.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if ep.is_chance():
-            return int(pyspiel.PlayerId.CHANCE)
-        p = ep.current_player
-        assert p is not None
-        return p
+        return self._player
+
+    def is_terminal(self) -> bool:
+        return self._player == _TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self._player == _CHANCE
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
+        if player != self._player:
             return []
-        return list(self.episode.legal_ids())
+        legal = self._legal
+        if legal is None:
+            if player == _CHANCE:
+                legal = [i for i, _ in self.chance_outcomes()]
+            else:
+                legal = list(self._episode.legal_ids())
+            self._legal = legal
+        return legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.episode.chance_outcomes()
+        outcomes = self._outcomes
+        if outcomes is None:
+            outcomes = self._outcomes = self._episode.chance_outcomes()
+        return outcomes
 
     def _apply_action(self, action: int) -> None:
-        self.episode = self.episode.apply(int(action))
+        self.episode = self._episode.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         action = int(action)
@@ -162,9 +195,6 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             return self.episode.action_label(action)
         labels = E.action_labels(self.episode.profile)
         return labels[action] if 0 <= action < len(labels) else f"?{action}"
-
-    def is_terminal(self) -> bool:
-        return self.episode.is_terminal()
 
     def returns(self) -> list[float]:
         return [float(x) for x in self.episode.returns()]
@@ -183,6 +213,10 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         if ep.deck:
             lines.append("chance so far " + " ".join(map(str, ep.deck)))
         return "\n".join(lines)
+
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 class BinocleObserver:

@@ -41,7 +41,8 @@ def env(profile: Any = "cutthroat", **kwargs: Any) -> AECEnv:
     wrapped in PettingZoo's order-enforcing wrapper.
 
     Keywords besides the profile's options: ``hands`` (default 1) and
-    ``render_mode`` (None or ``"ansi"``).
+    ``render_mode`` (None, ``"ansi"``: :meth:`~raw_env.render` returns the text,
+    or ``"human"``: it prints it).
     """
     return wrappers.OrderEnforcingWrapper(raw_env(profile, **kwargs))
 
@@ -50,7 +51,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     """The unwrapped environment (see :func:`env`)."""
 
     metadata = {  # noqa: RUF012 - PettingZoo reads it from the class
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "name": "binocle_v0",
         "is_parallelizable": False,
     }
@@ -63,8 +64,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise InvalidArgumentError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise InvalidArgumentError(
+                f"render_mode is None, 'ansi' or 'human', not {render_mode!r}"
+            )
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
             raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
         self.profile = get_profile(profile, **options)
@@ -155,12 +158,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
         }
 
     def render(self) -> str | None:
-        """The agent to act's view as text (render_mode ``"ansi"``)."""
+        """The agent to act's view as text: returned (render_mode ``"ansi"``) or
+        printed (``"human"``)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
         seat = self.possible_agents.index(self.agent_selection)
-        return E.observation_string(self.episode.view(seat))
+        text = E.observation_string(self.episode.view(seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

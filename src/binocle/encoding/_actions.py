@@ -191,7 +191,16 @@ class ActionSpace:
 
         if state.current_player is None:
             return ()
-        return tuple(sorted(self.id(state, a) for a in legal_actions(state)))
+        # Most actions are interned and have a fixed id: one dictionary read each.
+        get = self._fixed.get
+        ids: list[int] = []
+        for a in legal_actions(state):
+            i = get(a)
+            if i is None:
+                i = self.id(state, a)
+            ids.append(i)
+        ids.sort()
+        return tuple(ids)
 
     def legal_map(self, state: GameState) -> dict[int, Action]:
         """Each legal id with its action (the player to act's; empty when nobody acts)."""
@@ -215,8 +224,14 @@ class ActionSpace:
         from binocle.game import legal_actions
 
         fixed = self._by_id[action_id]
-        if fixed is not None and state.current_player is not None and fixed in legal_actions(state):
-            return fixed
+        if fixed is not None and state.current_player is not None:
+            # The legal actions are interned: found by identity, no comparison of values.
+            legal = legal_actions(state)
+            for a in legal:
+                if a is fixed:
+                    return fixed
+            if fixed in legal:
+                return fixed
         found = self.legal_map(state).get(action_id)
         if found is None:
             # The action the id names where it names one (a card id's copy depends on

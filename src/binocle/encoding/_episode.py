@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import attrs
@@ -11,7 +12,7 @@ from binocle.actions import Kind
 from binocle.cards import Card
 from binocle.core import GameState, Phase, Profile, View
 from binocle.encoding._actions import _space
-from binocle.encoding._common import _check_state, _kind_index, _profile_of, kinds
+from binocle.encoding._common import _check_state, _profile_of, kinds
 from binocle.errors import BinocleError, IllegalActionError, InvalidArgumentError, RuleCode
 
 
@@ -29,6 +30,8 @@ def _with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
     from its start, so the state's history replays to the state itself (records,
     saved states and determinization read it).
     """
+    if state.profile.name == "classic":
+        return _restocked(state, stock)
     from binocle.game import apply, start
 
     moves = state.moves()
@@ -40,6 +43,27 @@ def _with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
     for i, (action, _) in enumerate(moves):
         s = apply(s, A.deal(deck) if i == last else action)
     return s
+
+
+def _restocked(state: Any, stock: tuple[Card, ...]) -> GameState:
+    """The classic ``state`` with its stock replaced, with no replay: the actions since
+    the hand's deal are linked again behind the deal with the new stock order (the
+    stock is the end of the deck; nothing else in a classic position depends on its
+    order), so the history still replays to the state."""
+    after: list[tuple[Any, A.Action, int | None]] = []
+    node = state.history
+    while node[1].kind is not Kind.DEAL:
+        after.append(node)
+        node = node[0]
+    prev, deal, actor = node
+    cards = deal.cards
+    relinked: tuple[Any, A.Action, int | None] = (
+        prev, A.deal((*cards[: len(cards) - len(stock)], *stock)), actor,
+    )  # fmt: skip
+    for _, action, seat in reversed(after):
+        relinked = (relinked, action, seat)
+    restocked: GameState = state.replace(stock=stock, history=relinked)
+    return restocked
 
 
 def _dealt_by_chance(state: GameState) -> int:
@@ -143,16 +167,12 @@ class Episode:
     def _remaining(self) -> list[int]:
         """How many copies of each card kind the next chance outcome is drawn from."""
         s = self.state
-        index = _kind_index(s.profile.pack_size)
+        cards = kinds(s.profile.pack_size)
+        dealt = Counter(self.deck)
         if s.phase is Phase.DEAL:
-            counts = [2] * len(index)
-        else:
-            counts = [0] * len(index)
-            for c in _classic_part(s).stock:
-                counts[index[c]] += 1
-        for c in self.deck:
-            counts[index[c]] -= 1
-        return counts
+            return [2 - dealt[c] for c in cards]
+        left = Counter(_classic_part(s).stock)
+        return [left[c] - dealt[c] for c in cards]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The possible outcomes (card indices) with their probabilities, ascending."""
@@ -204,18 +224,22 @@ class Episode:
             )
         deck = (*self.deck, card)
         counts[outcome] -= 1
-        rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]
         s = self.state
         if s.phase is Phase.DEAL:
             if len(deck) < _dealt_by_chance(s):
-                return attrs.evolve(self, deck=deck, history=history)
+                return Episode(
+                    s, self.hands, self.first_results, self.start_scores, deck, self.ready,
+                    history, self.base,
+                )  # fmt: skip
             from binocle.game import apply
 
+            rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]
             s = apply(s, A.deal((*deck, *sorted(rest))))
             return attrs.evolve(self, state=s, deck=(), ready=False, history=history)
         stock = _classic_part(s).stock
         if len(deck) < min(2, len(stock)):
             return attrs.evolve(self, deck=deck, history=history)
+        rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]
         return attrs.evolve(
             self, state=_with_stock(s, (*deck, *sorted(rest))), deck=(), ready=True,
             history=history,

@@ -1,0 +1,418 @@
+"""The observation tensor and the legal ids read from the state itself, for batched steps.
+
+:func:`binocle.encoding.observation_tensor` reads a :class:`~binocle.View`, which
+:func:`binocle.observe` builds from the whole history (its log, its masked history,
+its deck).  A batched environment needs only the tensor, so :class:`FastEncoder`
+reads the few fields the tensor shows straight from the state, as entries of a flat
+batch (a column and a value each), which the caller sums into its array.  It gives
+exactly the values :func:`~binocle.encoding.observation_tensor` gives of the seat's
+view; a position it has no shortcut for (a custom profile, the two-handed end of a
+three-handed game) goes through the view.
+
+The compiled build compiles this module (its loops over many games are the
+vectorized environment's hot path), so it is written with typed locals and no
+closures.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from binocle._step import apply, legal_actions
+from binocle.actions import Action, Kind
+from binocle.core import GameState, Phase, Profile
+from binocle.encoding._actions import _space
+from binocle.encoding._common import kinds
+from binocle.encoding._tensors import _layout_cached, _offsets, observation_tensor
+from binocle.profiles import ClassicState, CutthroatState, ThreeHandedState
+
+# By the member's identity: an enum member's own hash is a Python function.
+_PHASE_INDEX: Final = {id(p): i for i, p in enumerate(Phase)}
+_BIDDING: Final = Phase.BIDDING
+_DEAL: Final = Phase.DEAL
+_PLAY: Final = Kind.PLAY
+_MEMO_SIZE: Final = 4_096
+
+
+class FastEncoder:
+    """Writes one seat's observation tensor and the legal ids of a state into a batch.
+
+    ``size`` is the tensor's length (:func:`~binocle.encoding.tensor_layout` of kind
+    ``"observation"``); ``num_actions`` the action space's.  The writers append to
+    the caller's lists: ``ones`` takes the columns that count one each (a card held
+    twice is there twice), ``at``/``values`` the columns with another value.
+    """
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.name: str = profile.name
+        self.players: int = profile.players
+        layout = _layout_cached(profile, False)
+        self.size: int = layout.size
+        offsets = _offsets(layout)
+        cards = kinds(profile.pack_size)
+        width = len(cards)
+        self.width: int = width
+        # Each card part's column of each card, by the card's int (up to 32).
+        self.card: dict[str, list[int]] = {}
+        for part, (start, shape) in offsets.items():
+            if shape and shape[-1] == width:
+                row = [-1] * 32
+                for i, c in enumerate(cards):
+                    row[int(c)] = start + i
+                self.card[part] = row
+        # The first column of each part (those of every profile as attributes too).
+        self.one: dict[str, int] = {part: start for part, (start, _) in offsets.items()}
+        self.at_seat: int = self.one["seat"]
+        self.at_to_act: int = self.one["to_act"]
+        self.at_dealer: int = self.one["dealer"]
+        self.at_phase: int = self.one["phase"]
+        self.at_trump: int = self.one["trump"]
+        self.at_hand_sizes: int = self.one["hand_sizes"]
+        self.at_scores: int = self.one["scores"]
+        p = profile.players
+        start0 = offsets["trick"][0]
+        # Trick row r: the column of each seat, and of each card (by its int).
+        self.trick_seat: list[list[int]] = []
+        self.trick_card: list[list[int]] = []
+        for r in range(p - 1):
+            first = start0 + r * (p + width)
+            by_card = [-1] * 32
+            for i, c in enumerate(cards):
+                by_card[int(c)] = first + p + i
+            self.trick_seat.append([first + s for s in range(p)])
+            self.trick_card.append(by_card)
+        self.gone: list[int] = self.card["gone"]
+        self.hand: list[int] = self.card["hand"]
+        space = _space(profile)
+        self.space = space
+        self.num_actions: int = space.size
+        # The interned actions by identity: while the space keeps them alive, no other
+        # object has their id, and id() costs less than an action's hash.
+        self.ident: dict[int, int] = {id(a): i for a, i in space._fixed.items()}
+        # Card columns of tuples seen lately, by the tuple's identity (a hand is the
+        # same object from one state to the next until it changes).
+        self.hand_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+        self.concealed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+        self.passed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+        self.legal_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+    # -- legal ids ---------------------------------------------------------------
+
+    def legal(self, state: GameState, legal: tuple[Action, ...]) -> dict[int, Action]:
+        """Each legal id with its action (``legal``: the legal actions of ``state``)."""
+        ident = self.ident
+        out: dict[int, Action] = {}
+        for a in legal:
+            i = ident.get(id(a))
+            if i is None:
+                i = self.space.id(state, a)
+            out[i] = a
+        return out
+
+    def legal_ids(self, state: GameState, legal: tuple[Action, ...]) -> tuple[int, ...]:
+        """The ids of ``legal`` (the legal actions of ``state``), in their order;
+        remembered by the tuple (the engine shares one between states) where every
+        id is fixed."""
+        memo = self.legal_memo
+        hit = memo.get(id(legal))
+        if hit is not None and hit[0] is legal:
+            return hit[1]
+        ident = self.ident
+        ids: list[int] = []
+        fixed = True
+        for a in legal:
+            i = ident.get(id(a))
+            if i is None:
+                # An id that depends on the state (a card from the table, a meld using
+                # table cards): worked out each time, the list not remembered.
+                i = self.space.id(state, a)
+                fixed = False
+            ids.append(i)
+        out = tuple(ids)
+        if fixed:
+            if len(memo) > _MEMO_SIZE:
+                memo.clear()
+            memo[id(legal)] = (legal, out)
+        return out
+
+    def card_column(self, part: str, card: int) -> int:
+        """The column of ``card`` in the tensor's card part ``part`` (e.g. ``"gone"``)."""
+        return self.card[part][card]
+
+    def _cols(
+        self,
+        table: list[int],
+        memo: dict[int, tuple[object, tuple[int, ...]]],
+        cards: tuple[Any, ...],
+    ) -> tuple[int, ...]:
+        """The columns of ``cards`` in a card part, remembered by the tuple."""
+        hit = memo.get(id(cards))
+        if hit is not None and hit[0] is cards:
+            return hit[1]
+        cols = tuple([table[c] for c in cards])
+        if len(memo) > _MEMO_SIZE:
+            memo.clear()
+        memo[id(cards)] = (cards, cols)
+        return cols
+
+    # -- many games at once ------------------------------------------------------------
+
+    def advance(
+        self,
+        states: list[GameState],
+        chosen: list[Action],
+        gone: list[list[int]],
+        rewards: list[int],
+    ) -> list[int]:
+        """Apply ``chosen[i]`` to ``states[i]`` in place; keep each hand's played cards'
+        columns in ``gone[i]``; append each seat's score change to ``rewards`` (flat,
+        game by game).  Return the games where nobody decides now."""
+        idle: list[int] = []
+        gone_col = self.gone
+        for i in range(len(states)):
+            before = states[i]
+            action = chosen[i]
+            s = apply(before, action)
+            if action.kind is _PLAY:
+                card = action.card
+                assert card is not None
+                gone[i].append(gone_col[card])
+            old = before.scores
+            new = s.scores
+            for k in range(len(new)):
+                rewards.append(new[k] - old[k])
+            states[i] = s
+            if s.current_player is None:
+                idle.append(i)
+        return idle
+
+    def write(
+        self,
+        states: list[GameState],
+        legal_maps: list[tuple[tuple[Action, ...], tuple[int, ...]]],
+        gone: list[list[int]],
+        ones: list[int],
+        ones_n: list[int],
+        at: list[int],
+        at_n: list[int],
+        values: list[float],
+        legal_at: list[int],
+    ) -> list[int]:
+        """For each game: its legal actions with their ids (into ``legal_maps``, and the
+        ids into ``legal_at``, flat) and the observation of its seat to act
+        (``ones_n``/``at_n``: how many entries each game added).  Return the seats to
+        act."""
+        seats: list[int] = []
+        width = self.num_actions
+        for i in range(len(states)):
+            s = states[i]
+            seat = s.current_player
+            assert seat is not None
+            seats.append(seat)
+            legal = legal_actions(s)
+            ids = self.legal_ids(s, legal)
+            legal_maps[i] = (legal, ids)
+            base = i * width
+            for k in ids:
+                legal_at.append(base + k)
+            n1 = len(ones)
+            n2 = len(at)
+            if not self.observe(s, seat, ones, at, values, False):
+                ones.extend(gone[i])
+            ones_n.append(len(ones) - n1)
+            at_n.append(len(at) - n2)
+        return seats
+
+    # -- the observation tensor -----------------------------------------------------
+
+    def observe(
+        self,
+        state: GameState,
+        seat: int,
+        ones: list[int],
+        at: list[int],
+        values: list[float],
+        with_gone: bool = True,
+    ) -> bool:
+        """Append ``seat``'s observation tensor of ``state`` (columns from 0).
+
+        ``with_gone=False`` leaves out the cards played this hand (the caller keeps
+        them), except where the tensor is read from the view: the return value
+        says so (True: the whole tensor was written).
+        """
+        name = self.name
+        if name == "cutthroat" and isinstance(state, CutthroatState):
+            self._common(state, seat, ones, at, values)
+            if with_gone:
+                gone = self.gone
+                for t in state.played:
+                    for _, c in t:
+                        ones.append(gone[c])
+                for _, c in state.trick:
+                    ones.append(gone[c])
+            self._cutthroat(state, seat, ones, at, values)
+            return False
+        if name == "classic" and isinstance(state, ClassicState):
+            self._common(state, seat, ones, at, values)
+            if with_gone:
+                self._piles(state.piles, state.trick, ones)
+            self._classic(state, seat, ones, at, values)
+            return False
+        if name == "three-handed" and isinstance(state, ThreeHandedState) and state.sub is None:
+            self._common(state, seat, ones, at, values)
+            if with_gone:
+                self._piles(state.piles, state.trick, ones)
+            self._three_handed(state, seat, ones, at, values)
+            return False
+        self._from_view(state, seat, at, values)
+        return True
+
+    def _from_view(self, state: GameState, seat: int, at: list[int], values: list[float]) -> None:
+        from binocle.game import observe
+
+        for k, v in enumerate(observation_tensor(observe(state, seat))):
+            if v:
+                at.append(k)
+                values.append(v)
+
+    def _piles(
+        self,
+        piles: tuple[tuple[Any, ...], ...],
+        trick: tuple[tuple[int, Any], ...],
+        ones: list[int],
+    ) -> None:
+        gone = self.gone
+        for pile in piles:
+            for c in pile:
+                ones.append(gone[c])
+        for _, c in trick:
+            ones.append(gone[c])
+
+    def _common(
+        self, s: GameState, seat: int, ones: list[int], at: list[int], values: list[float]
+    ) -> None:
+        ones.append(self.at_seat + seat)
+        p = s.current_player
+        if p is not None:
+            ones.append(self.at_to_act + p)
+        ones.append(self.at_dealer + s.dealer)
+        ones.append(self.at_phase + _PHASE_INDEX[id(s.phase)])
+        trump = s.trump
+        if trump is not None:
+            ones.append(self.at_trump + int(trump))
+        ones.extend(self._cols(self.hand, self.hand_memo, s.hands[seat]))
+        k = self.at_hand_sizes
+        for h in s.hands:
+            if h:
+                at.append(k)
+                values.append(len(h))
+            k += 1
+        last = self.players - 1
+        for r, (sc, cc) in enumerate(s.trick):
+            if r >= last:
+                break
+            ones.append(self.trick_seat[r][sc])
+            ones.append(self.trick_card[r][cc])
+        _values(self.at_scores, s.scores, at, values)
+
+    def _cutthroat(
+        self, s: CutthroatState, seat: int, ones: list[int], at: list[int], values: list[float]
+    ) -> None:
+        one = self.one
+        auction = s.auction
+        calls = auction.calls
+        memo = self.passed_memo
+        hit = memo.get(id(calls))
+        if hit is None or hit[0] is not calls:
+            passed = one["passed"]
+            hit = (calls, tuple([passed + who for who, amount in calls if not amount]))
+            if len(memo) > _MEMO_SIZE:
+                memo.clear()
+            memo[id(calls)] = hit
+        ones.extend(hit[1])
+        bidder = auction.bidder
+        phase = s.phase
+        if bidder is not None and phase is not _BIDDING and phase is not _DEAL:
+            ones.append(one["bidder"] + bidder)
+            widow = self.card["widow"]
+            for c in auction.widow:
+                ones.append(widow[c])
+        bid = auction.bid
+        if bid:
+            at.append(one["bid"])
+            values.append(bid)
+        discards = auction.discards
+        if discards:
+            if seat == bidder:
+                table = self.card["discards"]
+                for c in discards:
+                    ones.append(table[c])
+            at.append(one["discard_count"])
+            values.append(len(discards))
+        k = one["meld_points"]
+        for m in auction.melds:
+            if m is not None and m.total:
+                at.append(k)
+                values.append(m.total)
+            k += 1
+
+    def _classic(
+        self, s: ClassicState, seat: int, ones: list[int], at: list[int], values: list[float]
+    ) -> None:
+        one = self.one
+        card = self.card
+        turn_up = s.turn_up
+        if turn_up is not None:
+            ones.append(card["turn_up"][turn_up])
+        if s.stock:
+            at.append(one["stock_size"])
+            values.append(len(s.stock))
+        ones.extend(self._cols(card["concealed"], self.concealed_memo, s.concealed[seat]))
+        tables = card["tables"]
+        width = self.width
+        for i, t in enumerate(s.tables):
+            row = i * width
+            for c in t.cards:
+                ones.append(row + tables[c])
+        _values(one["meld_points"], s.meld_points, at, values)
+        _values(one["taken"], s.taken, at, values)
+        if s.dixes:
+            at.append(one["dixes"])
+            values.append(s.dixes)
+        _values(one["targets"], s.targets, at, values)
+
+    def _three_handed(
+        self, s: ThreeHandedState, seat: int, ones: list[int], at: list[int], values: list[float]
+    ) -> None:
+        one = self.one
+        turn_up = s.turn_up
+        if turn_up is not None:
+            ones.append(self.card["turn_up"][turn_up])
+        if s.exchanged:
+            ones.append(one["exchanged"])
+        _values(one["dix_shown"], s.nines_shown, at, values)
+        _values(one["announced"], s.announced, at, values)
+        scored = one["scored"]
+        for i, x in enumerate(s.scored):
+            if x:
+                ones.append(scored + i)
+        _values(one["recorded"], s.recorded, at, values)
+        _values(one["taken"], s.taken, at, values)
+        _values(one["targets"], s.targets, at, values)
+        retired = s.retired
+        if retired is not None:
+            ones.append(one["retired"] + retired)
+        offer = s.offer
+        if offer is not None:
+            ones.append(one["overlooked"] + offer.seat)
+            at.append(one["overlooked"] + self.players)
+            values.append(offer.points)
+
+
+def _values(start: int, numbers: tuple[int, ...], at: list[int], values: list[float]) -> None:
+    for v in numbers:
+        if v:
+            at.append(start)
+            values.append(v)
+        start += 1

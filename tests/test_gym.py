@@ -1,0 +1,105 @@
+"""The Gymnasium environment passes Gymnasium's own checker (docs: "Binocle for AI research").
+
+Needs the ``pettingzoo`` extra (it brings Gymnasium); without it the module is skipped
+(never in CI).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from adapters import need
+
+gymnasium = need("gymnasium", "pettingzoo")
+np = need("numpy", "pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import binocle  # noqa: E402
+from binocle import encoding as E  # noqa: E402
+from binocle.bots import BaselineBot  # noqa: E402
+from binocle.gym import IDS, BinocleEnv  # noqa: E402
+
+
+@pytest.mark.parametrize("profile", sorted(IDS))
+def test_check_env(profile: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Gymnasium's check_env passes with no warning, its render modes included
+    (check_env steps ids it samples at random, so an illegal one ends the episode)."""
+    env = gymnasium.make(IDS[profile], illegal=-1.0, opponents="baseline")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    assert "phase " in capsys.readouterr().out  # the "human" mode printed the view
+
+
+def test_observation_mask_and_rewards_follow_the_game() -> None:
+    """The observation is the learner's observation tensor, the mask its legal ids; the
+    rewards over an episode sum to its score change; the bots play the other seats."""
+    env = BinocleEnv("cutthroat", opponents=["baseline", BaselineBot(seed=3)], seat=1, hands=2)
+    obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    total = 0.0
+    assert env.state is not None
+    start = env.state.scores[1]
+    done = False
+    while not done:
+        s = env.state
+        assert s is not None and s.current_player == 1
+        assert obs.tolist() == E.observation_tensor(binocle.observe(s, 1))
+        assert np.flatnonzero(info["action_mask"]).tolist() == list(E.legal_ids(s))
+        assert (env.action_masks() == info["action_mask"].astype(bool)).all()
+        obs, reward, done, truncated, info = env.step(
+            rng.choice(np.flatnonzero(info["action_mask"]))
+        )
+        assert not truncated
+        total += reward
+    assert env.state is not None
+    assert total == env.state.scores[1] - start
+    assert not info["action_mask"].any()
+    with pytest.raises(binocle.IllegalActionError):
+        env.step(0)
+
+
+def test_a_seed_fixes_the_episode_and_seats_and_dealers_vary() -> None:
+    """Two resets with one seed give the same episode; the dealer rotates and a random
+    seat changes from episode to episode."""
+    env = BinocleEnv("three-handed", seat="random")
+    first = env.reset(seed=8)[0]
+    np.testing.assert_array_equal(first, env.reset(seed=8)[0])
+    dealers, seats = set(), set()
+    for _ in range(12):
+        env.reset()
+        assert env.state is not None
+        dealers.add(env.state.dealer)
+        seats.add(env.seat)
+    assert dealers == {0, 1, 2} and seats == {0, 1, 2}
+
+
+def test_illegal_ids_and_bad_settings() -> None:
+    """By default an illegal id raises IllegalActionError and changes nothing; with a
+    reward it ends the episode; bad settings raise InvalidArgumentError."""
+    env = BinocleEnv("classic")
+    with pytest.raises(binocle.InvalidArgumentError):
+        env.step(0)  # before reset
+    _, info = env.reset(seed=1)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.state
+    with pytest.raises(binocle.IllegalActionError):
+        env.step(bad)
+    assert env.state is before
+    for wrong in (0.5, True, "1"):
+        with pytest.raises(binocle.InvalidArgumentError):
+            env.step(wrong)
+    ending = BinocleEnv("classic", illegal=-5)
+    ending.reset(seed=1)
+    _, reward, done, _, info = ending.step(bad)
+    assert (reward, done, info["illegal"]) == (-5.0, True, True)
+    for kwargs in (
+        {"seat": 2}, {"dealer": "left"}, {"hands": 0}, {"illegal": "ignore"},
+        {"render_mode": "rgb_array"}, {"opponents": ["random", "random"]},
+        {"opponents": "no-such-bot"},
+    ):  # fmt: skip
+        with pytest.raises(binocle.InvalidArgumentError):
+            BinocleEnv("classic", **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,153 @@
+"""The vectorized environment (docs: "Binocle for AI research", Many games at once).
+
+Needs numpy (the ``pettingzoo`` extra brings it); without it the module is skipped
+(never in CI).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters import need
+
+np = need("numpy", "pettingzoo")
+
+import binocle  # noqa: E402
+from binocle import encoding as E  # noqa: E402
+from binocle.vector import VectorEnv  # noqa: E402
+
+SETTINGS = [
+    ("cutthroat", {}),
+    ("cutthroat", {"hands": 2, "single_set": True}),
+    ("classic", {}),
+    ("classic", {"hands": 2, "pack": 64}),
+    ("three-handed", {}),
+    ("three-handed", {"hands": 2, "claim_overlooked": True}),
+]
+
+
+def _random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+
+
+def _honest(mask: np.ndarray, rng: np.random.Generator, profile: object) -> np.ndarray:
+    """Uniform among the legal ids but claims and concessions (while another is legal),
+    so that hands are played to their end: table plays, the stock's end, retirements."""
+    calm = np.array([label not in ("claim", "concede") for label in E.action_labels(profile)])
+    allowed = mask & calm
+    allowed = np.where(allowed.any(axis=1, keepdims=True), allowed, mask)
+    return _random(allowed, rng)
+
+
+@pytest.mark.parametrize(("profile", "options"), SETTINGS)
+def test_arrays_are_the_seats_observation_and_legal_ids(
+    profile: str, options: dict[str, object]
+) -> None:
+    """At every step each game's row is exactly the observation tensor of its seat to act
+    (read from that seat's view), its mask that seat's legal ids."""
+    env = VectorEnv(profile, num_envs=6, seed=3, **options)  # type: ignore[arg-type]
+    obs, mask = env.reset()
+    rng = np.random.default_rng(1)
+    for step in range(500):
+        for i in range(env.num_envs):
+            s = env.state(i)
+            seat = s.current_player
+            assert seat is not None
+            assert env.current_player[i] == seat
+            view = binocle.observe(s, seat)
+            assert obs[i].tolist() == E.observation_tensor(view)
+            assert np.flatnonzero(mask[i]).tolist() == list(E.legal_ids(s))
+        # Every other stretch of steps plays honestly, the rest uniformly.
+        honest = step // 50 % 2 == 1
+        actions = _honest(mask, rng, env.profile) if honest else _random(mask, rng)
+        obs, mask, _, _ = env.step(actions)
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])
+def test_rewards_add_up_to_each_finished_episodes_returns(profile: str) -> None:
+    """Each seat's rewards over an episode sum to its score change, which
+    ``final_returns`` holds at the step that ends it; the next episode starts at once."""
+    env = VectorEnv(profile, num_envs=4, seed=7, hands=2)
+    _, mask = env.reset()
+    rng = np.random.default_rng(2)
+    running = np.zeros((4, env.num_players))
+    finished = 0
+    for _ in range(400):
+        scores = [env.state(i).scores for i in range(4)]
+        _, mask, rewards, dones = env.step(_random(mask, rng))
+        running += rewards
+        for i in np.flatnonzero(dones):
+            np.testing.assert_array_equal(running[i], env.final_returns[i])
+            running[i] = 0
+            assert env.state(i).results == ()  # a new game, its first hand dealt
+            finished += 1
+        for i in np.flatnonzero(~dones):
+            assert list(rewards[i]) == [
+                a - b for a, b in zip(env.state(i).scores, scores[i], strict=True)
+            ]
+        np.testing.assert_array_equal(env.returns, running)
+    assert finished > 0
+
+
+def test_dealers_rotate_and_a_seed_fixes_the_run() -> None:
+    """With ``dealer="rotate"`` game i's k-th episode is dealt by seat (i + k) % players;
+    a seed gives the same games, a ``"random"`` dealer is some seat."""
+    env = VectorEnv("cutthroat", num_envs=3, seed=1)
+    env.reset()
+    assert env.dealers.tolist() == [0, 1, 2]
+    assert [env.state(i).dealer for i in range(3)] == [0, 1, 2]
+    rng = np.random.default_rng(0)
+    seen: set[int] = set()
+    mask = env.action_masks
+    while len(seen) < 3:
+        _, mask, _, dones = env.step(_random(mask, rng))
+        if dones[0]:
+            seen.add(int(env.dealers[0]))
+            assert env.state(0).dealer == env.dealers[0]
+    a, b = VectorEnv("classic", num_envs=2, seed=9), VectorEnv("classic", num_envs=2, seed=9)
+    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+    assert a.state(1) == b.state(1)
+    r = VectorEnv("three-handed", num_envs=5, dealer="random", seed=2)
+    r.reset()
+    assert set(r.dealers.tolist()) <= {0, 1, 2}
+    fixed = VectorEnv("three-handed", num_envs=2, dealer=1)
+    fixed.reset()
+    assert fixed.dealers.tolist() == [1, 1]
+
+
+def test_illegal_ids_and_bad_arguments_are_refused() -> None:
+    """An illegal id raises IllegalActionError naming its game and changes no game;
+    wrong settings and actions of the wrong shape raise InvalidArgumentError."""
+    env = VectorEnv("cutthroat", num_envs=2, seed=4)
+    with pytest.raises(binocle.InvalidArgumentError):
+        env.step([0, 0])  # before reset
+    _, mask = env.reset()
+    states = [env.state(0), env.state(1)]
+    good = int(np.flatnonzero(mask[0])[0])
+    bad = int(np.flatnonzero(~mask[1])[0])
+    with pytest.raises(binocle.IllegalActionError, match="game 1"):
+        env.step(np.array([good, bad]))
+    assert [env.state(0), env.state(1)] == states
+    assert env.state(0) is states[0]
+    for wrong in ([good], np.array([0.5, 1.0]), [good, True], "ab"):
+        with pytest.raises(binocle.InvalidArgumentError):
+            env.step(wrong)
+    for kwargs in ({"num_envs": 0}, {"hands": 0}, {"dealer": 3}, {"dealer": "left"}):
+        with pytest.raises(binocle.InvalidArgumentError):
+            VectorEnv("cutthroat", **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(binocle.InvalidArgumentError):
+        env.state(2)
+
+
+def test_hands_played_out_are_counted_apart_from_hands_ended_early() -> None:
+    """``hands_played_out`` counts only hands played to their last trick."""
+    env = VectorEnv("classic", num_envs=4, seed=5)
+    _, mask = env.reset()
+    rng = np.random.default_rng(3)
+    labels = E.action_labels("classic")
+    enders = np.array([label in ("claim", "concede") for label in labels])
+    while env.hands_played_out < 2:
+        honest = mask & ~enders
+        pick = np.where(honest.any(axis=1, keepdims=True), honest, mask)
+        _, mask, _, _ = env.step(_random(pick, rng))
+    assert env.hands_finished >= env.hands_played_out >= 2
