@@ -14,9 +14,19 @@ the seat's information-state tensor (:func:`binocle.encoding.information_state_t
 float32), and ``action_mask``, one int8 per action id, 1 where legal for the
 agent to act.  Chance (the deals, the classic stock draws) is drawn from the
 generator that ``reset(seed=...)`` seeds, so a seed fixes the episode.  An
-episode plays ``hands`` hands (default 1) or ends with the game.  Rewards are
-score changes, paid at the step that ends a hand; an illegal action raises
-:class:`binocle.IllegalActionError` and changes nothing.
+episode plays ``hands`` hands (default 1) or ends with the game.
+
+``dealer`` is the seat that deals the episode's first hand (default 0), or
+``"rotate"`` (each reset the next seat, starting at 0) or ``"random"`` (drawn at
+each reset from the seeded generator).  ``reward`` is ``"score"`` (the default:
+score changes, paid at the step that ends a hand), ``"normalised"`` (the same
+scaled into [-1, 1]) or ``"win"`` (+1 to the winner, -1 to the others, at the
+end; see :func:`binocle.encoding.episode_returns`).
+
+An action is an id: a Python int or a numpy integer.  Anything else (a float,
+a bool, text) raises :class:`binocle.InvalidArgumentError`; an illegal id raises
+:class:`binocle.IllegalActionError`.  A refused step changes nothing, not even
+the rewards an agent has not yet collected.
 """
 
 from __future__ import annotations
@@ -40,8 +50,9 @@ def env(profile: Any = "cutthroat", **kwargs: Any) -> AECEnv:
     """The environment for ``profile`` (name or profile) with options by keyword,
     wrapped in PettingZoo's order-enforcing wrapper.
 
-    Keywords besides the profile's options: ``hands`` (default 1) and
-    ``render_mode`` (None or ``"ansi"``).
+    Keywords besides the profile's options: ``hands`` (default 1), ``dealer``
+    (a seat, ``"rotate"`` or ``"random"``; default 0), ``reward`` (``"score"``,
+    ``"normalised"`` or ``"win"``) and ``render_mode`` (None or ``"ansi"``).
     """
     return wrappers.OrderEnforcingWrapper(raw_env(profile, **kwargs))
 
@@ -60,6 +71,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         profile: Any = "cutthroat",
         hands: int = 1,
         render_mode: str | None = None,
+        dealer: int | str = 0,
+        reward: str = "score",
         **options: Any,
     ) -> None:
         super().__init__()
@@ -68,10 +81,19 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
             raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
         self.profile = get_profile(profile, **options)
+        n = self.profile.players
+        if dealer not in ("rotate", "random") and (
+            isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n
+        ):
+            raise InvalidArgumentError(
+                f"dealer is a seat 0..{n - 1}, 'rotate' or 'random', not {dealer!r}"
+            )
+        self.dealer = dealer
+        self.reward = E.check_reward(reward)
+        self._resets = 0
         self.hands = hands
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"binocle_{self.profile.name}_v0"}
-        n = self.profile.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         size = E.num_distinct_actions(self.profile)
         obs_size = E.tensor_layout(self.profile).size
@@ -102,7 +124,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._rng = np.random.default_rng(seed)
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
-        self.episode = self._chance(E.Episode.new(self.profile, hands=self.hands))
+        if self.dealer == "random":
+            seat = int(self._rng.integers(self.profile.players))
+        elif self.dealer == "rotate":
+            seat = self._resets % self.profile.players
+        else:
+            seat = int(self.dealer)
+        self._resets += 1
+        self.episode = self._chance(E.Episode.new(self.profile, hands=self.hands, dealer=seat))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -134,10 +163,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        before = E.episode_returns(self.episode, self.reward)
+        # Refused (a bad or illegal id): nothing changes, uncollected rewards stay.
+        self.episode = self._chance(self.episode.apply(action))
         self._cumulative_rewards[agent] = 0.0
-        self.episode = self._chance(self.episode.apply(int(action)))
-        rewards = self.episode.rewards()
-        self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents)}
+        after = E.episode_returns(self.episode, self.reward)
+        self.rewards = {
+            a: after[i] - before[i] for i, a in enumerate(self.possible_agents)
+        }
         if self.episode.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()

@@ -44,6 +44,7 @@ from binocle.encoding._actions import (
 from binocle.encoding._bounds import max_decisions_per_hand, utility_bounds
 from binocle.encoding._common import kinds
 from binocle.encoding._episode import Episode
+from binocle.encoding._rewards import REWARDS, check_reward, episode_returns, reward_bounds
 from binocle.encoding._strings import information_state_string, observation_string
 from binocle.encoding._tensors import (
     TensorLayout,
@@ -70,9 +71,10 @@ __all__ = [
     "observation_tensor",
     "tensor_layout",
 ]
-__all__ += ["max_decisions_per_hand", "utility_bounds"]
+__all__ += ["check_reward", "episode_returns", "max_decisions_per_hand", "reward_bounds", "utility_bounds"]
 
 # The public names are this package's: their pages, reprs and pickles name binocle.encoding.
 for _name in __all__:
     globals()[_name].__module__ = __name__
 del _name
+__all__ += ["REWARDS"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 from binocle.cards import Card
@@ -44,3 +45,14 @@ def _check_view(view: Any) -> View:
             f"not a view: {type(view).__name__} (use binocle.observe(state, seat))"
         )
     return view
+
+
+def _check_id(action_id: Any) -> int:
+    """An action id or chance outcome as an int: a whole number (a Python int or any
+    integer scalar such as numpy's), never a bool, a float or text."""
+    if not isinstance(action_id, bool) and getattr(action_id, "ndim", 0) == 0:
+        try:
+            return operator.index(action_id)
+        except TypeError:
+            pass
+    raise InvalidArgumentError(f"an id is a whole number, not {action_id!r}")

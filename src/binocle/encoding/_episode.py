@@ -11,7 +11,7 @@ from binocle.actions import Kind
 from binocle.cards import Card
 from binocle.core import GameState, Phase, Profile, View
 from binocle.encoding._actions import _space
-from binocle.encoding._common import _check_state, _kind_index, _profile_of, kinds
+from binocle.encoding._common import _check_id, _check_state, _kind_index, _profile_of, kinds
 from binocle.errors import BinocleError, IllegalActionError, InvalidArgumentError, RuleCode
 
 
@@ -173,9 +173,12 @@ class Episode:
         return _space(self.profile).legal_ids(self.state)
 
     def apply(self, action_id: int) -> Episode:
-        """The episode after a decision or a chance outcome, by id."""
-        if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise InvalidArgumentError(f"an id is a whole number, not {action_id!r}")
+        """The episode after a decision or a chance outcome, by id.
+
+        An id is a whole number (an int or an integer scalar such as numpy's);
+        a bool, a float or text raises :class:`~binocle.InvalidArgumentError`.
+        """
+        action_id = _check_id(action_id)
         if self.is_terminal():
             raise IllegalActionError("the episode is over", RuleCode.GAME_OVER)
         history = (*self.history, action_id)
@@ -222,7 +225,11 @@ class Episode:
         )  # fmt: skip
 
     def action_label(self, action_id: int) -> str:
-        """What an id means here: the action's text, or the card a chance outcome deals."""
+        """What an id means here: the action's text, or the card a chance outcome deals.
+
+        An id that is not a whole number raises :class:`~binocle.InvalidArgumentError`.
+        """
+        action_id = _check_id(action_id)
         if self.is_chance():
             cards = kinds(self.profile.pack_size)
             what = "deal" if self.state.phase is Phase.DEAL else "draw"
