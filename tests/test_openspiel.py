@@ -56,7 +56,8 @@ def test_game_facts() -> None:
         game = pyspiel.load_game(short)
         assert game.num_distinct_actions() == E.num_distinct_actions(profile)
         assert game.max_game_length() == E.max_decisions_per_hand(profile)
-        assert game.information_state_tensor_size() == E.tensor_layout(profile).size
+        recall = E.tensor_layout(profile, "perfect_recall")
+        assert game.information_state_tensor_size() == recall.size
         assert game.observation_tensor_size() == E.tensor_layout(profile, "observation").size
         assert game.max_chance_outcomes() == 24
         assert (game.min_utility(), game.max_utility()) == E.utility_bounds(profile)
@@ -70,6 +71,8 @@ def test_game_facts() -> None:
     game = pyspiel.load_game("python_binocle_cutthroat(hands=3,max_bid=500)")
     assert game.num_distinct_actions() == E.num_distinct_actions("cutthroat(max_bid=500)")
     assert game.max_game_length() == 3 * E.max_decisions_per_hand("cutthroat(max_bid=500)")
+    recall = E.tensor_layout("cutthroat(max_bid=500)", "perfect_recall", hands=3)
+    assert game.information_state_tensor_size() == recall.size
 
 
 def test_bad_parameters_are_refused() -> None:
@@ -130,13 +133,17 @@ def test_clone_serialize_and_pickle(name: str) -> None:
 
 
 def test_observations_come_from_the_view() -> None:
-    """The adapter's strings and tensors are binocle.encoding's, from the seat's view."""
+    """The adapter's strings and tensors are binocle.encoding's: the information state
+    the episode's perfect-recall one, the observation the seat's view of the present."""
     state = _random_state("python_binocle_cutthroat", 4, 80)
     for p in range(3):
         view = binocle.observe(state.episode.state, p)
-        assert state.information_state_string(p) == E.information_state_string(view)
+        assert state.information_state_string(p) == E.perfect_recall_string(state.episode, p)
         assert state.observation_string(p) == E.observation_string(view)
-        assert state.information_state_tensor(p) == pytest.approx(E.information_state_tensor(view))
+        assert state.information_state_tensor(p) == pytest.approx(
+            E.perfect_recall_tensor(state.episode, p)
+        )
+        assert state.observation_tensor(p) == pytest.approx(E.observation_tensor(view))
 
 
 @pytest.mark.parametrize("profile", list(PLAYTHROUGH_GAMES))

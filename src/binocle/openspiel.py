@@ -188,7 +188,10 @@ class BinocleGame(pyspiel.Game):  # type: ignore[misc]
     ) -> BinocleObserver:
         """The observer of an observation type (default: the observation)."""
         return BinocleObserver(
-            self.profile, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+            self.profile,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            params,
+            self.hands,
         )
 
     def deserialize_state(self, text: str) -> BinocleState:
@@ -317,14 +320,18 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
 
 
 class BinocleObserver:
-    """Observation strings and tensors, each from the seat's view alone.
+    """Observation strings and tensors, from what the seat saw alone.
 
-    ``perfect_recall=True`` gives the information state; otherwise the
-    observation.  A public-only or private-only observation type gives
-    strings only: the public or the private lines of the observation.
+    ``perfect_recall=True`` gives the information state: the perfect-recall
+    tensor and string of the episode (:func:`binocle.encoding.perfect_recall_tensor`),
+    which tell apart every two histories of what the seat saw and did.
+    Otherwise the observation: the compact view of the present
+    (:func:`binocle.encoding.observation_tensor`).  A public-only or
+    private-only observation type gives strings only: the public or the
+    private lines of the observation.
     """
 
-    def __init__(self, profile: Profile, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, profile: Profile, iig_obs_type: Any, params: Any, hands: int = 1) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.profile = profile
@@ -338,7 +345,9 @@ class BinocleObserver:
         self.dict: dict[str, np.ndarray] = {}
         self.tensor: np.ndarray | None = None
         if self.part == "all":
-            layout = E.tensor_layout(profile, "information_state" if self.full else "observation")
+            layout = E.tensor_layout(
+                profile, "perfect_recall" if self.full else "observation", hands
+            )
             self.tensor = np.zeros(layout.size, np.float32)
             for name, (start, shape) in layout.offsets().items():
                 size = int(np.prod(shape))
@@ -347,15 +356,15 @@ class BinocleObserver:
     def set_from(self, state: BinocleState, player: int) -> None:
         if self.tensor is None:
             return
-        view = state.episode.view(player)
-        values = E.information_state_tensor(view) if self.full else E.observation_tensor(view)
-        self.tensor[:] = values
+        if self.full:
+            self.tensor[:] = E.perfect_recall_tensor(state.episode, player)
+        else:
+            self.tensor[:] = E.observation_tensor(state.episode.view(player))
 
     def string_from(self, state: BinocleState, player: int) -> str:
-        view = state.episode.view(player)
         if self.full:
-            return E.information_state_string(view)
-        text = E.observation_string(view)
+            return E.perfect_recall_string(state.episode, player)
+        text = E.observation_string(state.episode.view(player))
         if self.part == "all":
             return text
         lines = text.split("\n")

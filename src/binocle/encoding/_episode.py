@@ -64,6 +64,13 @@ class Episode:
     Returns are the change of each game score since the episode began; the
     reward of a step is the change since the previous decision, so it is
     paid at the first decision after a hand is scored, or at the end.
+
+    ``history`` holds every id applied since the episode began (chance outcomes
+    and decisions) and ``actors`` the seat that took each (-1 for chance).
+    ``ended`` holds, for each hand the episode finished, the length of
+    ``history`` when it ended and every seat's view just before its last
+    action: what the perfect-recall encodings
+    (:func:`binocle.encoding.perfect_recall_tensor`) read of earlier hands.
     """
 
     state: GameState
@@ -74,6 +81,8 @@ class Episode:
     ready: bool = False
     history: tuple[int, ...] = ()
     base: tuple[int, ...] = ()
+    actors: tuple[int, ...] = ()
+    ended: tuple[tuple[int, tuple[View, ...]], ...] = ()
 
     @classmethod
     def new(cls, profile: Any = "cutthroat", *, hands: int = 1, dealer: int = 0) -> Episode:
@@ -83,7 +92,7 @@ class Episode:
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
             raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
         s = start(_profile_of(profile), 0, dealer)
-        return cls(s, hands, 0, s.scores, (), False, (), s.scores)
+        return cls(s, hands, 0, s.scores, (), False, (), s.scores, (), ())
 
     @classmethod
     def from_state(
@@ -93,13 +102,15 @@ class Episode:
 
         With ``like``, the hand count and returns continue ``like``'s.  A pending
         classic draw counts as already drawn (its cards lie on top of the stock).
+        The new episode's history (and so its perfect-recall encodings) begins here.
         """
         s = _check_state(state)
         if like is not None:
             return cls(
-                s, like.hands, like.first_results, like.start_scores, (), True, (), like.base
-            )
-        return cls(s, hands, len(s.results), s.scores, (), True, (), s.scores)
+                s, like.hands, like.first_results, like.start_scores, (), True, (), like.base,
+                (), (),
+            )  # fmt: skip
+        return cls(s, hands, len(s.results), s.scores, (), True, (), s.scores, (), ())
 
     def __copy__(self) -> Episode:
         return self
@@ -184,13 +195,20 @@ class Episode:
         history = (*self.history, action_id)
         if self.is_chance():
             return self._chance(action_id, history)
-        from binocle.game import apply
+        from binocle.game import apply, observe
 
         action = _space(self.profile).action(self.state, action_id)
         s = apply(self.state, action)
+        seat = self.state.current_player
+        assert seat is not None
+        ended = self.ended
+        if len(s.results) > len(self.state.results):
+            # A hand ended: keep what each seat saw of it, for the perfect-recall encodings.
+            views = tuple(observe(self.state, i) for i in range(len(s.scores)))
+            ended = (*ended, (len(history), views))
         return Episode(
             s, self.hands, self.first_results, self.start_scores, (), False, history,
-            self.returns(),
+            self.returns(), (*self.actors, seat), ended,
         )  # fmt: skip
 
     def _chance(self, outcome: int, history: tuple[int, ...]) -> Episode:
@@ -209,19 +227,22 @@ class Episode:
         counts[outcome] -= 1
         rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]
         s = self.state
+        actors = (*self.actors, -1)
         if s.phase is Phase.DEAL:
             if len(deck) < _dealt_by_chance(s):
-                return attrs.evolve(self, deck=deck, history=history)
+                return attrs.evolve(self, deck=deck, history=history, actors=actors)
             from binocle.game import apply
 
             s = apply(s, A.deal((*deck, *sorted(rest))))
-            return attrs.evolve(self, state=s, deck=(), ready=False, history=history)
+            return attrs.evolve(
+                self, state=s, deck=(), ready=False, history=history, actors=actors
+            )
         stock = _classic_part(s).stock
         if len(deck) < min(2, len(stock)):
-            return attrs.evolve(self, deck=deck, history=history)
+            return attrs.evolve(self, deck=deck, history=history, actors=actors)
         return attrs.evolve(
             self, state=_with_stock(s, (*deck, *sorted(rest))), deck=(), ready=True,
-            history=history,
+            history=history, actors=actors,
         )  # fmt: skip
 
     def action_label(self, action_id: int) -> str:

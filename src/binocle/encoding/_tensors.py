@@ -125,17 +125,6 @@ def _layout_cached(profile: Profile, full: bool) -> TensorLayout:
     return _layout(profile, full)
 
 
-def tensor_layout(profile: Any, kind: str = "information_state") -> TensorLayout:
-    """The layout of the ``"information_state"`` or the ``"observation"`` tensor.
-
-    >>> tensor_layout("cutthroat").size, tensor_layout("cutthroat", "observation").size
-    (1137, 189)
-    """
-    if kind not in ("information_state", "observation"):
-        raise InvalidArgumentError(f"kind is 'information_state' or 'observation', not {kind!r}")
-    return _layout_cached(_profile_of(profile), kind == "information_state")
-
-
 class _Writer:
     """Fills a flat tensor part by part, following a layout."""
 
