@@ -30,6 +30,9 @@ SETTINGS = [
     ("classic", {"dealer": "random", "reward": "win"}),
     ("cutthroat", {"hands": 2, "dealer": "rotate", "reward": "normalised", "max_bid": 500}),
     ("three-handed", {"dealer": 2, "reward": "win"}),
+    ("cutthroat", {"observation": "perfect_recall", "normalised": True, "max_bid": 400}),
+    ("classic", {"hands": 2, "observation": "observation", "normalised": True}),
+    ("three-handed", {"hands": 2, "observation": "perfect_recall"}),
 ]
 
 
@@ -221,3 +224,30 @@ def test_a_refused_step_keeps_the_uncollected_reward() -> None:
                 assert e.last()[1] == pending
                 return
     raise AssertionError("no hand ended with a reward pending")
+
+
+def test_observation_options() -> None:
+    """AI page, "PettingZoo": observation picks the tensor (the view of the hand in play,
+    the compact view, or the perfect-recall one); normalised divides by tensor_scale;
+    the Box bounds are finite except for points."""
+    raw = raw_env("three-handed", hands=2, observation="perfect_recall")
+    norm = raw_env("three-handed", hands=2, observation="perfect_recall", normalised=True)
+    small = raw_env("three-handed", observation="observation")
+    for e in (raw, norm, small):
+        e.reset(seed=8)
+    agent = raw.agent_selection
+    seat = raw.possible_agents.index(agent)
+    expected = E.perfect_recall_tensor(raw.episode, seat)
+    assert raw.observe(agent)["observation"].tolist() == pytest.approx(expected)
+    scale = E.tensor_scale("three-handed", "perfect_recall", 2)
+    assert norm.observe(agent)["observation"].tolist() == pytest.approx(
+        [x / k for x, k in zip(expected, scale, strict=True)]
+    )
+    view = binocle.observe(small.episode.state, seat)
+    assert small.observe(agent)["observation"].tolist() == E.observation_tensor(view)
+    box = norm.observation_space(agent)["observation"]
+    finite = np.isfinite(box.high)
+    assert finite.mean() > 0.99 and box.high[finite].max() <= 2.0
+    for bad in ({"observation": "pixels"}, {"normalised": 1}):
+        with pytest.raises(binocle.InvalidArgumentError):
+            raw_env("classic", **bad)

@@ -10,9 +10,15 @@
 ((1137,), dtype('int8'), True)
 
 Agents are ``player_0`` … one per seat.  An observation is a dict: ``observation``,
-the seat's information-state tensor (:func:`binocle.encoding.information_state_tensor`,
-float32), and ``action_mask``, one int8 per action id, 1 where legal for the
-agent to act.  Chance (the deals, the classic stock draws) is drawn from the
+a tensor of the seat (float32), and ``action_mask``, one int8 per action id, 1
+where legal for the agent to act.  ``observation`` picks the tensor:
+``"information_state"`` (the default: the view of the hand in play,
+:func:`binocle.encoding.information_state_tensor`), ``"observation"`` (the
+compact view of the present) or ``"perfect_recall"`` (everything the seat saw
+and did this episode, :func:`binocle.encoding.perfect_recall_tensor`).  With
+``normalised=True`` points and counts are scaled
+(:func:`binocle.encoding.tensor_scale`).  The Box bounds are finite except for
+points (:func:`binocle.encoding.tensor_bounds`).  Chance (the deals, the classic stock draws) is drawn from the
 generator that ``reset(seed=...)`` seeds, so a seed fixes the episode.  An
 episode plays ``hands`` hands (default 1) or ends with the game.
 
@@ -45,6 +51,9 @@ from binocle.profiles import get_profile
 
 __all__ = ["env", "raw_env"]
 
+#: The tensors an observation can be.
+_OBSERVATIONS = ("information_state", "observation", "perfect_recall")
+
 
 def env(profile: Any = "cutthroat", **kwargs: Any) -> AECEnv:
     """The environment for ``profile`` (name or profile) with options by keyword,
@@ -52,7 +61,9 @@ def env(profile: Any = "cutthroat", **kwargs: Any) -> AECEnv:
 
     Keywords besides the profile's options: ``hands`` (default 1), ``dealer``
     (a seat, ``"rotate"`` or ``"random"``; default 0), ``reward`` (``"score"``,
-    ``"normalised"`` or ``"win"``) and ``render_mode`` (None or ``"ansi"``).
+    ``"normalised"`` or ``"win"``), ``observation`` (``"information_state"``,
+    ``"observation"`` or ``"perfect_recall"``), ``normalised`` (False or True)
+    and ``render_mode`` (None or ``"ansi"``).
     """
     return wrappers.OrderEnforcingWrapper(raw_env(profile, **kwargs))
 
@@ -73,6 +84,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         dealer: int | str = 0,
         reward: str = "score",
+        observation: str = "information_state",
+        normalised: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -90,18 +103,28 @@ class raw_env(AECEnv):  # type: ignore[misc]
             )
         self.dealer = dealer
         self.reward = E.check_reward(reward)
+        if observation not in _OBSERVATIONS:
+            raise InvalidArgumentError(
+                f"observation is one of {', '.join(_OBSERVATIONS)}, not {observation!r}"
+            )
+        if not isinstance(normalised, bool):
+            raise InvalidArgumentError(f"normalised is True or False, not {normalised!r}")
+        self.observation_kind = observation
+        self.normalised = normalised
         self._resets = 0
         self.hands = hands
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"binocle_{self.profile.name}_v0"}
         self.possible_agents = [f"player_{i}" for i in range(n)]
         size = E.num_distinct_actions(self.profile)
-        obs_size = E.tensor_layout(self.profile).size
+        low, high = E.tensor_bounds(self.profile, observation, hands, normalised)
+        self._scale = np.asarray(E.tensor_scale(self.profile, observation, hands), np.float32)
+        box_low, box_high = np.asarray(low, np.float32), np.asarray(high, np.float32)
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, (obs_size,), np.float32),
+                    "observation": spaces.Box(box_low, box_high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (size,), np.int8),
                 }
             )
@@ -178,14 +201,20 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        view = self.episode.view(seat)
         mask = np.zeros(self.action_spaces[agent].n, np.int8)
         if self.episode.current_player == seat:
             mask[list(self.episode.legal_ids())] = 1
-        return {
-            "observation": np.asarray(E.information_state_tensor(view), np.float32),
-            "action_mask": mask,
-        }
+        kind = self.observation_kind
+        if kind == "perfect_recall":
+            values = E.perfect_recall_tensor(self.episode, seat)
+        elif kind == "observation":
+            values = E.observation_tensor(self.episode.view(seat))
+        else:
+            values = E.information_state_tensor(self.episode.view(seat))
+        tensor = np.asarray(values, np.float32)
+        if self.normalised:
+            tensor /= self._scale
+        return {"observation": tensor, "action_mask": mask}
 
     def render(self) -> str | None:
         """The agent to act's view as text (render_mode ``"ansi"``)."""

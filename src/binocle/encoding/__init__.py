@@ -46,7 +46,13 @@ from binocle.encoding._common import kinds
 from binocle.encoding._episode import Episode
 from binocle.encoding._rewards import REWARDS, check_reward, episode_returns, reward_bounds
 from binocle.encoding._strings import information_state_string, observation_string
-from binocle.encoding._recall import perfect_recall_string, perfect_recall_tensor, tensor_layout
+from binocle.encoding._recall import (
+    perfect_recall_string,
+    perfect_recall_tensor,
+    tensor_bounds,
+    tensor_layout,
+    tensor_scale,
+)
 from binocle.encoding._tensors import TensorLayout, information_state_tensor, observation_tensor
 
 __all__ = [
@@ -67,7 +73,9 @@ __all__ = [
     "observation_tensor",
     "perfect_recall_string",
     "perfect_recall_tensor",
+    "tensor_bounds",
     "tensor_layout",
+    "tensor_scale",
 ]
 __all__ += ["check_reward", "episode_returns", "max_decisions_per_hand", "reward_bounds", "utility_bounds"]
 

@@ -10,11 +10,12 @@ two different histories of what a seat saw and did never share them.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any, Final
 
 from binocle.core import HandResult, Profile, View
 from binocle.encoding._actions import action_labels, num_distinct_actions
-from binocle.encoding._bounds import max_decisions_per_hand
+from binocle.encoding._bounds import max_decisions_per_hand, utility_bounds
 from binocle.encoding._common import _kind_index, _profile_of, kinds
 from binocle.encoding._episode import Episode
 from binocle.encoding._strings import _text, information_state_string
@@ -209,3 +210,83 @@ def perfect_recall_string(episode: Episode, seat: int) -> str:
             lines.append(f"step {i} {actor} {label}")
     return "\n".join(lines)
 
+
+
+#: Parts whose entries are points (scores, bids, meld and trick points, targets).
+_POINTS: Final = frozenset(
+    {"scores", "bid", "meld_points", "taken", "targets", "announced", "recorded", "overlooked"}
+)
+#: Parts whose entries count something other than cards, with their largest value.
+_COUNTS: Final = ("hand_sizes", "discard_count", "stock_size", "dixes", "dix_shown",
+                  "table_melds", "steps")  # fmt: skip
+
+
+def _part_kind(name: str) -> str:
+    base = name.rpartition(".")[2]
+    if base in _POINTS or base == "result":
+        return "points"
+    if base in _COUNTS:
+        return "count"
+    return "flag"
+
+
+def _points_scale(profile: Profile) -> float:
+    low, high = utility_bounds(profile, 1)
+    return float(max(-low, high, 1))
+
+
+def _count_top(profile: Profile, name: str, hands: int) -> float:
+    if name == "steps":
+        per_hand = max_decisions_per_hand(profile) + profile.pack_size
+        return float(per_hand * hands)
+    return float(profile.pack_size)
+
+
+def tensor_scale(profile: Any, kind: str = "information_state", hands: int = 1) -> list[float]:
+    """What to divide each entry of a tensor by to normalise it (one number per entry).
+
+    Points (scores, bids, meld and trick points, targets, hand results) are
+    divided by the largest score change one hand can bring
+    (:func:`utility_bounds`), so they stay near [-1, 1] (a game score can go
+    beyond); counts (hand sizes, the stock, steps) by their largest value, so
+    within [0, 1]; cards and one-hot entries (0 to 2) are left as they are.
+    """
+    p = _profile_of(profile)
+    layout = tensor_layout(p, kind, hands)
+    out: list[float] = []
+    points = _points_scale(p)
+    for name, shape in layout.parts:
+        size = 1
+        for d in shape:
+            size *= d
+        what = _part_kind(name)
+        scale = points if what == "points" else _count_top(p, name, hands) if what == "count" else 1.0
+        out += [scale] * size
+    return out
+
+
+def tensor_bounds(
+    profile: Any, kind: str = "information_state", hands: int = 1, normalised: bool = False
+) -> tuple[list[float], list[float]]:
+    """The lowest and highest value of each entry of a tensor (raw, or divided by
+    :func:`tensor_scale` with ``normalised``): 0 to 2 for cards and one-hot
+    entries, 0 to the largest value for counts, unbounded (``-inf``, ``inf``)
+    for points, which a game's length does not bound."""
+    p = _profile_of(profile)
+    layout = tensor_layout(p, kind, hands)
+    low: list[float] = []
+    high: list[float] = []
+    for name, shape in layout.parts:
+        size = 1
+        for d in shape:
+            size *= d
+        what = _part_kind(name)
+        if what == "points":
+            lo, hi = -math.inf, math.inf
+        elif what == "count":
+            lo, hi = 0.0, 1.0 if normalised else _count_top(p, name, hands)
+        else:
+            lo, hi = 0.0, 2.0
+        low += [lo] * size
+        high += [hi] * size
+    return low, high
