@@ -45,7 +45,7 @@ from binocle.actions import Kind
 from binocle.cards import kinds
 from binocle.core import GameState, Phase, Profile
 from binocle.determinize import determinize
-from binocle.errors import BinocleError, InvalidArgumentError, InvalidStateError
+from binocle.errors import BinocleError, InvalidArgumentError, InvalidStateError, excerpt
 from binocle.profiles import get_profile
 
 __all__ = [
@@ -252,9 +252,11 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             self.episode = E.Episode.new(ep.profile, hands=ep.hands, dealer=seat)
             self.choose_dealer = False
             return
-        if not self.episode.is_chance():
-            self._paid = E.episode_returns(self.episode, self.reward_option)
-        self.episode = self.episode.apply(int(action))
+        ep = self.episode
+        after = ep.apply(int(action))  # refused: nothing changes
+        if not ep.is_chance():
+            self._paid = E.episode_returns(ep, self.reward_option)
+        self.episode = after
 
     def _action_to_string(self, player: int, action: int) -> str:
         action = int(action)
@@ -425,7 +427,7 @@ def _read_state(game: BinocleGame, text: Any) -> BinocleState:
         )
     for i, action in enumerate(history):
         if state.is_terminal() or action not in state.legal_actions():
-            raise _refuse(f"history entry {i} (id {action}) is not legal there")
+            raise _refuse(f"history entry {i} (id {excerpt(action)}) is not legal there")
         state.apply_action(action)
     if saved != state.episode.state or saved.actions() != state.episode.state.actions():
         raise _refuse("its game state is not the one its history reaches")
@@ -476,12 +478,10 @@ def deserialize_game_and_state(text: str) -> tuple[Any, Any]:
     game_string, state_text = _split_text(text)
     try:
         game = pyspiel.load_game(game_string)
-    except BinocleError:
-        raise
-    except Exception as exc:  # pyspiel reports a bad game string as SpielError
-        raise _refuse(f"its game {game_string!r} does not load: {exc}") from None
+    except Exception as exc:  # a binocle error, or pyspiel's SpielError for a bad game string
+        raise _refuse(f"its game {excerpt(game_string)} does not load: {exc}") from None
     if not isinstance(game, BinocleGame):
-        raise _refuse(f"binocle games are read directly, not inside {game_string!r}")
+        raise _refuse(f"binocle games are read directly, not inside {excerpt(game_string)}")
     return game, game.deserialize_state(state_text)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from binocle.cards import Card
 from binocle.cards import kinds as _pack_kinds
 from binocle.core import GameState, Profile, View
-from binocle.errors import InvalidArgumentError
+from binocle.errors import InvalidArgumentError, excerpt
 from binocle.profiles import get_profile
 
 
@@ -55,4 +55,11 @@ def _check_id(action_id: Any) -> int:
             return operator.index(action_id)
         except TypeError:
             pass
-    raise InvalidArgumentError(f"an id is a whole number, not {action_id!r}")
+    raise InvalidArgumentError(f"an id is a whole number, not {excerpt(action_id)}")
+
+
+def _check_hands(hands: Any) -> int:
+    """A hand count: a whole number of at least 1."""
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+        raise InvalidArgumentError(f"hands must be a positive whole number, not {excerpt(hands)}")
+    return hands

@@ -12,7 +12,13 @@ from binocle.cards import Card
 from binocle.core import GameState, Phase, Profile, View
 from binocle.encoding._actions import _space
 from binocle.encoding._common import _check_id, _check_state, _kind_index, _profile_of, kinds
-from binocle.errors import BinocleError, IllegalActionError, InvalidArgumentError, RuleCode
+from binocle.errors import (
+    BinocleError,
+    IllegalActionError,
+    InvalidArgumentError,
+    RuleCode,
+    excerpt,
+)
 
 
 def _classic_part(state: GameState) -> Any:
@@ -215,7 +221,7 @@ class Episode:
         cards = kinds(self.profile.pack_size)
         if not 0 <= outcome < len(cards):
             raise IllegalActionError(
-                f"chance outcome {outcome} is not a card index", RuleCode.BAD_DECK
+                f"chance outcome {excerpt(outcome)} is not a card index", RuleCode.BAD_DECK
             )
         card = cards[outcome]
         counts = self._remaining()
@@ -256,12 +262,12 @@ class Episode:
             what = "deal" if self.state.phase is Phase.DEAL else "draw"
             if 0 <= action_id < len(cards):
                 return f"{what} {cards[action_id]}"
-            return f"{what} ?{action_id}"
+            return f"{what} ?{excerpt(action_id)}"
         space = _space(self.profile)
         try:
             return str(space.action(self.state, action_id))
         except BinocleError:
-            return space.labels[action_id] if 0 <= action_id < space.size else f"?{action_id}"
+            return space.labels[action_id] if 0 <= action_id < space.size else f"?{excerpt(action_id)}"
 
     # -- returns -----------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from typing import Any, Final
 from binocle.core import HandResult, Profile, View
 from binocle.encoding._actions import action_labels, num_distinct_actions
 from binocle.encoding._bounds import max_decisions_per_hand, utility_bounds
-from binocle.encoding._common import _kind_index, _profile_of, kinds
+from binocle.encoding._common import _check_hands, _kind_index, _profile_of, kinds
 from binocle.encoding._episode import Episode
 from binocle.encoding._strings import _text, information_state_string
 from binocle.encoding._tensors import (
@@ -76,8 +76,7 @@ def tensor_layout(profile: Any, kind: str = "information_state", hands: int = 1)
         raise InvalidArgumentError(
             f"kind is 'information_state', 'observation' or 'perfect_recall', not {kind!r}"
         )
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
-        raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
+    hands = _check_hands(hands)
     p = _profile_of(profile)
     if kind == "perfect_recall":
         return _recall_layout(p, hands)
