@@ -277,7 +277,12 @@ def test_state_texts_are_checked_json() -> None:
 def test_dealer_parameters() -> None:
     """AI page, "OpenSpiel": dealer picks the first dealer; dealer_choice=random makes it
     the episode's first chance outcome, rotate moves it one seat per initial state."""
-    assert pyspiel.load_game("python_binocle_classic(dealer=1)").new_initial_state().episode.state.dealer == 1
+    assert (
+        pyspiel.load_game("python_binocle_classic(dealer=1)")
+        .new_initial_state()
+        .episode.state.dealer
+        == 1
+    )
     game = pyspiel.load_game("python_binocle_cutthroat(dealer_choice=random)")
     state = game.new_initial_state()
     assert state.is_chance_node() and state.chance_outcomes() == [(s, 1 / 3) for s in range(3)]

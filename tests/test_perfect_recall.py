@@ -69,15 +69,13 @@ def _grow(spec: str, hands: int, seed: int, paths: int) -> list[tuple[E.Episode,
             ep = ep.apply(pick)
         ids = list(ep.history)
         nodes += _walk(start, ids)[:: rng.choice((3, 4, 5))]
-        decisions = [
-            i for i in range(len(ids) - 1) if ep.actors[i] >= 0 and ep.actors[i + 1] >= 0
-        ]
+        decisions = [i for i in range(len(ids) - 1) if ep.actors[i] >= 0 and ep.actors[i + 1] >= 0]
         for _ in range(4):
             if not decisions:
                 break
             i = rng.choice(decisions)
             swapped = [*ids[:i], ids[i + 1], ids[i], *ids[i + 2 :]]
-            nodes += _walk(start, swapped)[i:: rng.choice((2, 3))]
+            nodes += _walk(start, swapped)[i :: rng.choice((2, 3))]
     return nodes
 
 

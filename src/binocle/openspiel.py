@@ -119,9 +119,7 @@ def _dealer_setting(seat: Any, choice: Any, players: int) -> int | str:
     if choice in ("random", "rotate"):
         return str(choice)
     if choice != "seat":
-        raise InvalidArgumentError(
-            f"dealer_choice is 'seat', 'random' or 'rotate', not {choice!r}"
-        )
+        raise InvalidArgumentError(f"dealer_choice is 'seat', 'random' or 'rotate', not {choice!r}")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         raise InvalidArgumentError(f"dealer is a seat 0..{players - 1}, not {seat!r}")
     return seat
@@ -207,9 +205,7 @@ class BinocleGame(pyspiel.Game):  # type: ignore[misc]
 class BinocleState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state over a :class:`binocle.encoding.Episode`."""
 
-    def __init__(
-        self, game: BinocleGame, episode: E.Episode, choose_dealer: bool = False
-    ) -> None:
+    def __init__(self, game: BinocleGame, episode: E.Episode, choose_dealer: bool = False) -> None:
         super().__init__(game)
         self.episode = episode
         #: Whether the next step is the chance outcome that picks the dealer.
@@ -474,7 +470,7 @@ def deserialize_game_and_state(text: str) -> tuple[Any, Any]:
     :class:`~binocle.InvalidStateError`.  Other games' texts go to OpenSpiel.
     """
     if not isinstance(text, str) or "python_binocle_" not in text:
-        return _ORIGINAL_DESERIALIZE(text)
+        return tuple(_ORIGINAL_DESERIALIZE(text))
     game_string, state_text = _split_text(text)
     try:
         game = pyspiel.load_game(game_string)
@@ -500,9 +496,7 @@ def _resample(state: BinocleState, player: int, rng: random.Random) -> BinocleSt
     if state.choose_dealer:
         return state.clone()  # type: ignore[no-any-return]
     sampled = determinize(ep.view(player), rng)
-    new = BinocleState(
-        game, E.Episode.new(ep.profile, hands=ep.hands, dealer=sampled.first_dealer)
-    )
+    new = BinocleState(game, E.Episode.new(ep.profile, hands=ep.hands, dealer=sampled.first_dealer))
     if game.dealer == "random":
         new = BinocleState(game, E.Episode.new(ep.profile, hands=ep.hands), True)
         new.apply_action(sampled.first_dealer)
@@ -536,7 +530,7 @@ def _replay(new: BinocleState, moves: Any, rng: random.Random) -> None:
 
 
 def _stock(state: GameState) -> tuple[Any, ...]:
-    part = state if state.profile.name == "classic" else getattr(state, "sub", None)
+    part: Any = state if state.profile.name == "classic" else getattr(state, "sub", None)
     return () if part is None or part.phase is Phase.OVER else tuple(part.stock)
 
 

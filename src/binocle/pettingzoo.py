@@ -191,9 +191,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.episode = self._chance(self.episode.apply(action))
         self._cumulative_rewards[agent] = 0.0
         after = E.episode_returns(self.episode, self.reward)
-        self.rewards = {
-            a: after[i] - before[i] for i, a in enumerate(self.possible_agents)
-        }
+        self.rewards = {a: after[i] - before[i] for i, a in enumerate(self.possible_agents)}
         if self.episode.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()

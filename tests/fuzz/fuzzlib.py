@@ -878,7 +878,7 @@ def check_encoding(rng: random.Random, pool: Pool, tally: Tally) -> None:
         ("information_state_tensor", lambda: E.information_state_tensor(junk_value(rng))),
     ]
     name, call = rng.choice(calls)
-    ok, got = timed(tally, lambda: f"{name}({action!r:.40}, seat {seat!r}, {kind!r})", call)
+    ok, _ = timed(tally, lambda: f"{name}({action!r:.40}, seat {seat!r}, {kind!r})", call)
     if (ep.state, ep.history, ep.deck) != before:
         tally.note("changed", f"{name}({action!r:.40})")
     if ok and name == "apply" and action not in legal:
@@ -919,7 +919,11 @@ def check_pettingzoo(rng: random.Random, pool: Pool, tally: Tally) -> None:
         legal = tuple(int(x) for x in mask.nonzero()[0])
         action = _junk_id(rng, legal) if rng.random() < 0.3 else rng.choice(legal)
         before = (env.episode, dict(env._cumulative_rewards), env.agent_selection)
-        ok, _ = timed(tally, lambda: f"step({action!r:.40}) {kw}", lambda: env.step(action))
+        ok, _ = timed(
+            tally,
+            lambda action=action: f"step({action!r:.40}) {kw}",
+            lambda action=action: env.step(action),
+        )
         if not ok and (env.episode, dict(env._cumulative_rewards), env.agent_selection) != before:
             tally.note("changed", f"step({action!r:.40}) {kw}")
         if ok and action not in legal:

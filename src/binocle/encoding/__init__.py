@@ -44,8 +44,6 @@ from binocle.encoding._actions import (
 from binocle.encoding._bounds import max_decisions_per_hand, utility_bounds
 from binocle.encoding._common import kinds
 from binocle.encoding._episode import Episode
-from binocle.encoding._rewards import REWARDS, check_reward, episode_returns, reward_bounds
-from binocle.encoding._strings import information_state_string, observation_string
 from binocle.encoding._recall import (
     perfect_recall_string,
     perfect_recall_tensor,
@@ -53,6 +51,8 @@ from binocle.encoding._recall import (
     tensor_layout,
     tensor_scale,
 )
+from binocle.encoding._rewards import REWARDS, check_reward, episode_returns, reward_bounds
+from binocle.encoding._strings import information_state_string, observation_string
 from binocle.encoding._tensors import TensorLayout, information_state_tensor, observation_tensor
 
 __all__ = [
@@ -77,7 +77,13 @@ __all__ = [
     "tensor_layout",
     "tensor_scale",
 ]
-__all__ += ["check_reward", "episode_returns", "max_decisions_per_hand", "reward_bounds", "utility_bounds"]
+__all__ += [
+    "check_reward",
+    "episode_returns",
+    "max_decisions_per_hand",
+    "reward_bounds",
+    "utility_bounds",
+]
 
 # The public names are this package's: their pages, reprs and pickles name binocle.encoding.
 for _name in __all__:

@@ -240,9 +240,7 @@ class Episode:
             from binocle.game import apply
 
             s = apply(s, A.deal((*deck, *sorted(rest))))
-            return attrs.evolve(
-                self, state=s, deck=(), ready=False, history=history, actors=actors
-            )
+            return attrs.evolve(self, state=s, deck=(), ready=False, history=history, actors=actors)
         stock = _classic_part(s).stock
         if len(deck) < min(2, len(stock)):
             return attrs.evolve(self, deck=deck, history=history, actors=actors)
@@ -267,7 +265,9 @@ class Episode:
         try:
             return str(space.action(self.state, action_id))
         except BinocleError:
-            return space.labels[action_id] if 0 <= action_id < space.size else f"?{excerpt(action_id)}"
+            return (
+                space.labels[action_id] if 0 <= action_id < space.size else f"?{excerpt(action_id)}"
+            )
 
     # -- returns -----------------------------------------------------------------
 

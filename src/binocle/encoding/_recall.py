@@ -70,7 +70,7 @@ def tensor_layout(profile: Any, kind: str = "information_state", hands: int = 1)
     >>> tensor_layout("cutthroat").size, tensor_layout("cutthroat", "observation").size
     (1137, 189)
     >>> tensor_layout("cutthroat", "perfect_recall").size
-    6943
+    6991
     """
     if kind not in _KINDS:
         raise InvalidArgumentError(
@@ -170,9 +170,9 @@ def perfect_recall_tensor(episode: Episode, seat: int) -> list[float]:
                     for c in _meld_cards(m):
                         out[base + who * n + index[c]] += 1.0
         if k < len(results):
-            r: HandResult = results[k]
+            result: HandResult = results[k]
             base, _ = at[f"hand{k}.result"]
-            for j, values in enumerate((r.meld, r.tricks, r.delta)):
+            for j, values in enumerate((result.meld, result.tricks, result.delta)):
                 for who, v in enumerate(values):
                     out[base + j * p + who] = float(v)
     return out
@@ -208,7 +208,6 @@ def perfect_recall_string(episode: Episode, seat: int) -> str:
                 label = "discard ?"
             lines.append(f"step {i} {actor} {label}")
     return "\n".join(lines)
-
 
 
 #: Parts whose entries are points (scores, bids, meld and trick points, targets).
@@ -259,7 +258,9 @@ def tensor_scale(profile: Any, kind: str = "information_state", hands: int = 1) 
         for d in shape:
             size *= d
         what = _part_kind(name)
-        scale = points if what == "points" else _count_top(p, name, hands) if what == "count" else 1.0
+        scale = (
+            points if what == "points" else _count_top(p, name, hands) if what == "count" else 1.0
+        )
         out += [scale] * size
     return out
 

@@ -75,4 +75,3 @@ def episode_returns(episode: Episode, reward: str = "score") -> tuple[float, ...
     if won is None:
         return (0.0,) * len(score)
     return tuple(1.0 if i == won else -1.0 for i in range(len(score)))
-

@@ -10,7 +10,7 @@ import attrs
 
 from binocle.cards import CARDS, Card
 from binocle.core import MeldResult, Phase, Profile, View
-from binocle.encoding._common import _check_view, _kind_index, _profile_of, kinds
+from binocle.encoding._common import _check_view, _kind_index, kinds
 from binocle.errors import InvalidArgumentError
 from binocle.rules.classic_melds import KINDS
 
