@@ -13,6 +13,7 @@ import functools
 import math
 from typing import Any, Final
 
+from binocle.cards import CARDS
 from binocle.core import HandResult, Profile, View
 from binocle.encoding._actions import action_labels, num_distinct_actions
 from binocle.encoding._bounds import max_decisions_per_hand, utility_bounds
@@ -197,7 +198,7 @@ def perfect_recall_string(episode: Episode, seat: int) -> str:
     for k, (start, end, view) in enumerate(_hands(episode, seat, now)):
         if view is None:
             continue
-        seen = " ".join("?" if c is None else str(c) for c in view.deck)
+        seen = " ".join("?" if c is None else str(CARDS[c]) for c in view.deck)
         lines.append(f"episode hand {k} steps {start}-{end} seen {seen}")
         if _shows_melds(episode.profile):
             lines.append(f"episode hand {k} melds {_text(view.get('melds', ()))}")
