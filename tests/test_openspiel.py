@@ -260,6 +260,9 @@ def test_state_texts_are_checked_json() -> None:
     edited = dict(doc, history=doc["history"][:-1])
     with pytest.raises(binocle.InvalidStateError, match="not the one its history reaches"):
         game.deserialize_state(json.dumps(edited))
+    other_dealer = pyspiel.load_game("python_binocle_cutthroat(max_bid=400,dealer=1)")
+    with pytest.raises(binocle.InvalidStateError, match="first dealer"):
+        other_dealer.deserialize_state(text)
     illegal = dict(doc, history=[*doc["history"], 10**6])
     with pytest.raises(binocle.InvalidStateError, match="not legal"):
         game.deserialize_state(json.dumps(illegal))

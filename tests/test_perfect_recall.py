@@ -156,3 +156,40 @@ def test_orders_the_view_forgets_are_told_apart() -> None:
                 assert E.perfect_recall_tensor(one, other) == E.perfect_recall_tensor(two, other)
         return
     raise AssertionError("no game reached the discards")
+
+
+def count_collisions(seeds: int = 3, paths: int = 10) -> None:
+    """Print, per setting, how many nodes share an information state with a node of a
+    different history (a seat's), for the view's encodings and the perfect-recall ones,
+    over all nodes and over the seat's own decisions
+    (``python tests/test_perfect_recall.py``)."""
+    for spec, hands in SETTINGS:
+        counts = dict.fromkeys(("view string", "view tensor", "recall string", "recall tensor"), 0)
+        own = dict.fromkeys(counts, 0)
+        nodes = 0
+        for seed in range(seeds):
+            tree = _grow(spec, hands, seed, paths)
+            for seat in range(tree[0][0].profile.players):
+                first: dict[tuple[str, Any], tuple[Any, ...]] = {}
+                for ep, seen in tree:
+                    nodes += 1
+                    view = ep.view(seat)
+                    keys = {
+                        "view string": E.information_state_string(view),
+                        "view tensor": tuple(E.information_state_tensor(view)),
+                        "recall string": E.perfect_recall_string(ep, seat),
+                        "recall tensor": tuple(E.perfect_recall_tensor(ep, seat)),
+                    }
+                    for what, key in keys.items():
+                        clash = first.setdefault((what, key), seen[seat]) != seen[seat]
+                        counts[what] += clash
+                        if ep.current_player == seat:
+                            own[what] += clash
+        print(
+            f"{spec} hands={hands}: {nodes} seat-nodes, collisions {counts};"
+            f" at the seat's own decisions {own}"
+        )
+
+
+if __name__ == "__main__":
+    count_collisions()

@@ -415,6 +415,8 @@ def _read_state(game: BinocleGame, text: Any) -> BinocleState:
     except BinocleError as exc:
         raise _refuse(f"its game state does not load: {exc}") from None
     dealer_seat = saved.first_dealer
+    if isinstance(game.dealer, int) and dealer_seat != game.dealer:
+        raise _refuse(f"its first dealer is seat {dealer_seat}; this game's is {game.dealer}")
     if game.dealer == "random":
         state = BinocleState(game, E.Episode.new(game.profile, hands=game.hands), True)
     else:
