@@ -28,7 +28,6 @@ import argparse
 import os
 import subprocess
 import sys
-from typing import Any
 
 import binocle
 from binocle.records import dump_record
@@ -69,7 +68,7 @@ def scripted_action(state: binocle.GameState) -> binocle.Action:
     return next(a for a in legal if str(a) != "concede")
 
 
-def make_revoke_record(seed: int = SEED) -> dict[str, Any]:
+def make_revoke_record(seed: int = SEED) -> binocle.Record:
     """The record of the scripted hand from ``seed``, cut at its first revoke.
 
     Raises SystemExit if the hand gives no place for the revoke described above.
@@ -81,7 +80,7 @@ def make_revoke_record(seed: int = SEED) -> dict[str, Any]:
         if action.card is not None and state.trick and seat is not None:
             # The public facts of the hand, as the seat to act sees them.
             view = binocle.observe(state, seat)
-            done = len(view.get("played"))
+            done = len(view.get("played", ()))
             led = state.trick[0][1].suit
             hand = state.hands[seat]
             other = [c for c in hand if c.suit is not led and c.suit is not state.trump]

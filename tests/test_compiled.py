@@ -31,8 +31,11 @@ COMPILED = [
     "binocle.profiles._classic_rules",
     "binocle.profiles.three_handed",
     "binocle.profiles._three_handed_rules",
-    "binocle.rules.classic_melds",
+    "binocle.rules.classic_melds._announcements",
+    "binocle.rules.classic_melds._best",
     "binocle.rules.cutthroat_melds",
+    "binocle.rules.deal",
+    "binocle.profiles._common",
     "binocle.rules.tricks",
     "binocle.rules.points",
 ]
@@ -44,6 +47,7 @@ INTERPRETED = [
     "binocle.actions",
     "binocle.profiles",
     "binocle.rules",
+    "binocle.rules.classic_melds",
     "binocle.ismcts",
 ]
 

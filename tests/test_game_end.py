@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 import binocle
 from binocle import Phase, UnknownProfileError
 from binocle.bots import BaselineBot, RandomBot, play_game
-from binocle.core import top_scorer
 from binocle.narrate import game_over_line
+from binocle.profiles._common import top_scorer
 from binocle.profiles.cutthroat import _limit_winner
 
 PROFILES = ("classic", "three-handed", "cutthroat")

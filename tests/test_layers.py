@@ -30,6 +30,7 @@ LOWER_LAYERS = (
     "_mypyc.py",
     "_io.py",
     "_deprecated_module.py",
+    "_json.py",
     "cards.py",
     "actions.py",
     "rules",

@@ -94,9 +94,37 @@ def test_every_report_follows_the_report_schema(kind: str) -> None:
     assert _errors(REPORT, first.to_dict()) == []
 
 
+@pytest.mark.parametrize("kind", list(CASES))
+def test_the_dicts_hold_the_fields_their_types_declare(kind: str) -> None:
+    """``to_dict`` gives exactly the keys of ``ValidationReportDict`` and, per
+    violation, of ``ViolationDict``, and ``record()`` those of ``Record``: what a
+    type checker is told is what a program reads."""
+    from binocle.records import Record
+    from binocle.validation import ValidationReportDict, ViolationDict
+
+    doc = CASES[kind][1].to_dict()
+    assert set(doc) == set(ValidationReportDict.__annotations__)
+    for v in doc["violations"]:
+        assert set(v) == set(ViolationDict.__annotations__)
+    assert set(binocle.record(binocle.new_game("classic", seed=1))) == set(
+        Record.__annotations__
+    ) - {"tags"}
+
+
+def test_the_arena_dict_holds_the_fields_its_type_declares() -> None:
+    """``ArenaReport.as_dict`` gives exactly the keys of ``ArenaReportDict`` and, per
+    bot, of ``BotStatsDict``."""
+    from binocle.duplicate import ArenaReportDict, BotStatsDict
+
+    doc = binocle.arena("classic", ["random", "baseline"], deals=1, seed=3).as_dict()
+    assert set(doc) == set(ArenaReportDict.__annotations__)
+    for st in doc["stats"]:
+        assert set(st) == set(BotStatsDict.__annotations__)
+
+
 def _base() -> dict[str, Any]:
     s = binocle.apply(binocle.new_game("cutthroat", seed=7), "pass")
-    return binocle.record(s, seats=["Anna", "Ben", "Carla"])
+    return dict(binocle.record(s, seats=["Anna", "Ben", "Carla"]))
 
 
 @pytest.mark.parametrize(

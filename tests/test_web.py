@@ -8,6 +8,7 @@ is refused with the engine's reason and changes nothing.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import Counter
@@ -101,6 +102,34 @@ def test_profiles_are_listed_with_their_options_and_defaults(client: Any) -> Non
     options = {o["name"]: o for o in cut["options"]}
     assert options["min_bid"]["default"] == 250 and options["min_bid"]["kind"] == "int"
     assert options["single_set"]["default"] is False and options["single_set"]["kind"] == "bool"
+    # Every option is a control of its kind, with its default and a line of help.
+    for p in data["profiles"]:
+        for o in p["options"]:
+            assert o["help"].endswith("."), o
+            assert o["kind"] in ("bool", "int", "choice"), o
+    hands = options["max_hands"]
+    assert hands["kind"] == "int" and hands["nullable"] and hands["default"] is None
+    classic = {o["name"]: o for o in data["profiles"][0]["options"]}
+    assert classic["pack"]["kind"] == "choice" and classic["pack"]["choices"] == [48, 64]
+
+
+def test_max_hands_from_the_form_ends_the_game_at_its_limit(client: Any, app: Any) -> None:
+    """Every profile's ``max_hands`` (a whole number, or none): the form sends the number it
+    reads, and the game ends at the end of that hand ("limit").  The form once sent the
+    text "1", which the profile refused."""
+    catalogue = client.get("/api/profiles").json()["profiles"]
+    option = next(o for o in catalogue[2]["options"] if o["name"] == "max_hands")
+    assert option["kind"] == "int"  # the page sends an "int" field as a JSON number
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "new", "profile": "cutthroat", "options": {"max_hands": "1"}})
+        assert "max_hands" in until(ws, "joined")["message"]
+        joined, msg = start(ws, profile="cutthroat", seed=3, autoplay="baseline",
+                            options={"max_hands": 1})  # fmt: skip
+        while not msg.get("over"):
+            msg = until(ws, "state")
+            assert msg["type"] == "state", msg
+        table = hub(app).tables[joined["game"]]
+        assert len(table.state.results) == 1 and binocle.end_reason(table.state) == "limit"
 
 
 # -- bad messages ---------------------------------------------------------------------------
@@ -355,7 +384,9 @@ def check_no_leak(state: Any, seat: int, msg: dict[str, Any]) -> None:
     can see."""
     view = binocle.observe(state, seat)
     seen = _cards(binocle.serial.encode(view))
-    assert set(msg) == {"type", "game", "step", "names", "view", "narration", "controls", "over"}
+    assert set(msg) == {
+        "type", "game", "step", "names", "view", "narration", "controls", "table", "over"
+    }  # fmt: skip
     assert msg["view"] == protocol.view_json(view)
     # The narration of this hand (binocle.narrate.narrate, with suit symbols) names no
     # card hidden from the seat now: in another hand and nowhere in the seat's view.
@@ -366,6 +397,11 @@ def check_no_leak(state: Any, seat: int, msg: dict[str, Any]) -> None:
     others = {str(c) for p, h in enumerate(state.hands) if p != seat for c in h}
     assert not told & (others - set(seen)), told & (others - set(seen))
     assert not _cards(msg["view"]) - seen, _cards(msg["view"]) - seen
+    # The table in words names no card hidden from the seat (letters or symbols).
+    words = json.dumps(msg["table"], ensure_ascii=False)
+    named = set(CARD_TEXT.findall(words))
+    named |= {str(binocle.parse_card(c)) for c in SYMBOL_CARD.findall(words)}
+    assert not named & (others - set(seen)), named & (others - set(seen))
     controls = msg["controls"]
     assert set(controls) == {"actions", "unplayable", "knock", "deal"}
     assert [a["text"] for a in controls["actions"]] in (
@@ -492,3 +528,233 @@ def test_binocle_serve_refuses_a_bad_port_and_states_its_defaults(
         main(["serve", "--help"])
     out = capsys.readouterr().out
     assert "127.0.0.1" in out and "8000" in out
+
+
+# -- the table in words ----------------------------------------------------------------------
+
+from binocle.web import words  # noqa: E402
+
+#: Engine words a player should never read on the table.
+RAW = re.compile(r"\b(true|false|True|False|None|null|exchanged|overlooked|payers|scored:)\b|—|: $")
+
+
+def _walk(profile: str, seed: int, *, stop: Any = None, calm: bool = True) -> Any:
+    """The states of a game of random moves (no knock, no concession when ``calm``),
+    up to the first for which ``stop(state)`` holds, or to the end."""
+    import random
+
+    rng = random.Random(seed)
+    s = binocle.new_game(profile, seed=seed)
+    while True:
+        yield s
+        if binocle.is_over(s) or (stop is not None and stop(s)):
+            return
+        legal = binocle.legal_actions(s)
+        quiet = [a for a in legal if a.kind not in (binocle.Kind.CLAIM, binocle.Kind.CONCEDE)]
+        s = binocle.apply(s, rng.choice(quiet if calm and quiet else legal))
+
+
+def _texts(table: dict[str, Any]) -> list[str]:
+    out = [f["text"] for f in table["facts"]] + [f["label"] for f in table["facts"]]
+    for seat in table["seats"]:
+        out += seat["lines"] + seat["tags"]
+    for key in ("trick_winner", "last_trick", "discard", "knock", "concede", "hand_meld"):
+        if table[key]:
+            out.append(table[key]["text"])
+    if table["sheet"]:
+        out += [table["sheet"]["summary"]] + [r["note"] for r in table["sheet"]["rows"]]
+    return out
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_public_fact_is_in_words(profile: str) -> None:
+    """The table's facts, seats and sheet are sentences: no raw engine field, no true/false,
+    no dash for nothing, each phase named as a player says it."""
+    names = ["you", "ann", "bob"][: binocle.profile(profile).players]
+    phases = set()
+    for state in _walk(profile, 4, stop=lambda s: len(s.results) >= 2):
+        table = words.seat_table(state, 0, names)
+        for text in _texts(table):
+            assert text.strip() and not RAW.search(text), (state.phase, text)
+        phase = next(f for f in table["facts"] if f["name"] == "phase")["text"]
+        assert phase == words.PHASE_WORDS[state.phase.value]
+        phases.add(state.phase)
+    assert Phase.PLAY in phases and Phase.DEAL in phases
+
+
+def test_the_bidding_is_a_row_per_player_and_a_pass_is_a_pass() -> None:
+    """Cutthroat rules, Bidding: each call in its player's row, in order; a pass reads
+    "pass" (the view's calls write it 0)."""
+    names = ["you", "ann", "bob"]
+    seen_pass = False
+    for state in _walk("cutthroat", 9, stop=lambda s: s.phase is not Phase.BIDDING and s.results == ()
+                       and s.phase is not Phase.DEAL):  # fmt: skip
+        view = binocle.observe(state, 0)
+        rows = words.seat_table(state, 0, names)["bidding"]
+        if state.phase is not Phase.BIDDING and state.phase is not Phase.DISCARD:
+            continue
+        assert rows is not None
+        calls = view.get("calls")
+        for seat in range(3):
+            expected = ["pass" if n == 0 else str(n) for p, n in calls if p == seat]
+            assert rows[seat]["calls"] == expected and rows[seat]["name"] == names[seat]
+            assert "0" not in rows[seat]["calls"]
+            seen_pass |= "pass" in expected
+    assert seen_pass
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_last_trick_and_its_winner_are_shown_in_every_profile(profile: str) -> None:
+    """Common rules, Trick winner: after each trick, every seat's table shows the trick just
+    taken (its cards in order) and who took it, the player who then leads (three-handed
+    included, which has no last trick in its view)."""
+    checked = 0
+    states = list(_walk(profile, 6, stop=lambda s: bool(s.results)))
+    for before, after in itertools.pairwise(states):
+        full = before.trick and not after.trick and after.phase is Phase.PLAY
+        if not full:
+            continue
+        (action, seat) = after.moves()[-1]
+        trick = [[p, str(c)] for p, c in before.trick] + [[seat, str(action.card)]]
+        for viewer in range(len(after.hands)):
+            last = words.seat_table(after, viewer, ["a", "b", "c"])["last_trick"]
+            assert last is not None and last["cards"] == trick, (last, trick)
+            assert last["winner"] == after.current_player
+        checked += 1
+    assert checked >= 5
+    # At the end of the hand the last trick is still there, on the score sheet.
+    end = states[-1]
+    sheet = words.seat_table(end, 0, ["a", "b", "c"])["sheet"]
+    assert sheet is not None and sheet["last_trick"] is not None
+
+
+@pytest.mark.parametrize("profile", ["classic", "three-handed"])
+def test_the_knock_shows_what_the_engine_would_count(profile: str) -> None:
+    """Classic and three-handed rules, Claiming (knocking): a claim counts the game score,
+    the meld scored this hand and the card points taken; a correct one wins, a wrong one
+    loses (classic) or retires the knocker (three-handed).  The figures sent are the
+    engine's, and the verdict they state is what the knock does."""
+    names = ["you", "ann", "bob"]
+    checked = 0
+    for state in _walk(profile, 2, stop=lambda s: len(s.results) >= 1):
+        if 0 not in binocle.claimants(state):
+            assert words.seat_table(state, 0, names)["knock"] is None
+            continue
+        knock = words.seat_table(state, 0, names)["knock"]
+        view = binocle.observe(state, 0)
+        assert knock["total"] == view.get("claim_totals")[0]
+        assert knock["target"] == view.get("targets")[0]
+        assert knock["text"].startswith(f"You have {knock['total']} of {knock['target']}: ")
+        after = binocle.apply(state, "claim 0")
+        assert knock["correct"] == (binocle.winner(after) == 0)
+        if not knock["correct"]:
+            says = "loses the game" if profile == "classic" else "retires you"
+            assert says in knock["text"]
+        checked += 1
+    assert checked > 10
+
+
+def test_the_knock_figures_travel_in_the_state_message(client: Any, app: Any) -> None:
+    with client.websocket_connect("/ws") as ws:
+        joined, msg = start(ws, profile="classic", seat=0, seed=8)
+        msg = settle(ws, app, joined["game"], msg)
+        table = hub(app).tables[joined["game"]]
+        assert msg["controls"]["knock"] == (0 in binocle.claimants(table.state))
+        if msg["controls"]["knock"]:
+            assert (
+                msg["table"]["knock"]["total"]
+                == binocle.observe(table.state, 0).get("claim_totals")[0]
+            )
+
+
+def _cutthroat_to(phase: Phase, seed: int, seat_bids: bool = True) -> Any:
+    """A cutthroat game in which seat 0 takes the bid at 250, up to ``phase``."""
+    s = binocle.new_game("cutthroat", seed=seed)
+    while s.phase is Phase.BIDDING:
+        s = binocle.apply(s, "bid 250" if s.current_player == 0 and not s.bid else "pass")
+    assert s.bidder == 0
+    while s.phase is not phase:
+        legal = binocle.legal_actions(s)
+        quiet = [a for a in legal if a.kind is not binocle.Kind.CONCEDE]
+        s = binocle.apply(s, quiet[0])
+    return s
+
+
+def test_the_widow_is_marked_in_the_bidders_hand_and_burying_is_explained() -> None:
+    """Cutthroat rules, Widow, discards and trump: the bidder takes the widow (18 cards) and
+    buries three; his table marks the widow's cards in his hand and says how many to bury."""
+    s = _cutthroat_to(Phase.DISCARD, 5)
+    table = words.seat_table(s, 0, ["you", "ann", "bob"])
+    widow = [str(c) for c in binocle.observe(s, 0).get("widow")]
+    assert sorted(table["widow"]) == sorted(widow) and len(s.hands[0]) == 18
+    assert table["discard"]["count"] == 3 and "Bury 3 cards" in table["discard"]["text"]
+    other = words.seat_table(s, 1, ["you", "ann", "bob"])
+    assert other["widow"] == [] and "buries 3 cards" in other["discard"]["text"]
+    s = binocle.apply(s, binocle.legal_actions(s)[0])
+    assert words.seat_table(s, 0, ["you", "ann", "bob"])["discard"]["count"] == 2
+
+
+def test_while_bidding_the_hand_shows_its_meld_in_each_trump() -> None:
+    s = binocle.new_game("cutthroat", seed=5)
+    seat = s.current_player
+    table = words.seat_table(s, seat, ["a", "b", "c"])
+    totals = {x["trump"]: x["total"] for x in table["hand_meld"]["by_suit"]}
+    for suit in "SHDC":
+        assert totals[suit] == binocle.meld(s.hands[seat], suit, "cutthroat").total
+    assert table["hand_meld"]["best"] == max(totals.values())
+    assert f"Your meld: {max(totals.values())} with" in table["hand_meld"]["text"]
+    assert words.seat_table(s, (seat + 1) % 3, ["a", "b", "c"])["hand_meld"] is None
+
+
+def test_conceding_says_what_it_costs() -> None:
+    """Cutthroat rules, Giving up: the bidder loses his bid once, not the double set."""
+    s = _cutthroat_to(Phase.PLAY, 5)
+    assert s.current_player == 0 and "concede" in [str(a) for a in binocle.legal_actions(s)]
+    concede = words.seat_table(s, 0, ["you", "ann", "bob"])["concede"]
+    assert concede["cost"] == 250 and concede["set_cost"] == 500
+    assert "you lose your bid, 250" in concede["text"]
+    after = binocle.apply(s, "concede")
+    assert after.results[-1].delta[0] == -concede["cost"]
+
+
+def test_the_score_sheet_explains_a_set_and_a_forfeited_meld() -> None:
+    """Cutthroat rules, Scoring a hand: a bidder short of his bid loses twice the bid and his
+    meld does not count (the sheet shows the meld he had and why); an opponent who won no
+    counter forfeits his meld; each row shows the progress to the target."""
+    found_set = found_forfeit = False
+    for seed in range(40):
+        s = binocle.new_game("cutthroat", seed=seed)
+        while s.phase is Phase.BIDDING:
+            s = binocle.apply(s, "bid 400" if not s.bid else "pass")
+        s = next(iter(_walk_from(s)))
+        r = s.results[-1]
+        sheet = words.seat_table(s, 0, ["you", "ann", "bob"])["sheet"]
+        assert sheet is not None and sheet["hand"] == 1
+        bidder = r.bidder
+        if r.made is False:
+            note = sheet["rows"][bidder]["note"]
+            assert note.startswith("double set: meld ") and f"short of the bid {r.bid}" in note
+            assert f"({r.delta[bidder]})" in note and "the meld does not count" in note
+            assert sheet["rows"][bidder]["declared"] is not None
+            assert "was set" in sheet["summary"]
+            found_set = True
+        for i in range(3):
+            row = sheet["rows"][i]
+            assert f"{s.scores[i]} of 1500" in row["note"]
+            if i != bidder and r.meld[i] == 0 and row["declared"]:
+                assert f"meld {row['declared']} forfeited" in row["note"]
+                found_forfeit = True
+        if found_set and found_forfeit:
+            return
+    raise AssertionError((found_set, found_forfeit))
+
+
+def _walk_from(s: Any) -> Any:
+    import random
+
+    rng = random.Random(1)
+    while not s.results:
+        legal = binocle.legal_actions(s)
+        quiet = [a for a in legal if a.kind is not binocle.Kind.CONCEDE]
+        s = binocle.apply(s, rng.choice(quiet))
+    yield s

@@ -19,6 +19,7 @@ from binocle import display as _display  # noqa: F401  (gives states and views t
 # names are bound here: a module loaded later would take the function's place.
 from binocle import record as _record_module  # noqa: F401
 from binocle import validate as _validate_module  # noqa: F401
+from binocle._json import JSON, JSONObject
 from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card, Rank, Suit, pack, parse_card, parse_cards, parse_suit
 from binocle.core import GameState, HandResult, Meld, MeldResult, Phase, Profile, View
@@ -53,7 +54,7 @@ from binocle.game import (
 )
 from binocle.notation import from_position, position, view_from_position
 from binocle.profiles import profile_names
-from binocle.records import load_record, record, record_json, replay, schema
+from binocle.records import Record, RecordEntry, load_record, record, record_json, replay, schema
 from binocle.serial import dumps, loads
 from binocle.timeline import history, undo
 from binocle.validation import ValidationReport, Violation, ViolationKind, validate
@@ -65,7 +66,7 @@ def _extension(module: object) -> bool:
     return path.endswith(tuple(_machinery.EXTENSION_SUFFIXES))
 
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 #: True when the engine's hot path runs compiled: the optional build whose rules
 #: modules mypyc turned into C extensions (docs: Speed, "The compiled build").  It
@@ -75,6 +76,7 @@ compiled: bool = _extension(_core)
 
 __all__ = [
     "CARDS",
+    "JSON",
     "Action",
     "ArenaReport",
     "BinocleError",
@@ -85,6 +87,7 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidNotationError",
     "InvalidStateError",
+    "JSONObject",
     "Kind",
     "Meld",
     "MeldResult",
@@ -92,6 +95,8 @@ __all__ = [
     "Phase",
     "Profile",
     "Rank",
+    "Record",
+    "RecordEntry",
     "RuleCode",
     "Suit",
     "UnknownProfileError",

@@ -27,7 +27,7 @@ def forwarder(old: str, new: str) -> Callable[[str], object]:
         except AttributeError:
             raise AttributeError(f"module {old!r} has no attribute {name!r}") from None
         warnings.warn(
-            f"the module {old} is deprecated and will be removed in binocle 0.3:"
+            f"the module {old} is deprecated and will be removed in binocle 2.0:"
             f" import {name} from {new}",
             DeprecationWarning,
             stacklevel=2,

@@ -227,7 +227,8 @@ class BaselineBot:
         if any(a.kind is Kind.CONCEDE for a in legal):
             bid = view.get("bid") or 0
             melds = view.get("melds") or ()
-            mine = melds[view.seat].total if melds and melds[view.seat] else 0
+            own = melds[view.seat] if melds else None
+            mine = own.total if own else 0
             if mine + 120 < bid:
                 return next(a for a in legal if a.kind is Kind.CONCEDE)
         trump = view.trump

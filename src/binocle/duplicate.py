@@ -31,7 +31,7 @@ import pickle
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import attrs
 
@@ -39,10 +39,47 @@ from binocle.bots import Bot, BotSpec, bot_label, play_game, resolve_bot
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.profiles import get_profile
 
-__all__ = ["ArenaReport", "BotStats", "arena", "build_bot", "wilson"]
+__all__ = [
+    "ArenaReport",
+    "ArenaReportDict",
+    "BotStats",
+    "BotStatsDict",
+    "arena",
+    "build_bot",
+    "wilson",
+]
 
 #: The z value of a two-sided 95% interval.
 Z95 = 1.959963984540054
+
+
+class BotStatsDict(TypedDict):
+    """One bot's statistics in :meth:`ArenaReport.as_dict`."""
+
+    bot: str
+    hands: int
+    mean_points: float
+    points_ci95: list[float]
+    advantage: float
+    advantage_ci95: list[float]
+    wins: int
+    win_rate: float
+    win_ci95_wilson: list[float]
+    deals: int
+    deal_wins: int
+    deal_win_rate: float
+    deal_win_ci95_wilson: list[float]
+
+
+class ArenaReportDict(TypedDict):
+    """:meth:`ArenaReport.as_dict`: the report as plain JSON-ready data."""
+
+    profile: str
+    bots: list[str]
+    deals: int
+    seed: int
+    hands: int
+    stats: list[BotStatsDict]
 
 
 def build_bot(spec: str, seed: int | None) -> Bot:
@@ -128,7 +165,7 @@ class ArenaReport:
                 return st
         raise InvalidArgumentError(f"no bot {bot!r} in this arena ({', '.join(self.bots)})")
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ArenaReportDict:
         """The report as plain JSON-ready data."""
         return {
             "profile": self.profile,

@@ -1,7 +1,7 @@
 """Deprecated module name: the game records are :mod:`binocle.records`.
 
 ``from binocle.record import schema`` still works and warns with a
-:class:`DeprecationWarning`; the module name goes in binocle 0.3.  The function
+:class:`DeprecationWarning`; the module name goes in binocle 2.0.  The function
 :func:`binocle.record` is not deprecated.
 """
 

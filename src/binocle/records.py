@@ -51,12 +51,14 @@ the entry (index and text) where it went wrong.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
-from typing import Any, Final, Literal, overload
+from typing import Any, Final, Literal, TypedDict, cast, overload
 
 import attrs
+from typing_extensions import NotRequired
 
+from binocle._json import JSONObject
 from binocle.actions import CLAIM, Action, Kind, claim, parse_action_text
 from binocle.core import GameState, Profile, View
 from binocle.errors import (
@@ -76,6 +78,8 @@ __all__ = [
     "FORMAT",
     "SCHEMAS",
     "VERSION",
+    "Record",
+    "RecordEntry",
     "load_record",
     "meld_value",
     "record",
@@ -99,7 +103,29 @@ KIND_VALUES: Final[dict[str, int]] = {name: value for name, _, value in KINDS}
 SCHEMAS: Final = ("record", "validation-report")
 
 
-def schema(name: str = "record") -> dict[str, Any]:
+class RecordEntry(TypedDict):
+    """One action of a record: the seat that acted (None for a deal) and the action's text."""
+
+    seat: int | None
+    action: str
+    comment: NotRequired[str]
+
+
+class Record(TypedDict):
+    """A record as Python data (the format above): what :func:`record` gives and
+    :func:`load_record` reads; ``json.dumps`` writes it as the file."""
+
+    format: str
+    version: int
+    profile: str
+    actions: list[RecordEntry]
+    seed: NotRequired[int]
+    first_dealer: NotRequired[int]
+    seats: NotRequired[list[str | None]]
+    tags: NotRequired[dict[str, str]]
+
+
+def schema(name: str = "record") -> JSONObject:
     """The JSON Schema (draft 2020-12) ``name`` as a dict: ``"record"`` (this format) or
     ``"validation-report"`` (:meth:`binocle.ValidationReport.to_dict`, ``binocle validate
     --json``).  The files are ``binocle/schemas/<name>.schema.json`` in the package.
@@ -121,7 +147,7 @@ def schema(name: str = "record") -> dict[str, Any]:
 # -- writing -------------------------------------------------------------------------------
 
 
-def record(state: GameState, *, seats: Sequence[str | None] | None = None) -> dict[str, Any]:
+def record(state: GameState, *, seats: Sequence[str | None] | None = None) -> Record:
     """The record of the game that led to ``state``: a JSON-ready dict (format above).
 
     ``seats`` names the players, one name (or None) per seat.
@@ -197,7 +223,7 @@ def check_indent(indent: Any) -> None:
         )
 
 
-def dump_record(doc: dict[str, Any], indent: int | None = 2) -> str:
+def dump_record(doc: Mapping[str, object], indent: int | None = 2) -> str:
     """A record dict as JSON text, each action entry on one line (``indent=None``: one line)."""
     check_indent(indent)
     if indent is None:
@@ -223,7 +249,7 @@ def dump_record(doc: dict[str, Any], indent: int | None = 2) -> str:
 # -- reading -------------------------------------------------------------------------------
 
 
-def load_record(text: str | bytes | dict[str, Any]) -> dict[str, Any]:
+def load_record(text: str | bytes | Mapping[str, object]) -> Record:
     """Read a record and check its form (not yet its actions).
 
     ``text`` is JSON text (``str``, or ``bytes`` in UTF-8, 16 or 32) or the
@@ -233,7 +259,7 @@ def load_record(text: str | bytes | dict[str, Any]) -> dict[str, Any]:
     """
     doc = read_json(text, "a record")
     read_header(doc)
-    return dict(doc)
+    return cast(Record, dict(doc))  # its form checked
 
 
 def read_json(text: Any, what: str) -> Any:
@@ -488,11 +514,15 @@ def short_text(text: str) -> str:
 
 
 @overload
-def replay(record: dict[str, Any] | str | bytes, *, every: Literal[False] = False) -> GameState: ...
-@overload
-def replay(record: dict[str, Any] | str | bytes, *, every: Literal[True]) -> list[GameState]: ...
 def replay(
-    record: dict[str, Any] | str | bytes, *, every: bool = False
+    record: Mapping[str, object] | str | bytes, *, every: Literal[False] = False
+) -> GameState: ...
+@overload
+def replay(
+    record: Mapping[str, object] | str | bytes, *, every: Literal[True]
+) -> list[GameState]: ...
+def replay(
+    record: Mapping[str, object] | str | bytes, *, every: bool = False
 ) -> GameState | list[GameState]:
     """Play a record back under the rules: the final state, or with ``every`` every state.
 

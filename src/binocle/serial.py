@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import Final
 
 import attrs
 
+from binocle._json import JSON, JSONObject
 from binocle.cards import Card
 from binocle.core import FrozenValue, GameState, Profile
 from binocle.errors import InvalidArgumentError, InvalidStateError, excerpt
@@ -27,7 +29,7 @@ VERSION: Final = 1
 _SKIP: Final = frozenset({"profile", "history", "_legal", "seed", "first_dealer"})
 
 
-def encode(value: Any) -> Any:
+def encode(value: object) -> JSON:
     """A JSON-ready form of a state field: cards and suits as text, tuples as lists."""
     if value is None or isinstance(value, (bool, str)):
         return value
@@ -45,12 +47,13 @@ def encode(value: Any) -> Any:
         return {"profile": value.profile.spec(), **snapshot(value)}
     if isinstance(value, FrozenValue):
         return {n: encode(getattr(value, n)) for n in value.fields()}
-    if attrs.has(type(value)):
-        return {f.name: encode(getattr(value, f.name)) for f in attrs.fields(type(value))}
+    kind = type(value)
+    if attrs.has(kind):
+        return {f.name: encode(getattr(value, f.name)) for f in attrs.fields(kind)}
     return str(value)
 
 
-def snapshot(state: GameState) -> dict[str, Any]:
+def snapshot(state: GameState) -> JSONObject:
     """Every field of a state (but the profile and history) in JSON-ready form."""
     return {n: encode(getattr(state, n)) for n in state.fields() if n not in _SKIP}
 
@@ -67,13 +70,13 @@ def dumps(state: GameState, *, indent: int | None = None) -> str:
     if not isinstance(state, GameState):
         raise InvalidArgumentError(f"not a game state: {type(state).__name__}")
     check_indent(indent)
-    doc = record(state)
+    doc: dict[str, object] = dict(record(state))
     doc["format"] = FORMAT
     doc["state"] = snapshot(state)
     return json.dumps(doc, indent=indent, ensure_ascii=False)
 
 
-def loads(text: str | bytes | dict[str, Any]) -> GameState:
+def loads(text: str | bytes | Mapping[str, object]) -> GameState:
     """Read a state written by :func:`dumps`; raise InvalidStateError if inconsistent.
 
     ``text`` is the JSON text (``str`` or ``bytes``) or the dict it parses to,

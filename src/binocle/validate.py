@@ -1,7 +1,7 @@
 """Deprecated module name: the validator is :mod:`binocle.validation`.
 
 ``from binocle.validate import ViolationKind`` still works and warns with a
-:class:`DeprecationWarning`; the module name goes in binocle 0.3.  The function
+:class:`DeprecationWarning`; the module name goes in binocle 2.0.  The function
 :func:`binocle.validate` is not deprecated.
 """
 

@@ -76,13 +76,18 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import Any, Final, TypedDict
 
 import attrs
 
 from binocle.actions import Action, Kind
 from binocle.cards import Card, parse_card
-from binocle.core import GameState, MeldResult, Phase, replace_at
+from binocle.core import (
+    GameState,
+    MeldResult,
+    Phase,
+)
 from binocle.errors import (
     IllegalActionError,
     InvalidNotationError,
@@ -90,6 +95,9 @@ from binocle.errors import (
     RuleCode,
 )
 from binocle.game import apply, legal_actions, observe, parse_action, start
+from binocle.profiles._common import (
+    replace_at,
+)
 from binocle.records import (
     KIND_VALUES,
     Header,
@@ -111,7 +119,9 @@ __all__ = [
     "OVER_SCORED_MELD",
     "REVOKE",
     "ValidationReport",
+    "ValidationReportDict",
     "Violation",
+    "ViolationDict",
     "ViolationKind",
     "validate",
 ]
@@ -187,6 +197,53 @@ def _plain(value: Any) -> Any:
     return value
 
 
+class ViolationDict(TypedDict):
+    """:meth:`Violation.to_dict`: the fields by name, kinds and codes as their text."""
+
+    index: int
+    action: str
+    seat: int | None
+    kind: str
+    code: str
+    rule: str
+    penalty: str
+    claimed_value: int | None
+    correct_value: int | None
+    hand: int
+    hand_scores: list[int] | None
+    played_out_scores: list[int] | None
+    scores: list[int]
+
+
+class ValidationReportDict(TypedDict):
+    """:meth:`ValidationReport.to_dict` (the ``validation-report`` JSON Schema)."""
+
+    ok: bool
+    index: int | None
+    action: str | None
+    seat: int | None
+    rule: str | None
+    penalty: str | None
+    scores: list[int]
+    winner: int | None
+    states_checked: int
+    kind: str
+    profile: str
+    hand: int
+    over: bool
+    claimed_value: int | None
+    correct_value: int | None
+    wrong_claims: list[list[int]]
+    notes: list[str]
+    seats: list[str | None]
+    hand_scores: list[int] | None
+    played_out_scores: list[int] | None
+    violations: list[ViolationDict]
+    hand_end_scores: list[list[int]]
+    stopped: int | None
+    first_only: bool
+
+
 @attrs.frozen
 class Violation:
     """One broken rule of a record, and what the rules make of it: a frozen value.
@@ -223,9 +280,9 @@ class Violation:
     played_out_scores: tuple[int, ...] | None = None
     scores: tuple[int, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ViolationDict:
         """A JSON-ready dict: the fields by name, enums as their text, tuples as lists."""
-        out: dict[str, Any] = _plain(self)
+        out: ViolationDict = _plain(self)
         return out
 
     def describe(self, seats: tuple[str | None, ...] = ()) -> list[str]:
@@ -315,11 +372,11 @@ class ValidationReport:
     stopped: int | None = None
     first_only: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ValidationReportDict:
         """A JSON-ready dict: the fields by name, enums as their text, tuples as
         lists, each violation as its :meth:`Violation.to_dict`.  ``binocle validate
         --json`` prints it."""
-        out: dict[str, Any] = _plain(self)
+        out: ValidationReportDict = _plain(self)
         return out
 
     def __str__(self) -> str:
@@ -361,7 +418,9 @@ class ValidationReport:
         return "\n".join(lines)
 
 
-def validate(record: dict[str, Any] | str | bytes, *, first_only: bool = False) -> ValidationReport:
+def validate(
+    record: Mapping[str, object] | str | bytes, *, first_only: bool = False
+) -> ValidationReport:
     """Replay a game record and report every broken rule, or the result.
 
     ``record`` is a record dict or its JSON text (``str`` or ``bytes``; see

@@ -71,3 +71,25 @@ def facts_of(view: binocle.View) -> int:
         reveal_type(facts["widow"])  # revealed: tuple[binocle.cards.Card, ...] | None
         return facts["discard_count"]
     return classic_facts(view)["stock_size"]
+
+
+def facts_of_a_view(view: binocle.View) -> int:
+    """A view's public facts are typed by name; ``default`` joins the type."""
+    reveal_type(view.get("bid"))  # revealed: int | None
+    # The widow is a fact of cutthroat views, None until the bidding is over.
+    reveal_type(view.get("widow", ()))  # revealed: tuple[binocle.cards.Card, ...] | None
+    reveal_type(view.get("no such fact"))  # revealed: object
+    return len(view.get("played", ()))
+
+
+def fields_of_a_record(state: binocle.GameState) -> str:
+    """A record, a report and a schema are typed data, not ``Any``."""
+    doc = binocle.record(state)
+    reveal_type(doc["actions"][0]["seat"])  # revealed: int | None
+    report = binocle.validate(doc).to_dict()
+    reveal_type(report["violations"][0]["code"])  # revealed: str
+    schema = binocle.schema("record")  # binocle.JSONObject: narrow to read it
+    title = schema["title"]
+    assert isinstance(title, str)
+    reveal_type(title)  # revealed: str
+    return doc["actions"][0]["action"]

@@ -11,6 +11,7 @@ import tempfile
 from binocle._io import write_text_atomic, write_text_new
 from binocle.actions import Action, Kind, claim
 from binocle.bots import BaselineBot, Bot, bot_label, knocker, resolve_bot
+from binocle.cards import Card
 from binocle.cli._common import (
     Subparsers,
     add_command,
@@ -134,7 +135,8 @@ def _table(view: View, me: int, suits: str) -> list[str]:
     ):
         value = view.get(name)
         if value is not None:
-            facts.append(f"{title} {card_text(value, suits) if name == 'turn_up' else value}")
+            shown = card_text(value, suits) if isinstance(value, Card) else value
+            facts.append(f"{title} {shown}")
     widow = view.get("widow")
     if widow:
         facts.append("widow " + cards_text(widow, suits))

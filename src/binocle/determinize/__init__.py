@@ -284,7 +284,7 @@ class _TwoHanded:
             at(view.seat), view.phase, at(view.dealer),
             None if current is None else at(current), view.trump, view.hand,
             two(view.hand_sizes), tuple((at(i), c) for i, c in view.trick),
-            two(view.scores), results, (), view.log, view.get("two_handed"), (),
+            two(view.scores), results, (), view.log, view.get("two_handed", ()), (),
             tuple(history), view.deck,
         )  # fmt: skip
         self.inner = Determinizer(inner_view)

@@ -12,6 +12,7 @@ from binocle.cards import CARDS, Card
 from binocle.core import MeldResult, Phase, Profile, View
 from binocle.encoding._common import _check_view, _kind_index, kinds
 from binocle.errors import InvalidArgumentError
+from binocle.profiles.three_handed import Overlooked
 from binocle.rules.classic_melds import KINDS
 
 
@@ -228,7 +229,8 @@ def _tensor(view: View, full: bool) -> list[float]:
     elif name == "classic":
         _classic_parts(w, dict(view.public), full)
     else:
-        w.cards("turn_up", [g("turn_up")] if g("turn_up") is not None else None)
+        turn_up = g("turn_up")
+        w.cards("turn_up", [turn_up] if turn_up is not None else None)
         w.value("exchanged", [1.0 if g("exchanged") else 0.0])
         w.value("dix_shown", g("dix_shown", ()))
         w.value("announced", g("announced", ()))
@@ -238,12 +240,12 @@ def _tensor(view: View, full: bool) -> list[float]:
         w.value("targets", g("targets", ()))
         w.one_hot("retired", g("retired"))
         offer = g("overlooked")
-        if offer is not None:
+        if isinstance(offer, Overlooked):
             # Who overlooked a meld, and its points, while it is offered to the others.
             w.one_hot("overlooked", offer.seat)
             start, _ = w.at["overlooked"]
             w.out[start + profile.players] = float(offer.points)
-        two = dict(g("two_handed", ()) or ())
+        two: dict[str, Any] = dict(g("two_handed", ()) or ())
         pair = g("pair")
         if two and pair is not None:
             w.value("stock_size", [two.get("stock_size", 0)])

@@ -33,12 +33,14 @@ from binocle.core import (
     Profile,
     View,
     current_deal,
+)
+from binocle.errors import InvalidArgumentError, InvalidStateError, RuleCode
+from binocle.profiles._classic_state import ClassicState
+from binocle.profiles._common import (
     plays_then,
     public_log,
     suit_plays_and_claim,
 )
-from binocle.errors import InvalidArgumentError, InvalidStateError, RuleCode
-from binocle.profiles._classic_state import ClassicState
 from binocle.rules.classic_melds import (
     Announcement,
     Combination,

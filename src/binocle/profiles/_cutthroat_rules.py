@@ -40,10 +40,12 @@ from binocle.core import (
     Phase,
     Profile,
     View,
+)
+from binocle.errors import InvalidArgumentError, InvalidStateError, RuleCode
+from binocle.profiles._common import (
     plays_then,
     public_log,
 )
-from binocle.errors import InvalidArgumentError, InvalidStateError, RuleCode
 from binocle.profiles._cutthroat_state import CutthroatState
 from binocle.rules.cutthroat_melds import (
     ENTRIES,

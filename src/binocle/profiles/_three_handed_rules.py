@@ -35,12 +35,14 @@ from binocle.core import (
     Phase,
     Profile,
     View,
+)
+from binocle.errors import InvalidStateError, RuleCode
+from binocle.profiles._classic_rules import announcement_refusal
+from binocle.profiles._common import (
     plays_then,
     public_log,
     suit_plays_and_claim,
 )
-from binocle.errors import InvalidStateError, RuleCode
-from binocle.profiles._classic_rules import announcement_refusal
 from binocle.profiles._three_handed_state import ThreeHandedState
 from binocle.profiles.classic import (
     Classic,

@@ -31,15 +31,7 @@ from binocle.core import (
     _PHASE_PLAY,
     GameState,
     HandResult,
-    Phase,
-    flag_option,
-    positive_option,
-    profile_option,
-    python_changers,
-    remove_card,
-    replace_at,
     state_updater,
-    top_scorer,
 )
 from binocle.profiles._classic_rules import (
     ClassicRules,
@@ -47,7 +39,20 @@ from binocle.profiles._classic_rules import (
     announcement_action,
     classic_revoke_penalty,
 )
-from binocle.profiles._classic_state import ClassicState
+from binocle.profiles._classic_state import (
+    ClassicState,
+    _change_draw,
+    _change_lead,
+    _change_trick,
+)
+from binocle.profiles._common import (
+    flag_option,
+    positive_option,
+    profile_option,
+    remove_card,
+    replace_at,
+    top_scorer,
+)
 from binocle.rules.classic_melds import (
     MeldTable,
     fresh_announcement,
@@ -376,72 +381,6 @@ _EMPTY_TABLE: Final = MeldTable()
 
 #: A copy of a state with some fields changed.
 _replace: Final = state_updater(ClassicState)
-# The copies the play makes, written out: compiled, each is one native constructor
-# call; in pure Python, the generated changers of the same fields.
-
-
-def _change_lead(
-    s: ClassicState,
-    current_player: int | None,
-    hands: tuple[tuple[Card, ...], ...],
-    trick: tuple[tuple[int, Card], ...],
-    history: tuple[Any, Action, int | None] | None,
-    concealed: tuple[tuple[Card, ...], ...],
-    tables: tuple[MeldTable, ...],
-) -> ClassicState:
-    """The state after a lead: the card played and the turn passed on."""
-    return ClassicState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, current_player,
-        s.trump, hands, trick, s.scores, s.results, history, concealed, tables, s.stock,
-        s.turn_up, s.dixes, s.meld_points, s.taken, s.piles, s.last_trick, s.targets,
-        s.game_winner,
-    )  # fmt: skip
-
-
-def _change_trick(
-    s: ClassicState,
-    phase: Phase,
-    current_player: int | None,
-    hands: tuple[tuple[Card, ...], ...],
-    trick: tuple[tuple[int, Card], ...],
-    history: tuple[Any, Action, int | None] | None,
-    concealed: tuple[tuple[Card, ...], ...],
-    tables: tuple[MeldTable, ...],
-    taken: tuple[int, ...],
-    piles: tuple[tuple[Card, ...], ...],
-    last_trick: tuple[tuple[int, Card], ...],
-) -> ClassicState:
-    """The state after a trick taken."""
-    return ClassicState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, current_player,
-        s.trump, hands, trick, s.scores, s.results, history, concealed, tables, s.stock,
-        s.turn_up, s.dixes, s.meld_points, taken, piles, last_trick, s.targets,
-        s.game_winner,
-    )  # fmt: skip
-
-
-def _change_draw(
-    s: ClassicState,
-    phase: Phase,
-    hands: tuple[tuple[Card, ...], ...],
-    history: tuple[Any, Action, int | None] | None,
-    concealed: tuple[tuple[Card, ...], ...],
-    tables: tuple[MeldTable, ...],
-    stock: tuple[Card, ...],
-    turn_up: Card | None,
-    dixes: int,
-    meld_points: tuple[int, ...],
-) -> ClassicState:
-    """The state after the draw that follows an announcement."""
-    return ClassicState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, s.current_player,
-        s.trump, hands, s.trick, s.scores, s.results, history, concealed, tables, stock,
-        turn_up, dixes, meld_points, s.taken, s.piles, s.last_trick, s.targets,
-        s.game_winner,
-    )  # fmt: skip
-
-
-python_changers(globals(), ClassicState, "_change_lead", "_change_trick", "_change_draw")
 
 
 def _hands_of(

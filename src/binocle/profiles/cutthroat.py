@@ -24,7 +24,7 @@ from binocle.actions import (
     _KIND_TRUMP,
     Action,
 )
-from binocle.cards import Card, Suit
+from binocle.cards import Card
 from binocle.core import (
     _PHASE_BIDDING,
     _PHASE_DEAL,
@@ -36,18 +36,24 @@ from binocle.core import (
     GameState,
     HandResult,
     MeldResult,
-    Phase,
+)
+from binocle.errors import excerpt
+from binocle.profiles._common import (
     flag_option,
     positive_option,
     profile_option,
-    python_changers,
     remove_card,
     replace_at,
 )
-from binocle.errors import excerpt
 from binocle.profiles._cutthroat_rules import CutthroatRules
 from binocle.profiles._cutthroat_rules import plays_of_suit as plays_of_suit
-from binocle.profiles._cutthroat_state import Auction, CutthroatState
+from binocle.profiles._cutthroat_state import (
+    Auction,
+    CutthroatState,
+    _change_auction,
+    _change_play,
+    _change_trick,
+)
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
 from binocle.rules.tricks import bisect_cards
 
@@ -473,60 +479,3 @@ def _rebuild(
         s.history if history is k else history,
         a,
     )
-
-
-# The copies the play and the auction make, written out: compiled, each is one native
-# constructor call; in pure Python, the generated changers of the same fields.
-
-
-def _change_play(
-    s: CutthroatState,
-    current_player: int | None,
-    hands: tuple[tuple[Card, ...], ...],
-    trick: tuple[tuple[int, Card], ...],
-    history: tuple[Any, Action, int | None] | None,
-) -> CutthroatState:
-    """The state after a card played to a trick not complete."""
-    return CutthroatState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, current_player,
-        s.trump, hands, trick, s.scores, s.results, history, s.auction, s.taken, s.counters,
-        s.played, s.game_winner,
-    )  # fmt: skip
-
-
-def _change_trick(
-    s: CutthroatState,
-    current_player: int | None,
-    hands: tuple[tuple[Card, ...], ...],
-    trick: tuple[tuple[int, Card], ...],
-    history: tuple[Any, Action, int | None] | None,
-    taken: tuple[int, ...],
-    counters: tuple[int, ...],
-    played: tuple[tuple[tuple[int, Card], ...], ...],
-) -> CutthroatState:
-    """The state after a trick taken."""
-    return CutthroatState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, current_player,
-        s.trump, hands, trick, s.scores, s.results, history, s.auction, taken, counters,
-        played, s.game_winner,
-    )  # fmt: skip
-
-
-def _change_auction(
-    s: CutthroatState,
-    phase: Phase,
-    current_player: int | None,
-    trump: Suit | None,
-    hands: tuple[tuple[Card, ...], ...],
-    history: tuple[Any, Action, int | None] | None,
-    auction: Auction,
-) -> CutthroatState:
-    """The state after a bid, a pass, a discard, the trump or the melds (see _rebuild)."""
-    return CutthroatState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, current_player,
-        trump, hands, s.trick, s.scores, s.results, history, auction, s.taken, s.counters,
-        s.played, s.game_winner,
-    )  # fmt: skip
-
-
-python_changers(globals(), CutthroatState, "_change_play", "_change_trick", "_change_auction")

@@ -36,16 +36,17 @@ from binocle.core import (
     HandResult,
     Phase,
     Profile,
+    state_updater,
+)
+from binocle.errors import InvalidNotationError
+from binocle.profiles._common import (
     flag_option,
     positive_option,
     profile_option,
-    python_changers,
     remove_card,
     replace_at,
-    state_updater,
     top_scorer,
 )
-from binocle.errors import InvalidNotationError
 from binocle.profiles._three_handed_rules import (
     _NINE,
     ThreeHandedRules,
@@ -54,7 +55,16 @@ from binocle.profiles._three_handed_rules import (
     _trick_done,
     live_winner,
 )
-from binocle.profiles._three_handed_state import Overlooked, ThreeHandedState
+from binocle.profiles._three_handed_state import (
+    Overlooked,
+    ThreeHandedState,
+    _change_announced,
+    _change_declared,
+    _change_dix,
+    _change_play,
+    _change_trick,
+    _change_turn,
+)
 from binocle.profiles.classic import (
     ClassicState,
     _first_to_ask,
@@ -624,132 +634,6 @@ _S3: Final[tuple[tuple[Combination, ...], ...]] = ((), (), ())
 
 #: A copy of a state with some fields changed (``current`` for ``current_player``).
 _rebuild: Final = state_updater(ThreeHandedState)
-# The copies the play makes, written out: compiled, each is one native constructor
-# call; in pure Python, the generated changers of the same fields.
-
-
-def _change_play(
-    s: ThreeHandedState,
-    current_player: int | None,
-    hands: tuple[tuple[Card, ...], ...],
-    trick: tuple[tuple[int, Card], ...],
-    history: tuple[Any, Action, int | None] | None,
-) -> ThreeHandedState:
-    """The state after a card played to a trick not complete."""
-    return ThreeHandedState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, current_player,
-        s.trump, hands, trick, s.scores, s.results, history, s.turn_up, s.exchanged,
-        s.nines_shown, s.announced, s.tables, s.shown, s.scored, s.meld_scored, s.recorded,
-        s.taken, s.piles, s.tricks, s.retired, s.dead, s.targets, s.sub, s.pair,
-        s.game_winner, s.payers, s.best, s.offer,
-    )  # fmt: skip
-
-
-def _change_trick(
-    s: ThreeHandedState,
-    current_player: int | None,
-    hands: tuple[tuple[Card, ...], ...],
-    trick: tuple[tuple[int, Card], ...],
-    history: tuple[Any, Action, int | None] | None,
-    taken: tuple[int, ...],
-    piles: tuple[tuple[Card, ...], ...],
-    meld_scored: tuple[int, ...],
-    recorded: tuple[int, ...],
-    scored: tuple[bool, ...],
-    tricks: int,
-) -> ThreeHandedState:
-    """The state after a trick taken."""
-    return ThreeHandedState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, current_player,
-        s.trump, hands, trick, s.scores, s.results, history, s.turn_up, s.exchanged,
-        s.nines_shown, s.announced, s.tables, s.shown, scored, meld_scored, recorded, taken,
-        piles, tricks, s.retired, s.dead, s.targets, s.sub, s.pair, s.game_winner, s.payers,
-        s.best, s.offer,
-    )  # fmt: skip
-
-
-def _change_turn(
-    s: ThreeHandedState,
-    phase: Phase,
-    current_player: int | None,
-    history: tuple[Any, Action, int | None] | None,
-) -> ThreeHandedState:
-    """The state after a dix or meld turn passed on."""
-    return ThreeHandedState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, current_player,
-        s.trump, s.hands, s.trick, s.scores, s.results, history, s.turn_up, s.exchanged,
-        s.nines_shown, s.announced, s.tables, s.shown, s.scored, s.meld_scored, s.recorded,
-        s.taken, s.piles, s.tricks, s.retired, s.dead, s.targets, s.sub, s.pair,
-        s.game_winner, s.payers, s.best, s.offer,
-    )  # fmt: skip
-
-
-def _change_announced(
-    s: ThreeHandedState,
-    history: tuple[Any, Action, int | None] | None,
-    tables: tuple[MeldTable, ...],
-    shown: tuple[tuple[Combination, ...], ...],
-    announced: tuple[int, ...],
-) -> ThreeHandedState:
-    """The state after a combination announced."""
-    return ThreeHandedState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer,
-        s.current_player, s.trump, s.hands, s.trick, s.scores, s.results, history,
-        s.turn_up, s.exchanged, s.nines_shown, announced, tables, shown, s.scored,
-        s.meld_scored, s.recorded, s.taken, s.piles, s.tricks, s.retired, s.dead, s.targets,
-        s.sub, s.pair, s.game_winner, s.payers, s.best, s.offer,
-    )  # fmt: skip
-
-
-def _change_dix(
-    s: ThreeHandedState,
-    phase: Phase,
-    current_player: int | None,
-    hands: tuple[tuple[Card, ...], ...],
-    history: tuple[Any, Action, int | None] | None,
-    announced: tuple[int, ...],
-    nines_shown: tuple[int, ...],
-    exchanged: bool,
-    best: tuple[int, ...],
-) -> ThreeHandedState:
-    """The state after a dix shown (and the exchange it makes), the turn passed on."""
-    return ThreeHandedState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, current_player,
-        s.trump, hands, s.trick, s.scores, s.results, history, s.turn_up, exchanged,
-        nines_shown, announced, s.tables, s.shown, s.scored, s.meld_scored, s.recorded,
-        s.taken, s.piles, s.tricks, s.retired, s.dead, s.targets, s.sub, s.pair,
-        s.game_winner, s.payers, best, s.offer,
-    )  # fmt: skip
-
-
-def _change_declared(
-    s: ThreeHandedState,
-    phase: Phase,
-    current_player: int | None,
-    history: tuple[Any, Action, int | None] | None,
-    announced: tuple[int, ...],
-    shown: tuple[tuple[Combination, ...], ...],
-) -> ThreeHandedState:
-    """The state after the best declaration."""
-    return ThreeHandedState(
-        s.profile, s.seed, s.first_dealer, s.hand_number, phase, s.dealer, current_player,
-        s.trump, s.hands, s.trick, s.scores, s.results, history, s.turn_up, s.exchanged,
-        s.nines_shown, announced, s.tables, shown, s.scored, s.meld_scored, s.recorded,
-        s.taken, s.piles, s.tricks, s.retired, s.dead, s.targets, s.sub, s.pair,
-        s.game_winner, s.payers, s.best, s.offer,
-    )  # fmt: skip
-
-
-python_changers(
-    globals(),
-    ThreeHandedState,
-    "_change_play",
-    "_change_trick",
-    "_change_turn",
-    "_change_announced",
-    "_change_dix",
-    "_change_declared",
-)
 
 
 _rebuild_classic: Final = state_updater(ClassicState)

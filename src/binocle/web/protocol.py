@@ -46,7 +46,7 @@ from typing import Any, Final
 
 from binocle.actions import Action, Kind
 from binocle.bots import Bot, BotSpec, bot_label, resolve_bot
-from binocle.core import GameState, Phase, View
+from binocle.core import MAX_OPTION, GameState, Phase, View
 from binocle.errors import BinocleError
 from binocle.game import (
     apply,
@@ -64,6 +64,7 @@ from binocle.profiles import profile_names
 from binocle.records import load_record, record, replay
 from binocle.rules import classic_melds
 from binocle.serial import encode
+from binocle.web.words import OPTION_HELP, seat_table
 
 __all__ = [
     "BOT_NAMES",
@@ -186,24 +187,38 @@ def _short(text: str, limit: int = 60) -> str:
 # -- tables --------------------------------------------------------------------
 
 
+def _option_entry(field: Any) -> dict[str, Any]:
+    """One option of the set-up form: its name, default, kind (``bool``, ``int`` or
+    ``choice``), bounds or choices, whether it may be left empty, and its help."""
+    default = field.default
+    kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", "")
+    entry: dict[str, Any] = {"name": field.name, "default": default,
+                             "help": OPTION_HELP.get(field.name, "")}  # fmt: skip
+    if isinstance(default, bool) or kind == "bool":
+        entry["kind"] = "bool"
+    elif field.name == "pack":
+        entry.update(kind="choice", choices=[48, 64])
+    elif isinstance(default, int) or "int" in str(field.type):
+        entry.update(kind="int", min=1, max=MAX_OPTION, nullable=default is None)
+        if field.name == "widow_after_round":
+            entry.update(min=0, max=4)
+        elif field.name in ("min_bid", "max_bid"):
+            entry.update(min=10, step=10)
+    else:
+        entry["kind"] = "text"
+    return entry
+
+
 def profiles_catalogue() -> list[dict[str, Any]]:
-    """Every profile with its seats and options (name, default, kind), for the set-up form."""
+    """Every profile with its seats and options, for the set-up form: each option's
+    name, default, kind (``bool``, ``int``, ``choice`` or ``text``), bounds, whether it
+    may be left empty (``nullable``: no value, as ``max_hands``), and a line of help."""
     import attrs
 
     out = []
     for name in profile_names():
         p = profile(name)
-        options = []
-        for f in attrs.fields(type(p)):
-            default = f.default
-            kind = (
-                "bool"
-                if isinstance(default, bool)
-                else "int"
-                if isinstance(default, int)
-                else "text"
-            )
-            options.append({"name": f.name, "default": default, "kind": kind})
+        options = [_option_entry(f) for f in attrs.fields(type(p))]
         options.sort(key=lambda o: (o["kind"] != "bool", o["name"]))
         out.append({"name": name, "players": p.players, "description": p.description,
                     "options": options})  # fmt: skip
@@ -331,6 +346,8 @@ def state_message(table: Table) -> dict[str, Any]:
         "view": view_json(view),
         "narration": table.narration[-NARRATION_KEPT:],
         "controls": controls(table),
+        # The table in words for this seat (binocle.web.words.seat_table).
+        "table": seat_table(s, table.seat, table.names),
         "over": None,
     }
     if s.phase is Phase.OVER:

@@ -29,48 +29,24 @@ let replaySeats = null;
 
 // -- cards -----------------------------------------------------------------------------
 
-function cardEl(text, { mini = false, title = null } = {}) {
+function cardEl(text, { mini = false, title = null, button = false } = {}) {
   const rank = RANKS[text[0]] || text[0];
   const suit = text[1];
-  const node = el("div", { class: `card${mini ? " mini" : ""}${suit === "H" || suit === "D" ? " red" : ""}`,
-                           "data-card": text, "aria-label": `${rank} of ${SUIT_NAMES[suit]}` },
-    el("span", { class: "rank", text: rank }),
-    el("span", { class: "pip", text: SUITS[suit] }),
-    el("span", { class: "corner", text: rank + SUITS[suit] }));
+  const attrs = { class: `card${mini ? " mini" : ""}${suit === "H" || suit === "D" ? " red" : ""}`,
+                  "data-card": text, "aria-label": `${rank} of ${SUIT_NAMES[suit]}` };
+  if (button) attrs.type = "button";
+  else attrs.role = "img";
+  const node = el(button ? "button" : "div", attrs,
+    el("span", { class: "rank", text: rank, "aria-hidden": "true" }),
+    el("span", { class: "pip", text: SUITS[suit], "aria-hidden": "true" }),
+    el("span", { class: "corner", text: rank + SUITS[suit], "aria-hidden": "true" }));
   if (title) node.title = title;
   return node;
 }
 
 function cardsInline(list) {
-  const span = el("span");
+  const span = el("span", { class: "cards-inline" });
   for (const c of list) span.append(cardEl(c, { mini: true }));
-  return span;
-}
-
-// Plain values of a view's public facts, cards drawn as small cards.
-function valueEl(value) {
-  if (value === null || value === undefined) return document.createTextNode("—");
-  if (typeof value === "string" && CARD.test(value)) return cardEl(value, { mini: true });
-  if (Array.isArray(value)) {
-    if (value.length && value.every((v) => typeof v === "string" && CARD.test(v))) return cardsInline(value);
-    const span = el("span");
-    value.forEach((v, i) => { if (i) span.append(", "); span.append(valueEl(v)); });
-    return span.childNodes.length ? span : document.createTextNode("none");
-  }
-  if (typeof value === "object") {
-    if ("total" in value && "melds" in value) return meldEl(value);
-    const span = el("span");
-    Object.entries(value).forEach(([k, v], i) => { if (i) span.append("; "); span.append(`${k} `, valueEl(v)); });
-    return span;
-  }
-  return document.createTextNode(String(value));
-}
-
-function meldEl(result) {
-  const span = el("span", { text: `${result.total}` });
-  for (const m of result.melds) {
-    span.append(" · ", `${m.name} ${m.value} `, cardsInline(m.cards));
-  }
   return span;
 }
 
@@ -103,7 +79,7 @@ function receive(msg) {
       seenResults = -1;
       show("game");
       break;
-    case "state": renderState(msg); break;
+    case "state": receiveState(msg); break;
     case "error":
       if (msg.message.startsWith("no such game") || msg.message.startsWith("wrong token")) {
         sessionStorage.removeItem("binocle-game");
@@ -127,19 +103,43 @@ async function loadCatalogue() {
   renderSetup();
 }
 
+const OPTION_WORDS = (name) => name.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+
+// Every option a labelled control of its kind, its default filled in, its help beside it.
+function optionControl(o) {
+  const id = `option-${o.name}`;
+  const help = el("span", { class: "help", id: `${id}-help`, text: `${o.help} Default: ${o.default === null ? "none" : o.default}.` });
+  let input;
+  if (o.kind === "bool") {
+    input = el("input", { type: "checkbox", id, name: o.name, "data-kind": "bool", "aria-describedby": help.id });
+    input.checked = o.default;
+    return el("div", { class: "option" }, el("label", { for: id }, input, ` ${OPTION_WORDS(o.name)}`), help);
+  }
+  if (o.kind === "choice") {
+    input = el("select", { id, name: o.name, "data-kind": "int", "aria-describedby": help.id });
+    for (const c of o.choices) input.append(el("option", { value: String(c), text: String(c) }));
+    input.value = String(o.default);
+  } else {
+    input = el("input", { id, name: o.name, "data-kind": o.kind, "aria-describedby": help.id,
+                          type: o.kind === "int" ? "number" : "text" });
+    if (o.kind === "int") {
+      input.min = String(o.min);
+      input.max = String(o.max);
+      input.step = String(o.step || 1);
+      input.inputMode = "numeric";
+    }
+    if (o.default === null) input.placeholder = "none";
+    else input.value = String(o.default);
+  }
+  return el("div", { class: "option" }, el("label", { for: id, text: OPTION_WORDS(o.name) }), input, help);
+}
+
 function renderSetup() {
   const p = catalogue.profiles.find((x) => x.name === $("profile").value);
   $("profile-description").textContent = p.description;
   const options = $("options");
   options.replaceChildren(el("legend", { text: "Options" }));
-  for (const o of p.options) {
-    const input = o.kind === "bool"
-      ? el("input", { type: "checkbox", name: o.name, "data-kind": "bool" })
-      : el("input", { type: o.kind === "int" ? "number" : "text", name: o.name, "data-kind": o.kind,
-                      value: o.default === null ? "" : String(o.default), placeholder: o.default === null ? "none" : "" });
-    if (o.kind === "bool") input.checked = o.default;
-    options.append(el("label", {}, input, ` ${o.name}`));
-  }
+  for (const o of p.options) options.append(optionControl(o));
   const seat = $("seat");
   seat.replaceChildren();
   for (let i = 0; i < p.players; i++) seat.append(el("option", { value: String(i), text: `seat ${i}` }));
@@ -153,18 +153,17 @@ function renderOpponents(p) {
   const mine = Number($("seat").value);
   for (let i = 0; i < p.players; i++) {
     if (i === mine) continue;
-    const select = el("select", { "data-seat": String(i), class: "opponent" });
+    const select = el("select", { "data-seat": String(i), class: "opponent", id: `opponent-${i}` });
     for (const b of catalogue.bots) select.append(el("option", { value: b, text: b }));
     select.value = "baseline";
-    box.append(el("label", {}, `Seat ${i}: `, select));
+    box.append(el("label", { for: select.id, text: `Seat ${i}: ` }), select);
   }
 }
 
-function startGame(event) {
-  event.preventDefault();
-  const p = catalogue.profiles.find((x) => x.name === $("profile").value);
+// The options that differ from their defaults, each as its kind (a number is sent as one).
+function chosenOptions(p) {
   const options = {};
-  for (const input of $("options").querySelectorAll("input")) {
+  for (const input of $("options").querySelectorAll("input, select")) {
     const o = p.options.find((x) => x.name === input.name);
     if (input.dataset.kind === "bool") {
       if (input.checked !== o.default) options[input.name] = input.checked;
@@ -172,8 +171,14 @@ function startGame(event) {
       options[input.name] = input.dataset.kind === "int" ? Number(input.value) : input.value;
     }
   }
+  return options;
+}
+
+function startGame(event) {
+  event.preventDefault();
+  const p = catalogue.profiles.find((x) => x.name === $("profile").value);
   const msg = {
-    type: "new", profile: p.name, options, seat: Number($("seat").value),
+    type: "new", profile: p.name, options: chosenOptions(p), seat: Number($("seat").value),
     opponents: [...document.querySelectorAll(".opponent")].map((s) => s.value),
     bot_delay: Number($("bot-delay").value),
   };
@@ -182,189 +187,346 @@ function startGame(event) {
   send(msg);
 }
 
+// -- pacing: a finished trick stays on the table a moment --------------------------------
+
+const HOLD_MS = Number(new URLSearchParams(location.search).get("hold") ?? 1500);
+let holdUntil = 0;
+let pending = null;
+let holdTimer = null;
+let shownTrickKey = null;
+
+function trickKey(t) { return t ? JSON.stringify(t.cards) : null; }
+
+function receiveState(msg) {
+  if (Date.now() < holdUntil && current && msg.game === current.game) {
+    pending = msg;
+    if (!holdTimer) holdTimer = setTimeout(releaseHold, holdUntil - Date.now());
+    return;
+  }
+  renderState(msg);
+}
+
+function releaseHold() {
+  holdTimer = null;
+  holdUntil = 0;
+  const msg = pending;
+  pending = null;
+  if (msg) renderState(msg);
+}
+
+function actNow() { // the person acts: whatever was held back is shown at once
+  if (holdTimer) { clearTimeout(holdTimer); releaseHold(); }
+  holdUntil = 0;
+}
+
 // -- the table ---------------------------------------------------------------------------
 
-function name(msg, seat) { return seat === null || seat === undefined ? "—" : `${msg.names[seat]} (seat ${seat})`; }
+let focusedCard = null; // the card text that had the focus, kept across renders
+let chosen = []; // cards chosen to bury (indexes into the hand)
+let buryQueue = []; // discard actions still to send, one per state
+let bidAmount = null;
+let confirmAction = null;
+let lastActing = null;
+
+function seatName(msg, seat) { return seat === null || seat === undefined ? "—" : msg.names[seat]; }
 
 function renderState(msg) {
+  const previous = current;
+  if (!previous || previous.game !== msg.game) { shownTrickKey = trickKey(msg.table.last_trick); chosen = []; buryQueue = []; }
   current = msg;
   document.body.dataset.step = String(msg.step);
   const v = msg.view;
   const c = msg.controls;
+  const t = msg.table;
+  const key = trickKey(t.last_trick);
+  const trickDone = key !== null && key !== shownTrickKey && !v.trick.length;
+  const finishedNow = key !== null && key !== shownTrickKey;
+  shownTrickKey = key;
+  if (finishedNow && HOLD_MS > 0) holdUntil = Date.now() + HOLD_MS;
+  if (!c.actions.some((a) => a.kind === "discard")) chosen = [];
   renderInfo(msg);
   renderSeats(msg);
-  renderTrick($("trick"), v.trick, (s) => name(msg, s));
-  renderPublic(msg);
+  renderBidding(msg);
+  renderTrick(msg, trickDone);
   renderHand(msg);
   renderActions(msg);
-  const log = $("log");
-  // The game as the server tells it to this seat (binocle.narrate.narrate): no hidden card.
-  const told = (msg.narration ?? v.log.map((line) => readableLog(msg, line))).filter((line) => line.trim());
-  log.replaceChildren(...told.map((line) => el("li", { text: line.trim() })));
-  log.scrollTop = log.scrollHeight;
+  renderRisky(msg);
+  renderLog(msg);
+  announce(msg, previous, finishedNow);
+  if (buryQueue.length && c.actions.some((a) => a.kind === "discard")) {
+    const next = buryQueue.shift();
+    if (c.actions.some((a) => a.text === next)) send({ type: "action", action: next });
+    else buryQueue = [];
+  }
   if (seenResults < 0) seenResults = v.results.length; // joined: the past sheets were seen
   if (v.results.length > seenResults) {
     seenResults = v.results.length;
-    showSheet(msg, v.results[v.results.length - 1]);
-  } else if (c.deal && $("sheet").classList.contains("hidden") && v.results.length) {
-    showSheet(msg, v.results[v.results.length - 1]);
+    showSheet(msg);
+  } else if (c.deal && $("sheet").classList.contains("hidden") && v.results.length && !openDialogs.length) {
+    showSheet(msg);
+  } else if (!$("sheet").classList.contains("hidden")) {
+    fillSheet(msg);
   }
   if (msg.over) showOver(msg);
 }
 
-function readableLog(msg, line) {
-  const m = /^(\d+): (.*)$/.exec(line);
-  return m ? `${msg.names[Number(m[1])]}: ${m[2]}` : line;
+function renderLog(msg) {
+  const told = (msg.narration ?? []).filter((line) => line.trim()).map((line) => el("li", { text: line.trim() }));
+  const log = $("log");
+  log.replaceChildren(...told.slice(-60));
+  log.scrollTop = log.scrollHeight;
+  $("log-full").replaceChildren(...told.map((li) => li.cloneNode(true)));
 }
 
-function fact(label, value) {
-  return el("span", { class: "fact" }, el("b", { text: label }), valueEl(value));
+function factEl(f) {
+  const node = el("span", { class: "fact", "data-fact": f.name }, el("b", { text: `${f.label}: ` }), f.text);
+  if (f.cards.length && f.name !== "turn_up") { node.append(" "); node.append(cardsInline(f.cards)); }
+  return node;
 }
 
 function renderInfo(msg) {
-  const v = msg.view;
-  const pub = v.public;
-  const info = $("info");
-  info.replaceChildren(
-    fact("game", v.profile),
-    fact("phase", v.phase),
-    fact("dealer", name(msg, v.dealer)),
-    fact("trump", v.trump ? `${SUITS[v.trump]} ${SUIT_NAMES[v.trump]}` : "not yet"),
-  );
-  if ("turn_up" in pub) info.append(fact("turn-up", pub.turn_up));
-  if ("stock_size" in pub) info.append(fact("stock", `${pub.stock_size} cards`));
-  if ("bid" in pub && pub.bid !== null) info.append(fact("bid", `${pub.bid} by ${name(msg, pub.bidder)}`));
-  if ("widow" in pub && pub.widow) info.append(fact("widow", pub.widow));
-  if ("targets" in pub) info.append(fact("targets", pub.targets.join(" / ")));
+  $("info").replaceChildren(...msg.table.facts.map(factEl));
 }
 
 function renderSeats(msg) {
   const v = msg.view;
   const box = $("seats");
   box.replaceChildren();
-  v.hand_sizes.forEach((size, seat) => {
-    const node = el("div", { class: `seat${v.current_player === seat ? " acting" : ""}`, "data-seat": String(seat) },
-      el("div", { class: "name", text: msg.names[seat] },
-        seat === v.dealer ? el("span", { class: "tag", text: "dealer" }) : null,
-        seat === v.current_player ? el("span", { class: "tag", text: "to act" }) : null),
-      el("div", { text: `score ${v.scores[seat]} · ${size} cards` }));
-    const melds = seatMelds(v, seat);
-    if (melds) node.append(el("div", { class: "melds" }, melds));
+  for (const s of msg.table.seats) {
+    const node = el("div", { class: `seat${v.current_player === s.seat ? " acting" : ""}`, "data-seat": String(s.seat), role: "listitem" },
+      el("div", { class: "name", text: s.name }, ...s.tags.filter((x) => x !== "you").map((x) => el("span", { class: `tag tag-${x.replace(" ", "-")}`, text: x }))),
+      el("div", { class: "lines", text: s.lines.join(" · ") }));
+    if (s.table_melds.length) {
+      const melds = el("div", { class: "melds" }, "on the table: ");
+      for (const m of s.table_melds) {
+        const value = catalogue.meld_values[m.name];
+        melds.append(el("span", { class: "table-meld" }, `${m.name}${value ? ` (${value})` : ""} `, cardsInline(m.cards), m.intact ? "" : " (broken up)"));
+      }
+      node.append(melds);
+    }
+    box.append(node);
+  }
+}
+
+function renderBidding(msg) {
+  const rows = msg.table.bidding;
+  const box = $("bidding");
+  box.classList.toggle("hidden", !rows);
+  if (!rows) { box.replaceChildren(); return; }
+  const table = el("table", { class: "bids" }, el("caption", { text: "The bidding" }));
+  const longest = Math.max(1, ...rows.map((r) => r.calls.length));
+  for (const r of rows) {
+    const tr = el("tr", { "data-seat": String(r.seat) }, el("th", { scope: "row", text: r.name }));
+    for (let i = 0; i < longest; i++) {
+      const call = r.calls[i];
+      tr.append(el("td", { class: call === "pass" ? "pass" : "", text: call ?? "" }));
+    }
+    table.append(tr);
+  }
+  box.replaceChildren(table);
+}
+
+function renderTrick(msg, trickDone) {
+  const v = msg.view;
+  const t = msg.table;
+  const box = $("trick");
+  const note = $("trick-note");
+  box.replaceChildren();
+  box.classList.remove("finished");
+  if (v.trick.length) {
+    for (const [seat, card] of v.trick) box.append(trickCard(msg, seat, card, t.trick_winner && t.trick_winner.seat === seat && t.trick_winner.card === card));
+    note.textContent = t.trick_winner ? t.trick_winner.text : "";
+  } else if (t.last_trick && (trickDone || v.phase === "play" || v.phase === "announce")) {
+    box.classList.add("finished");
+    for (const [seat, card] of t.last_trick.cards) box.append(trickCard(msg, seat, card, seat === t.last_trick.winner));
+    note.textContent = t.last_trick.text;
+  } else {
+    box.append(el("span", { class: "muted", text: "no card on the table" }));
+    note.textContent = "";
+  }
+}
+
+function trickCard(msg, seat, card, winning) {
+  const fig = el("figure", { class: winning ? "winning" : "" }, cardEl(card), el("figcaption", { text: seatName(msg, seat) + (winning ? " ★" : "") }));
+  return fig;
+}
+
+function playable(c) { return c.actions.filter((a) => a.kind === "play" || a.kind === "discard"); }
+
+function cardAction(c, card, source) {
+  return playable(c).find((a) => a.card === card && (source === "table" ? a.source === "table" : a.source !== "table"));
+}
+
+function setHint(text) { $("hint").textContent = text || ""; }
+
+function defaultHint(msg) {
+  const t = msg.table;
+  const c = msg.controls;
+  if (t.discard && c.actions.some((a) => a.kind === "discard")) {
+    const need = t.discard.count;
+    return `${t.discard.text} Chosen: ${chosen.length} of ${need}.`;
+  }
+  if (t.discard) return t.discard.text;
+  const me = t.seats[msg.view.seat];
+  if (me && me.tags.includes("retired")) return "You retired after a wrong knock: your cards are dead, the others play the hand out.";
+  if (t.hand_meld) return t.hand_meld.text;
+  if (playable(c).length) return "Your turn: choose a card to play (arrow keys, then Enter).";
+  return "";
+}
+
+function cardRow(msg, box, cards, source, label) {
+  const c = msg.controls;
+  const t = msg.table;
+  const burying = c.actions.some((a) => a.kind === "discard");
+  box.replaceChildren(el("div", { class: "label", text: label }));
+  const widow = source === "table" ? [] : [...t.widow];
+  let lastSuit = null;
+  cards.forEach((card, index) => {
+    if (lastSuit && card[1] !== lastSuit) box.append(el("span", { class: "suit-gap" }));
+    lastSuit = card[1];
+    const action = cardAction(c, card, source);
+    const node = cardEl(card, { button: true });
+    node.dataset.index = String(index);
+    node.dataset.source = source || "hand";
+    const w = widow.indexOf(card);
+    let extra = "";
+    if (w >= 0) {
+      widow.splice(w, 1);
+      node.classList.add("widow");
+      node.append(el("span", { class: "badge", text: "widow", "aria-hidden": "true" }));
+      extra = ", from the widow";
+    }
+    const name = node.getAttribute("aria-label") + extra;
+    if (action) {
+      node.classList.add("legal");
+      node.dataset.action = action.text;
+      if (burying) {
+        const on = chosen.includes(index);
+        node.classList.toggle("chosen", on);
+        node.setAttribute("aria-pressed", on ? "true" : "false");
+        node.setAttribute("aria-label", `${name}: bury`);
+        node.addEventListener("click", () => toggleBury(index));
+      } else {
+        node.setAttribute("aria-label", `${name}: ${action.label.toLowerCase()}`);
+        node.addEventListener("click", () => { actNow(); send({ type: "action", action: action.text }); });
+      }
+      node.dataset.reason = action.label;
+    } else if (playable(c).length) {
+      const why = c.unplayable[card] || "not playable now";
+      node.classList.add("disabled");
+      node.setAttribute("aria-disabled", "true");
+      node.setAttribute("aria-label", `${name}: not playable`);
+      node.dataset.reason = why;
+      node.title = why;
+      node.addEventListener("click", () => setHint(`${cardWords(card)} can't be played: ${why}`));
+    } else {
+      node.classList.add("idle");
+      node.setAttribute("aria-label", name);
+      node.dataset.reason = "";
+    }
+    node.addEventListener("focus", () => {
+      focusedCard = `${node.dataset.source}:${index}`;
+      if (node.classList.contains("disabled")) setHint(`${cardWords(card)} can't be played: ${node.dataset.reason}`);
+      else if (node.classList.contains("legal") && !burying) setHint(`${node.dataset.reason}: press Enter`);
+      else setHint(defaultHint(msg));
+    });
+    node.addEventListener("keydown", handKeys);
     box.append(node);
   });
 }
 
-// The melds a seat has shown, as each profile's view carries them.
-function seatMelds(v, seat) {
-  const pub = v.public.two_handed ?? v.public;
-  if (Array.isArray(pub.melds) && pub.melds[seat]) return el("span", {}, "meld ", meldEl(pub.melds[seat]));
-  if (Array.isArray(pub.table_melds) && pub.table_melds[seat] && pub.table_melds[seat].length) {
-    const span = el("span", { text: `melds scored ${pub.meld_points ? pub.meld_points[seat] : ""}: ` });
-    for (const [meldName, cards, intact] of pub.table_melds[seat]) {
-      const value = catalogue.meld_values[meldName];
-      span.append(el("div", {}, `${meldName} ${value ?? ""} `, cardsInline(cards), intact ? "" : " (broken up)"));
-    }
-    return span;
-  }
-  return null;
-}
-
-function renderTrick(box, trick, label) {
-  box.replaceChildren();
-  if (!trick.length) box.append(el("span", { class: "muted", text: "no card on the table" }));
-  for (const [seat, card] of trick) box.append(el("figure", {}, cardEl(card), el("figcaption", { text: label(seat) })));
-}
-
-const SHOWN_ELSEWHERE = new Set(["turn_up", "stock_size", "bid", "bidder", "widow", "targets", "melds",
-  "concealed", "tables", "table_melds"]);
-
-function renderPublic(msg) {
-  const v = msg.view;
-  const box = $("public");
-  box.replaceChildren();
-  for (const [key, value] of Object.entries(v.public)) {
-    if (SHOWN_ELSEWHERE.has(key)) continue;
-    let shown;
-    if (key === "last_trick" && Array.isArray(value)) {
-      shown = el("span");
-      for (const [seat, card] of value) shown.append(`${msg.names[seat]} `, cardEl(card, { mini: true }), " ");
-      if (!value.length) shown.append("—");
-    } else if (Array.isArray(value) && value.length && value.every((x) => Array.isArray(x) && x.length === 2
-               && Number.isInteger(x[0]) && x[0] >= 0 && x[0] < v.hand_sizes.length)) {
-      shown = el("span");
-      value.forEach(([seat, x], i) => shown.append(i ? " · " : "", `${msg.names[seat]}: `, valueEl(x)));
-    } else if (Array.isArray(value) && value.length === v.hand_sizes.length && value.every((x) => typeof x === "number")) {
-      shown = document.createTextNode(value.map((x, seat) => `${msg.names[seat]} ${x}`).join(" · "));
-    } else {
-      shown = valueEl(value);
-    }
-    box.append(el("div", {}, el("b", { text: `${key.replaceAll("_", " ")}: ` }), shown));
-  }
-}
-
-function cardAction(c, card, source) {
-  return c.actions.find((a) => a.card === card && (a.kind === "play" || a.kind === "discard")
-    && (source === "table" ? a.source === "table" : a.source !== "table"));
-}
-
-function cardRow(box, cards, c, source, label) {
-  box.replaceChildren(el("div", { class: "label", text: label }));
-  let lastSuit = null;
-  for (const card of cards) {
-    if (lastSuit && card[1] !== lastSuit) box.append(el("span", { class: "suit-gap" }));
-    lastSuit = card[1];
-    const action = cardAction(c, card, source);
-    const node = cardEl(card);
-    if (action) {
-      node.classList.add("legal");
-      node.dataset.action = action.text;
-      node.title = action.label;
-      node.tabIndex = 0;
-      node.addEventListener("click", () => send({ type: "action", action: action.text }));
-    } else if (c.actions.some((a) => a.kind === "play" || a.kind === "discard")) {
-      node.classList.add("disabled");
-      node.title = c.unplayable[card] || "not playable now";
-    }
-    box.append(node);
-  }
-}
+function cardWords(card) { return `${RANKS[card[0]] || card[0]} of ${SUIT_NAMES[card[1]]}`; }
 
 // Sorted by suit as the view gives them; a player who plays from a table of melds sees both rows.
 function renderHand(msg) {
   const v = msg.view;
-  const c = msg.controls;
-  const pub = v.public.two_handed ?? v.public; // three-handed: the classic game after a retirement
-  const tables = Array.isArray(pub.tables) ? pub.tables[v.seat] || [] : [];
+  const pub = v.public.two_handed ? Object.fromEntries(v.public.two_handed) : v.public;
+  const tables = Array.isArray(pub.tables) ? pub.tables[v.public.two_handed ? pubSeat(v) : v.seat] || [] : [];
   if (tables.length && Array.isArray(pub.concealed)) {
-    cardRow($("my-table"), tables, c, "table", "your cards on the table");
+    cardRow(msg, $("my-table"), tables, "table", "your cards on the table");
     $("my-table").classList.remove("hidden");
-    cardRow($("hand"), pub.concealed, c, null, "your hand");
+    cardRow(msg, $("hand"), pub.concealed, null, "your hand");
   } else {
     $("my-table").replaceChildren();
     $("my-table").classList.add("hidden");
-    cardRow($("hand"), v.hand, c, null, "your hand");
+    cardRow(msg, $("hand"), v.hand, null, "your hand");
   }
+  // One card of the rows takes the focus with Tab (a roving tab stop); the arrows move it.
+  const cards = handCards();
+  let stop = cards.find((n) => `${n.dataset.source}:${n.dataset.index}` === focusedCard);
+  stop = stop || cards.find((n) => n.classList.contains("legal")) || cards[0];
+  for (const n of cards) n.tabIndex = n === stop ? 0 : -1;
+  const hadFocus = document.activeElement && document.activeElement.classList.contains("card");
+  if (stop && (hadFocus || (document.activeElement === document.body && playable(msg.controls).length && !openDialogs.length))) stop.focus();
+  if (!hadFocus) setHint(defaultHint(msg));
 }
 
-function button(text, label, onclick, id = null) {
-  const b = el("button", { type: "button", "data-action": text, text: label, onclick });
+// The three-handed view's own seat in its two-handed game (the two tables are by its pair).
+function pubSeat(v) {
+  const pair = v.public.pair;
+  return Array.isArray(pair) ? pair.indexOf(v.seat) : v.seat;
+}
+
+function handCards() { return [...document.querySelectorAll("#my-table .card, #hand .card")]; }
+
+function handKeys(event) {
+  const cards = handCards();
+  const i = cards.indexOf(event.currentTarget);
+  let j = null;
+  if (event.key === "ArrowRight" || event.key === "ArrowDown") j = Math.min(cards.length - 1, i + 1);
+  else if (event.key === "ArrowLeft" || event.key === "ArrowUp") j = Math.max(0, i - 1);
+  else if (event.key === "Home") j = 0;
+  else if (event.key === "End") j = cards.length - 1;
+  if (j === null) return;
+  event.preventDefault();
+  for (const n of cards) n.tabIndex = -1;
+  cards[j].tabIndex = 0;
+  cards[j].focus();
+}
+
+function toggleBury(index) {
+  const need = current.table.discard ? current.table.discard.count : 0;
+  const at = chosen.indexOf(index);
+  if (at >= 0) chosen.splice(at, 1);
+  else if (chosen.length < need) chosen.push(index);
+  else { setHint(`You have chosen ${need} cards already: choose one again to put it back.`); return; }
+  renderHand(current);
+  renderActions(current);
+  setHint(defaultHint(current));
+}
+
+function confirmBury() {
+  const c = current.controls;
+  const need = current.table.discard ? current.table.discard.count : 0;
+  if (chosen.length !== need) return;
+  const hand = current.view.hand;
+  const texts = chosen.map((i) => cardAction(c, hand[i], null)).filter(Boolean).map((a) => a.text);
+  chosen = [];
+  actNow();
+  buryQueue = texts.slice(1);
+  send({ type: "action", action: texts[0] });
+}
+
+function button(text, label, onclick, id = null, key = null) {
+  const b = el("button", { type: "button", "data-action": text, onclick });
+  b.append(label);
+  if (key) { b.append(" ", el("kbd", { text: key })); b.setAttribute("aria-keyshortcuts", key); }
   if (id) b.id = id;
   return b;
 }
 
+function act(text) { return () => { actNow(); send({ type: "action", action: text }); }; }
+
 function renderActions(msg) {
   const c = msg.controls;
+  const t = msg.table;
   const box = $("actions");
+  const focusId = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
   box.replaceChildren();
-  const act = (text) => () => send({ type: "action", action: text });
   const bids = c.actions.filter((a) => a.kind === "bid");
   const melds = c.actions.filter((a) => a.kind === "meld");
-  const rest = c.actions.filter((a) => !["bid", "meld", "play", "discard"].includes(a.kind));
-  if (bids.length) {
-    const select = el("select", { id: "bid-amount", "aria-label": "bid" });
-    for (const a of bids) select.append(el("option", { value: a.text, text: a.label }));
-    box.append(select, button("bid", "Bid", () => send({ type: "action", action: select.value }), "bid"));
-  }
+  const rest = c.actions.filter((a) => !["bid", "meld", "play", "discard", "claim", "concede"].includes(a.kind));
+  if (bids.length) renderBidControls(box, bids, t);
   if (melds.length) {
     const plain = melds.filter((a) => a.text === "meld");
     const explicit = melds.filter((a) => a.text !== "meld");
@@ -372,53 +534,222 @@ function renderActions(msg) {
     if (explicit.length) {
       const select = el("select", { id: "meld-choice", "aria-label": "announcement" });
       for (const a of explicit) select.append(el("option", { value: a.text, text: a.label }));
-      box.append(select, button("announce", "Announce", () => send({ type: "action", action: select.value }), "announce"));
+      box.append(select, button("announce", "Announce", () => { actNow(); send({ type: "action", action: select.value }); }, "announce"));
     }
   }
   for (const a of rest) {
-    if (a.kind === "claim") continue; // the knock button below makes the claim
-    box.append(button(a.text, a.label, act(a.text)));
+    const isPass = a.kind === "pass";
+    box.append(button(a.text, a.label, act(a.text), isPass ? "pass" : null, isPass ? "P" : null));
   }
-  if (c.knock) box.append(button("knock", "Knock (claim the game)", () => send({ type: "knock" }), "knock"));
-  if (c.deal && !msg.over) box.append(button("deal", "Deal the next hand", () => send({ type: "deal" }), "deal"));
-  if (!c.actions.length && !c.knock && !c.deal && !msg.over) {
-    box.append(el("span", { class: "muted", text: `waiting for ${name(msg, msg.view.current_player)}…` }));
+  if (c.actions.some((a) => a.kind === "discard")) {
+    const need = t.discard ? t.discard.count : 0;
+    const b = button("bury", `Bury the ${need} chosen cards`, confirmBury, "bury", "C");
+    b.disabled = chosen.length !== need;
+    box.append(b);
   }
+  if (c.deal && !msg.over) box.append(button("deal", "Deal the next hand", () => send({ type: "deal" }), "deal", "N"));
+  if (!c.actions.length && !c.deal && !msg.over) {
+    box.append(el("span", { class: "muted", text: `waiting for ${seatName(msg, msg.view.current_player)}…` }));
+  }
+  if (focusId && $(focusId)) $(focusId).focus();
+}
+
+function renderBidControls(box, bids, t) {
+  const amounts = bids.map((a) => Number(a.text.split(" ")[1])).sort((x, y) => x - y);
+  const low = amounts[0];
+  const high = amounts[amounts.length - 1];
+  if (bidAmount === null || bidAmount < low || bidAmount > high) bidAmount = low;
+  const input = el("input", { id: "bid-amount", type: "number", min: String(low), max: String(high), step: "10",
+                              value: String(bidAmount), inputmode: "numeric", "aria-describedby": "bid-meld" });
+  const bidButton = button("bid", `Bid ${bidAmount}`, () => placeBid(), "bid", "B");
+  const set = (n) => {
+    bidAmount = Math.max(low, Math.min(high, n));
+    input.value = String(bidAmount);
+    bidButton.firstChild.textContent = `Bid ${bidAmount}`;
+  };
+  input.addEventListener("input", () => { if (input.value !== "") set(Math.round(Number(input.value) / 10) * 10); });
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); placeBid(); } });
+  const minus = button("bid-down", "−10", () => set(bidAmount - 10), "bid-down");
+  minus.setAttribute("aria-label", "10 less");
+  const plus = button("bid-up", "+10", () => set(bidAmount + 10), "bid-up");
+  plus.setAttribute("aria-label", "10 more");
+  box.append(el("span", { class: "bid-group", role: "group", "aria-label": "your bid" },
+    el("label", { for: "bid-amount", class: "sr-only", text: "Your bid" }), minus, input, plus, bidButton));
+  box.append(el("span", { id: "bid-meld", class: "bid-meld", text: t.hand_meld ? t.hand_meld.text : "" }));
+}
+
+function placeBid() {
+  const text = `bid ${bidAmount}`;
+  if (!current.controls.actions.some((a) => a.text === text)) { showMessage(`${bidAmount} is not a bid you can make now`); return; }
+  actNow();
+  send({ type: "action", action: text });
+}
+
+// Knock and concede: away from the cards, and each asks first, with what the engine would count.
+function renderRisky(msg) {
+  const c = msg.controls;
+  const t = msg.table;
+  const box = $("risky");
+  const focusId = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
+  box.replaceChildren();
+  if (c.knock && t.knock) {
+    box.append(button("knock", "Knock…", () => askKnock(), "knock", "K"));
+  }
+  const concede = c.actions.find((a) => a.kind === "concede");
+  if (concede && t.concede) {
+    box.append(button("concede", "Concede the hand…", () => askConfirm("Concede the hand?", t.concede.text, "Concede", () => act(concede.text)()), "concede"));
+  }
+  if (focusId && $(focusId)) $(focusId).focus();
+}
+
+function askKnock() {
+  const t = current.table;
+  if (!current.controls.knock || !t.knock) return;
+  const title = t.knock.correct ? "Knock and claim the game?" : "Knock now? You have not reached your target";
+  askConfirm(title, t.knock.text, t.knock.correct ? "Knock: claim the game" : "Knock anyway", () => { actNow(); send({ type: "knock" }); });
+}
+
+function askConfirm(title, text, yes, then) {
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  confirmAction = then;
+  openDialog("confirm", "confirm-no");
+}
+
+function announce(msg, previous, finishedNow) {
+  const parts = [];
+  if (finishedNow && msg.table.last_trick) parts.push(msg.table.last_trick.text + ".");
+  const acting = msg.view.current_player;
+  const mine = msg.controls.actions.length > 0;
+  if (mine && (lastActing !== msg.view.seat || !previous)) parts.push(playable(msg.controls).length ? "Your turn to play." : "Your turn.");
+  else if (!mine && acting !== null && acting !== lastActing && acting !== msg.view.seat) parts.push(`${seatName(msg, acting)} to act.`);
+  if (msg.controls.deal && (!previous || !previous.controls.deal)) parts.push("The hand is over.");
+  lastActing = mine ? msg.view.seat : acting;
+  if (parts.length) $("announcer").textContent = parts.join(" ");
+}
+
+// -- dialogs: role=dialog, the focus moved in, kept in, and given back ----------------------
+
+const openDialogs = [];
+
+function openDialog(id, focusId = null) {
+  const node = $(id);
+  if (!openDialogs.some((d) => d.id === id)) openDialogs.push({ id, back: document.activeElement });
+  node.classList.remove("hidden");
+  const target = (focusId && $(focusId)) || node.querySelector("button, [tabindex='0'], input, select");
+  if (target) target.focus();
+}
+
+function closeDialog(id) {
+  const at = openDialogs.findIndex((d) => d.id === id);
+  $(id).classList.add("hidden");
+  if (at < 0) return;
+  const [{ back }] = openDialogs.splice(at, 1);
+  if (back && document.contains(back) && back.offsetParent !== null) back.focus();
+  else { const cards = handCards(); const stop = cards.find((n) => n.tabIndex === 0); if (stop) stop.focus(); }
+}
+
+function trapFocus(event) {
+  if (!openDialogs.length) return false;
+  const top = $(openDialogs[openDialogs.length - 1].id);
+  if (event.key === "Escape") {
+    if (top.id !== "over") closeDialog(top.id);
+    event.preventDefault();
+    return true;
+  }
+  if (event.key !== "Tab") return true;
+  const items = [...top.querySelectorAll("button:not([disabled]), [tabindex='0'], input, select, a[href]")].filter((n) => n.offsetParent !== null);
+  if (!items.length) return true;
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (event.shiftKey && (document.activeElement === first || !top.contains(document.activeElement))) { event.preventDefault(); last.focus(); }
+  else if (!event.shiftKey && (document.activeElement === last || !top.contains(document.activeElement))) { event.preventDefault(); first.focus(); }
+  return true;
+}
+
+// -- shortcuts -----------------------------------------------------------------------------
+
+function shortcuts(event) {
+  if (trapFocus(event)) return;
+  if ($("game").classList.contains("hidden") || event.ctrlKey || event.metaKey || event.altKey) return;
+  const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
+  const key = event.key;
+  const click = (id) => { const b = $(id); if (b && !b.disabled) { b.click(); return true; } return false; };
+  if (typing && !(event.target.id === "bid-amount" && (key === "+" || key === "-"))) return;
+  let done = false;
+  if (key === "p" || key === "P") done = click("pass");
+  else if (key === "b" || key === "B") done = click("bid");
+  else if (key === "+" || key === "=") done = click("bid-up");
+  else if (key === "-" || key === "_") done = click("bid-down");
+  else if (key === "c" || key === "C") done = click("bury");
+  else if (key === "k" || key === "K") done = click("knock");
+  else if (key === "n" || key === "N") done = click("deal");
+  else if (key === "l" || key === "L") done = click("last-trick-button");
+  else if (key === "g" || key === "G") done = click("log-button");
+  else if (key === "?") done = click("keys-button");
+  else if (key === "h" || key === "H") {
+    const stop = handCards().find((n) => n.tabIndex === 0);
+    if (stop) { stop.focus(); done = true; }
+  }
+  if (done) event.preventDefault();
 }
 
 // -- end of a hand, end of the game ---------------------------------------------------------
 
-function showSheet(msg, result) {
+function showSheet(msg) {
+  fillSheet(msg);
+  if ($("sheet").classList.contains("hidden")) openDialog("sheet", msg.controls.deal ? "sheet-deal" : "sheet-close");
+}
+
+function fillSheet(msg) {
   const v = msg.view;
+  const sheet = msg.table.sheet;
+  if (!sheet) return;
+  const result = v.results[sheet.hand - 1];
   const body = $("sheet-table").querySelector("tbody");
   body.replaceChildren();
   v.scores.forEach((total, seat) => {
+    const row = sheet.rows[seat];
+    const meldCell = el("td", { "data-col": "meld", text: String(result.meld[seat]) });
     body.append(el("tr", { "data-seat": String(seat) },
-      el("td", { text: msg.names[seat] }),
-      el("td", { "data-col": "meld", text: String(result.meld[seat]) }),
+      el("th", { scope: "row", text: msg.names[seat] }),
+      meldCell,
       el("td", { "data-col": "tricks", text: String(result.tricks[seat]) }),
       el("td", { "data-col": "delta", text: (result.delta[seat] > 0 ? "+" : "") + result.delta[seat] }),
       el("td", { "data-col": "total", text: String(total) })));
+    if (row.note) body.append(el("tr", { class: "note", "data-note": String(seat) }, el("td", { colspan: "5", text: row.note })));
   });
-  let outcome = `outcome: ${result.outcome}`;
-  if (result.bidder !== null && result.bidder !== undefined) {
-    outcome += ` · ${name(msg, result.bidder)} bid ${result.bid} and ${result.made ? "made it" : "was set"}`;
-  }
-  $("sheet-title").textContent = `Hand ${v.results.length} is over`;
-  $("sheet-outcome").textContent = outcome;
+  $("sheet-title").textContent = `Hand ${sheet.hand} is over`;
+  $("sheet-outcome").textContent = sheet.summary;
   const buttons = $("sheet-buttons");
   buttons.replaceChildren();
-  const close = () => $("sheet").classList.add("hidden");
+  const close = () => closeDialog("sheet");
   if (msg.controls.deal) buttons.append(button("deal", "Deal the next hand", () => { close(); send({ type: "deal" }); }, "sheet-deal"));
+  if (sheet.last_trick) buttons.append(button("last-trick", "The last trick", () => showLastTrick(), "sheet-last-trick"));
   buttons.append(button("close", "Close", close, "sheet-close"));
-  $("sheet").classList.remove("hidden");
+}
+
+function showLastTrick() {
+  const t = current && current.table;
+  const last = t && (t.last_trick || (t.sheet && t.sheet.last_trick));
+  const box = $("last-trick-cards");
+  box.replaceChildren();
+  if (last) {
+    for (const [seat, card] of last.cards) box.append(trickCard(current, seat, card, seat === last.winner));
+    $("last-trick-text").textContent = `${last.text}.`;
+  } else {
+    $("last-trick-text").textContent = "No trick has been played in this hand yet.";
+  }
+  openDialog("last-trick", "last-trick-close");
 }
 
 function showOver(msg) {
   const o = msg.over;
   $("over-title").textContent = o.winner === null ? "The game is over: no winner" : `${msg.names[o.winner]} won the game`;
-  $("over-detail").textContent = `final scores ${o.scores.join(" / ")}${o.reason ? ` · ended by ${o.reason}` : ""}`;
-  $("over").classList.remove("hidden");
+  const how = { claim: "by a knock", target: "at the target", limit: "at the hand limit" }[o.reason] || "";
+  $("over-detail").textContent = `Final scores: ${o.scores.map((x, i) => `${msg.names[i]} ${x}`).join(", ")}${how ? ` · ended ${how}` : ""}`;
+  if ($("over").classList.contains("hidden")) openDialog("over", "again");
 }
 
 function download(record) {
@@ -441,6 +772,10 @@ function startReplay(msg) {
   renderFrame(0);
 }
 
+function fact(label, value) {
+  return el("span", { class: "fact" }, el("b", { text: `${label}: ` }), value);
+}
+
 function renderFrame(i) {
   const f = replayFrames[i];
   $("replay-step").value = String(i);
@@ -451,7 +786,10 @@ function renderFrame(i) {
     fact("trump", f.trump ? `${SUITS[f.trump]} ${SUIT_NAMES[f.trump]}` : "not yet"),
     fact("scores", f.scores.join(" / ")),
     fact("last action", f.action === null ? "—" : `${f.seat === null ? "dealer" : seatName(f.seat)}: ${f.action}`));
-  renderTrick($("replay-trick"), f.trick, seatName);
+  const box = $("replay-trick");
+  box.replaceChildren();
+  if (!f.trick.length) box.append(el("span", { class: "muted", text: "no card on the table" }));
+  for (const [seat, card] of f.trick) box.append(el("figure", {}, cardEl(card), el("figcaption", { text: seatName(seat) })));
   const hands = $("replay-hands");
   hands.replaceChildren();
   f.hands.forEach((cards, seat) => {
@@ -488,13 +826,26 @@ function wire() {
   $("tab-replay").addEventListener("click", () => show("replay"));
   $("download").addEventListener("click", () => send({ type: "record" }));
   $("again").addEventListener("click", () => {
-    $("over").classList.add("hidden");
-    $("sheet").classList.add("hidden");
+    for (const d of [...openDialogs].reverse()) closeDialog(d.id);
     sessionStorage.removeItem("binocle-game");
     current = null;
     show("setup");
   });
   $("replay-file").addEventListener("change", readReplayFile);
+  $("last-trick-button").addEventListener("click", showLastTrick);
+  $("last-trick-close").addEventListener("click", () => closeDialog("last-trick"));
+  $("log-button").addEventListener("click", () => openDialog("log-dialog", "log-close"));
+  $("log-close").addEventListener("click", () => closeDialog("log-dialog"));
+  $("keys-button").addEventListener("click", () => openDialog("keys", "keys-close"));
+  $("keys-close").addEventListener("click", () => closeDialog("keys"));
+  $("confirm-no").addEventListener("click", () => { confirmAction = null; closeDialog("confirm"); });
+  $("confirm-yes").addEventListener("click", () => {
+    const then = confirmAction;
+    confirmAction = null;
+    closeDialog("confirm");
+    if (then) then();
+  });
+  document.addEventListener("keydown", shortcuts);
   const step = (d) => () => renderFrame(Math.max(0, Math.min(replayFrames.length - 1, Number($("replay-step").value) + d)));
   $("replay-prev").addEventListener("click", step(-1));
   $("replay-next").addEventListener("click", step(1));
