@@ -5,6 +5,7 @@ Needs the ``openspiel`` extra; without it the module is skipped (never in CI).
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 import re
@@ -30,6 +31,9 @@ GAMES = [
     "python_binocle_classic(hands=2,pack=64,grand_binocle=true)",
     "python_binocle_three_handed",
     "python_binocle_three_handed(hands=2,claim_overlooked=true,lowest_pays=true)",
+    "python_binocle_cutthroat(dealer=2,reward=normalised,max_bid=500)",
+    "python_binocle_classic(hands=2,dealer_choice=random,reward=win)",
+    "python_binocle_three_handed(dealer_choice=rotate,reward=win)",
 ]
 #: The committed playthroughs: cutthroat with a low bid ceiling keeps its file small.
 PLAYTHROUGH_GAMES = {
@@ -52,16 +56,23 @@ def test_game_facts() -> None:
         game = pyspiel.load_game(short)
         assert game.num_distinct_actions() == E.num_distinct_actions(profile)
         assert game.max_game_length() == E.max_decisions_per_hand(profile)
-        assert game.information_state_tensor_size() == E.tensor_layout(profile).size
+        recall = E.tensor_layout(profile, "perfect_recall")
+        assert game.information_state_tensor_size() == recall.size
         assert game.observation_tensor_size() == E.tensor_layout(profile, "observation").size
         assert game.max_chance_outcomes() == 24
         assert (game.min_utility(), game.max_utility()) == E.utility_bounds(profile)
         t = game.get_type()
+        # One hand pays only at its end: the reward model is terminal (MCTSBot needs it).
+        assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+        two = pyspiel.load_game(f"{short}(hands=2)").get_type()
+        assert two.reward_model == pyspiel.GameType.RewardModel.REWARDS
         assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
         assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     game = pyspiel.load_game("python_binocle_cutthroat(hands=3,max_bid=500)")
     assert game.num_distinct_actions() == E.num_distinct_actions("cutthroat(max_bid=500)")
     assert game.max_game_length() == 3 * E.max_decisions_per_hand("cutthroat(max_bid=500)")
+    recall = E.tensor_layout("cutthroat(max_bid=500)", "perfect_recall", hands=3)
+    assert game.information_state_tensor_size() == recall.size
 
 
 def test_bad_parameters_are_refused() -> None:
@@ -70,6 +81,17 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("python_binocle_cutthroat(min_bid=255)")
     with pytest.raises(binocle.InvalidArgumentError, match="hands"):
         pyspiel.load_game("python_binocle_classic(hands=0)")
+    # The episode's length must fit max_game_length (a 32-bit number): hands is capped.
+    with pytest.raises(binocle.InvalidArgumentError, match="hands is 1 to 100000"):
+        pyspiel.load_game("python_binocle_cutthroat(hands=100000000)")
+    game = pyspiel.load_game(f"python_binocle_cutthroat(hands={bos.MAX_HANDS})")
+    assert game.max_game_length() == bos.MAX_HANDS * E.max_decisions_per_hand("cutthroat")
+    with pytest.raises(binocle.InvalidArgumentError, match="dealer"):
+        pyspiel.load_game("python_binocle_classic(dealer=2)")
+    with pytest.raises(binocle.InvalidArgumentError, match="dealer_choice"):
+        pyspiel.load_game("python_binocle_classic(dealer_choice=left)")
+    with pytest.raises(binocle.InvalidArgumentError, match="reward"):
+        pyspiel.load_game("python_binocle_classic(reward=points)")
 
 
 def _random_state(name: str, seed: int, steps: int) -> object:
@@ -111,13 +133,17 @@ def test_clone_serialize_and_pickle(name: str) -> None:
 
 
 def test_observations_come_from_the_view() -> None:
-    """The adapter's strings and tensors are binocle.encoding's, from the seat's view."""
+    """The adapter's strings and tensors are binocle.encoding's: the information state
+    the episode's perfect-recall one, the observation the seat's view of the present."""
     state = _random_state("python_binocle_cutthroat", 4, 80)
     for p in range(3):
         view = binocle.observe(state.episode.state, p)
-        assert state.information_state_string(p) == E.information_state_string(view)
+        assert state.information_state_string(p) == E.perfect_recall_string(state.episode, p)
         assert state.observation_string(p) == E.observation_string(view)
-        assert state.information_state_tensor(p) == pytest.approx(E.information_state_tensor(view))
+        assert state.information_state_tensor(p) == pytest.approx(
+            E.perfect_recall_tensor(state.episode, p)
+        )
+        assert state.observation_tensor(p) == pytest.approx(E.observation_tensor(view))
 
 
 @pytest.mark.parametrize("profile", list(PLAYTHROUGH_GAMES))
@@ -174,6 +200,219 @@ def test_ismcts_beats_random_through_the_adapter() -> None:
         search_total += _play_hand(game, [bot, randoms[1], randoms[2]], seed)[0]
         random_total += _play_hand(game, randoms, seed)[0]
     assert search_total > random_total
+
+
+def _marker_pickle(marker: Path) -> str:
+    """A pickle that creates ``marker`` when unpickled, base64 as OpenSpiel writes it."""
+    import base64
+
+    class Payload:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (Path.touch, (str(marker),))  # type: ignore[return-value]
+
+    return base64.b64encode(pickle.dumps({"episode": Payload()})).decode()
+
+
+def test_a_pickled_state_text_is_refused_and_runs_nothing(tmp_path: Path) -> None:
+    """AI page, "OpenSpiel": a state text is data; reading one never unpickles.  A text
+    in OpenSpiel's pickled form (one that would create a file) is refused with
+    InvalidStateError, through pyspiel and through the game, and creates nothing."""
+    marker = tmp_path / "ran"
+    payload = _marker_pickle(marker)
+    # The payload is live: unpickled, it would create the file.
+    import base64
+
+    probe = tmp_path / "probe"
+    pickle.loads(base64.b64decode(_marker_pickle(probe)))
+    assert probe.exists()
+    state_text = f"history=-1:0\nmove_number=1\n__dict__={payload}"
+    text = (
+        "# Automatically generated by OpenSpiel SerializeGameAndState\n[Meta]\nVersion: 1\n\n"
+        f"[Game]\npython_binocle_classic()\n[State]\n{state_text}\n"
+    )
+    with pytest.raises(binocle.InvalidStateError, match="never read"):
+        pyspiel.deserialize_game_and_state(text)
+    game = pyspiel.load_game("python_binocle_classic")
+    with pytest.raises(binocle.InvalidStateError):
+        game.deserialize_state(state_text)
+    # Wrapped in another game, or with its sections bent, it is refused all the same.
+    for bent in (
+        text.replace("python_binocle_classic()", "misere(game=python_binocle_classic())"),
+        text.replace("[State]", "[state]"),
+        text.replace("[Game]\n", "[Game]\n\n# note\n"),
+    ):
+        with pytest.raises(binocle.InvalidStateError):
+            pyspiel.deserialize_game_and_state(bent)
+    assert not marker.exists()
+
+
+def test_state_texts_are_checked_json() -> None:
+    """AI page, "OpenSpiel": a state text holds the action ids and binocle's JSON of the
+    state; reading it replays the ids under the rules and checks the JSON against them."""
+    state = _random_state("python_binocle_cutthroat(max_bid=400)", 2, 60)
+    game = state.get_game()
+    text = state.serialize()
+    doc = json.loads(text)
+    assert doc["format"] == "binocle-openspiel-state" and doc["history"] == state.history()
+    again = game.deserialize_state(text)
+    assert again.history() == state.history() and str(again) == str(state)
+    assert binocle.loads(json.dumps(doc["state"])) == state.episode.state
+    edited = dict(doc, history=doc["history"][:-1])
+    with pytest.raises(binocle.InvalidStateError, match="not the one its history reaches"):
+        game.deserialize_state(json.dumps(edited))
+    other_dealer = pyspiel.load_game("python_binocle_cutthroat(max_bid=400,dealer=1)")
+    with pytest.raises(binocle.InvalidStateError, match="first dealer"):
+        other_dealer.deserialize_state(text)
+    illegal = dict(doc, history=[*doc["history"], 10**6])
+    with pytest.raises(binocle.InvalidStateError, match="not legal"):
+        game.deserialize_state(json.dumps(illegal))
+    for junk in ("", "{", "[]", '{"format": "x"}', json.dumps(dict(doc, history="1,2"))):
+        with pytest.raises(binocle.InvalidStateError):
+            game.deserialize_state(junk)
+    # Other games' texts still go to OpenSpiel.
+    kuhn = pyspiel.load_game("kuhn_poker")
+    k = kuhn.new_initial_state()
+    k.apply_action(0)
+    g2, k2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(kuhn, k))
+    assert k2.history() == [0] and str(g2) == str(kuhn)
+
+
+def test_dealer_parameters() -> None:
+    """AI page, "OpenSpiel": dealer picks the first dealer; dealer_choice=random makes it
+    the episode's first chance outcome, rotate moves it one seat per initial state."""
+    assert (
+        pyspiel.load_game("python_binocle_classic(dealer=1)")
+        .new_initial_state()
+        .episode.state.dealer
+        == 1
+    )
+    game = pyspiel.load_game("python_binocle_cutthroat(dealer_choice=random)")
+    state = game.new_initial_state()
+    assert state.is_chance_node() and state.chance_outcomes() == [(s, 1 / 3) for s in range(3)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 2) == "dealer 2"
+    state.apply_action(2)
+    assert state.episode.state.dealer == 2 and state.is_chance_node()
+    assert len(state.chance_outcomes()) == 24
+    again = game.deserialize_state(state.serialize())
+    assert again.history() == [2] and again.episode.state.dealer == 2
+    game = pyspiel.load_game("python_binocle_three_handed(dealer_choice=rotate)")
+    seats = [game.new_initial_state().episode.state.dealer for _ in range(4)]
+    assert seats == [0, 1, 2, 0]
+
+
+def _play(game: object, seed: int, choose: object = None) -> object:
+    rng = random.Random(seed)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(choose(state, legal, rng) if choose else rng.choice(legal))  # type: ignore[operator]
+    return state
+
+
+def test_reward_options() -> None:
+    """AI page, "Rewards": score (score change), normalised (scaled into [-1, 1] by the
+    bounds) and win (+1 winner, -1 the others); a wrong claim loses the game, so under
+    win it costs the claimant -1.  Rewards add up to the returns; returns stay in the
+    declared bounds."""
+    score = pyspiel.load_game("python_binocle_classic")
+    norm = pyspiel.load_game("python_binocle_classic(reward=normalised)")
+    win = pyspiel.load_game("python_binocle_classic(reward=win)")
+    scale = max(-score.min_utility(), score.max_utility())
+    assert (norm.min_utility(), norm.max_utility()) == (0.0, 1.0)
+    assert (win.min_utility(), win.max_utility()) == (-1.0, 1.0)
+    claimed = 0
+    for seed in range(12):
+        a, b, c = (_play(g, seed) for g in (score, norm, win))
+        assert b.returns() == pytest.approx([x / scale for x in a.returns()])
+        assert all(x in (-1.0, 0.0, 1.0) for x in c.returns())
+        s = c.episode.state
+        if binocle.is_over(s):
+            w = binocle.winner(s)
+            assert c.returns() == [1.0 if i == w else -1.0 for i in range(2)]
+            if s.results and s.results[-1].outcome == "claimed" and w is not None:
+                claimed += 1
+    assert claimed > 0
+    # The rewards of a two-hand episode add up to its returns, step by step.
+    game = pyspiel.load_game("python_binocle_cutthroat(hands=2,reward=normalised,max_bid=400)")
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    total = [0.0, 0.0, 0.0]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        total = [t + r for t, r in zip(total, state.rewards(), strict=True)]
+    assert total == pytest.approx(state.returns())
+    assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
+
+
+def test_mcts_bot_plays_a_one_hand_game() -> None:
+    """AI page, "OpenSpiel": a one-hand game declares terminal rewards, so OpenSpiel's
+    MCTSBot plays it (through the whole hand, against random)."""
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("python_binocle_classic")
+    bot = mcts.MCTSBot(
+        game, 2.0, 8, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        random_state=np.random.RandomState(0),
+    )  # fmt: skip
+    moves = []
+
+    def choose(state: object, legal: list[int], rng: random.Random) -> int:
+        if state.current_player() == 0:  # type: ignore[attr-defined]
+            action = bot.step(state)
+            moves.append(action)
+            return int(action)
+        return rng.choice(legal)
+
+    state = _play(game, 1, choose)
+    assert moves and len(state.returns()) == 2
+
+
+def test_resample_from_infostate() -> None:
+    """AI page, "OpenSpiel": resample_from_infostate draws the hidden cards with
+    binocle.determinize; the player sees the same information state, the other hands
+    vary, and the new state's history replays like any other (it serializes)."""
+    state = _random_state("python_binocle_cutthroat(max_bid=400)", 3, 70)
+    assert not state.is_chance_node() and not state.is_terminal()
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    others = set()
+    for _ in range(6):
+        new = state.resample_from_infostate(player, sampler)
+        assert new.information_state_string(player) == state.information_state_string(player)
+        assert new.legal_actions() == state.legal_actions()
+        assert len(new.history()) == len(state.history())
+        again = new.get_game().deserialize_state(new.serialize())
+        assert str(again) == str(new)
+        others.add(tuple(new.episode.state.hands[(player + 1) % 3]))
+    assert len(others) > 1
+
+
+def test_factored_observation_strings() -> None:
+    """AI page, "OpenSpiel": the public observation string holds the public lines, hand
+    sizes among them; the private string holds the seat's own cards only."""
+    state = _random_state("python_binocle_cutthroat", 5, 60)
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    private = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+    )
+    game = state.get_game()
+    pub = game.make_py_observer(public).string_from(state, 0)
+    priv = game.make_py_observer(private).string_from(state, 0)
+    assert "\nhand sizes " in f"\n{pub}" and "hand sizes" not in priv
+    assert priv.startswith("hand ")
+    assert [ln for ln in pub.split("\n") if ln.startswith("hand")] == [
+        ln for ln in pub.split("\n") if ln.startswith("hand sizes ")
+    ]
 
 
 def regenerate() -> None:

@@ -27,6 +27,12 @@ SETTINGS = [
     ("classic", {"hands": 2, "pack": 64}),
     ("three-handed", {}),
     ("three-handed", {"hands": 2, "claim_overlooked": True}),
+    ("classic", {"dealer": "random", "reward": "win"}),
+    ("cutthroat", {"hands": 2, "dealer": "rotate", "reward": "normalised", "max_bid": 500}),
+    ("three-handed", {"dealer": 2, "reward": "win"}),
+    ("cutthroat", {"observation": "perfect_recall", "normalised": True, "max_bid": 400}),
+    ("classic", {"hands": 2, "observation": "observation", "normalised": True}),
+    ("three-handed", {"hands": 2, "observation": "perfect_recall"}),
 ]
 
 
@@ -130,3 +136,125 @@ def test_bad_arguments_and_illegal_actions() -> None:
     with pytest.raises(binocle.IllegalActionError):
         e.step(E.action_labels("cutthroat").index("play AS"))
     assert e.episode is before
+
+
+def test_dealer_option() -> None:
+    """AI page, "PettingZoo": dealer is a seat, "rotate" (the next seat at each reset)
+    or "random" (drawn from the seeded generator at each reset)."""
+    e = raw_env("classic", dealer=1)
+    e.reset(seed=0)
+    assert e.episode.state.dealer == 1
+    e = raw_env("cutthroat", dealer="rotate")
+    seats = []
+    for _ in range(4):
+        e.reset(seed=3)
+        seats.append(e.episode.state.dealer)
+    assert seats == [0, 1, 2, 0]
+
+    def random_seats(seed: int) -> list[int]:
+        e = raw_env("three-handed", dealer="random")
+        out = []
+        for k in range(12):
+            e.reset(seed=seed + k)
+            out.append(e.episode.state.dealer)
+        return out
+
+    assert random_seats(5) == random_seats(5) and set(random_seats(5)) == {0, 1, 2}
+    for bad in (3, -1, "left", True, 1.0):
+        with pytest.raises(binocle.InvalidArgumentError, match="dealer"):
+            raw_env("three-handed", dealer=bad)
+
+
+def _episode(e: object, seed: int) -> dict[str, float]:
+    e.reset(seed=seed)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(seed)
+    total = dict.fromkeys(e.possible_agents, 0.0)  # type: ignore[attr-defined]
+    while not all(e.terminations.values()):  # type: ignore[attr-defined]
+        e.step(_act(e, rng))  # type: ignore[attr-defined]
+        for a, r in e.rewards.items():  # type: ignore[attr-defined]
+            total[a] += r
+    return total
+
+
+def test_reward_options() -> None:
+    """AI page, "Rewards": normalised is the score change scaled into [-1, 1]; win pays
+    +1 to the winner and -1 to the others, a wrong claim included (never free)."""
+    scale = max(-E.utility_bounds("classic")[0], E.utility_bounds("classic")[1])
+    lost_by_claim = 0
+    for seed in range(10):
+        score = _episode(raw_env("classic"), seed)
+        norm = _episode(raw_env("classic", reward="normalised"), seed)
+        assert norm == pytest.approx({a: v / scale for a, v in score.items()})
+        e = raw_env("classic", reward="win")
+        win = _episode(e, seed)
+        assert sorted(win.values()) in ([-1.0, 1.0], [0.0, 0.0])
+        s = e.episode.state
+        if binocle.is_over(s) and s.results[-1].outcome == "claimed":
+            assert win[f"player_{binocle.winner(s)}"] == 1.0
+            lost_by_claim += 1
+    assert lost_by_claim > 0
+    with pytest.raises(binocle.InvalidArgumentError, match="reward"):
+        raw_env("classic", reward="points")
+
+
+def test_actions_are_whole_numbers() -> None:
+    """Error contract: an action is an int or a numpy integer; a float, a bool or text is
+    refused with InvalidArgumentError and changes nothing."""
+    e = raw_env("cutthroat")
+    e.reset(seed=1)
+    before = e.episode
+    for bad in (0.9, 1.0, True, np.bool_(True), "3", np.float32(2.0), None):
+        with pytest.raises(binocle.InvalidArgumentError, match="whole number"):
+            e.step(bad)
+        assert e.episode is before
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    e.step(np.int64(legal))
+    assert e.episode is not before
+
+
+def test_a_refused_step_keeps_the_uncollected_reward() -> None:
+    """Error contract: a refused step changes nothing, so an agent's reward not yet
+    collected (here: the score change of the hand that just ended) is still there."""
+    for seed in range(40):
+        e = raw_env("cutthroat", hands=2, single_set=True, max_bid=400)
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not all(e.terminations.values()):
+            e.step(_act(e, rng))
+            agent = e.agent_selection
+            pending = e._cumulative_rewards[agent]
+            if pending and not e.terminations[agent]:
+                illegal = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
+                with pytest.raises(binocle.IllegalActionError):
+                    e.step(illegal)
+                assert e._cumulative_rewards[agent] == pending
+                assert e.last()[1] == pending
+                return
+    raise AssertionError("no hand ended with a reward pending")
+
+
+def test_observation_options() -> None:
+    """AI page, "PettingZoo": observation picks the tensor (the view of the hand in play,
+    the compact view, or the perfect-recall one); normalised divides by tensor_scale;
+    the Box bounds are finite except for points."""
+    raw = raw_env("three-handed", hands=2, observation="perfect_recall")
+    norm = raw_env("three-handed", hands=2, observation="perfect_recall", normalised=True)
+    small = raw_env("three-handed", observation="observation")
+    for e in (raw, norm, small):
+        e.reset(seed=8)
+    agent = raw.agent_selection
+    seat = raw.possible_agents.index(agent)
+    expected = E.perfect_recall_tensor(raw.episode, seat)
+    assert raw.observe(agent)["observation"].tolist() == pytest.approx(expected)
+    scale = E.tensor_scale("three-handed", "perfect_recall", 2)
+    assert norm.observe(agent)["observation"].tolist() == pytest.approx(
+        [x / k for x, k in zip(expected, scale, strict=True)]
+    )
+    view = binocle.observe(small.episode.state, seat)
+    assert small.observe(agent)["observation"].tolist() == E.observation_tensor(view)
+    box = norm.observation_space(agent)["observation"]
+    finite = np.isfinite(box.high)
+    assert finite.mean() > 0.99 and box.high[finite].max() <= 2.0
+    for bad in ({"observation": "pixels"}, {"normalised": 1}):
+        with pytest.raises(binocle.InvalidArgumentError):
+            raw_env("classic", **bad)

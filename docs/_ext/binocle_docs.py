@@ -6,7 +6,8 @@
 - ``.. binocle-action-table:: PROFILE`` prints the profile's action ids as ranges
   with what they mean, from :mod:`binocle.encoding` itself.
 - ``.. binocle-tensor-layout:: PROFILE`` prints the parts of the
-  information-state and observation tensors, with their offsets and shapes.
+  information-state, observation and perfect-recall tensors, with their
+  offsets, shapes and what each holds.
 - A reference by the name a reader uses finds the entry where the object is
   documented: ``binocle.IllegalActionError`` is :class:`binocle.errors.IllegalActionError`,
   ``RuleCode.WRONG_VALUE`` in a module that imports ``RuleCode`` is the member of
@@ -148,8 +149,65 @@ class ActionTable(SphinxDirective):
         return [_table(("ids", "actions", "count"), rows, (11, 70, 6))]
 
 
+#: What each part of a tensor holds, by part name (a hand's parts by the name after the dot).
+_PART_MEANING = {
+    "seat": "the seat the tensor is for, one-hot",
+    "to_act": "the seat to act, one-hot (zeros when nobody acts)",
+    "dealer": "the dealer, one-hot",
+    "phase": "the phase, one-hot in the order of binocle.Phase",
+    "trump": "trump, one-hot by suit (S H D C); zeros before it is known",
+    "hand": "the seat's cards, a count (0-2) per card kind",
+    "hand_sizes": "how many cards each seat holds",
+    "trick": "the trick so far, a row per card played: the seat one-hot, then the card one-hot",
+    "scores": "each seat's game score (points)",
+    "played": "the cards each seat played this hand, a row of counts per seat",
+    "gone": "the cards played this hand, counts",
+    "bids": "the bidding: a row per bid level, 1 in the column of the seat that bid it",
+    "passed": "1 for each seat that passed",
+    "bidder": "the bidder, one-hot",
+    "bid": "the winning bid (points)",
+    "widow": "the widow once shown, counts",
+    "discards": "the seat's own discards, counts",
+    "discard_count": "how many cards the bidder discarded",
+    "meld_points": "each seat's meld points this hand",
+    "melds": "the cards of each seat's meld shown, a row of counts per seat",
+    "turn_up": "the turned-up card, one-hot",
+    "stock_size": "cards left in the stock",
+    "concealed": "the seat's concealed cards (not on the table), counts",
+    "tables": "each seat's cards on the table, a row of counts per seat",
+    "taken": "each seat's card points taken this hand",
+    "dixes": "how many dixes were declared",
+    "targets": "each seat's target",
+    "table_melds": "the combinations on each seat's table by kind: intact, broken (counts)",
+    "exchanged": "1 once the turn-up was exchanged for the dix",
+    "dix_shown": "how many dixes each seat showed",
+    "announced": "each seat's announced meld points",
+    "scored": "1 for each seat whose melds were scored",
+    "recorded": "each seat's recorded points",
+    "retired": "the seat that retired, one-hot",
+    "overlooked": "the seat whose overlooked meld is offered, one-hot, then its points",
+    "steps": "how many steps (decisions and chance outcomes) the episode has taken",
+    "hand.steps": (
+        "every decision of the hand in order, a row each: the seat that took it one-hot,"
+        " 1 (a step), 1 if its id is hidden from this seat (another seat's face-down"
+        " discard), then the id in binary, highest bit first; rows after the last zero"
+    ),
+    "hand.seen": "the cards this seat saw of the deal: a row per place in the deal, one-hot",
+    "hand.melds": "the cards of each seat's meld shown in the hand, a row of counts per seat",
+    "hand.result": "once the hand is over: meld points, trick points, score change, by seat",
+}
+
+
+def _meaning(name: str) -> str:
+    if name.startswith("hand") and "." in name:
+        return _PART_MEANING["hand." + name.partition(".")[2]]
+    return _PART_MEANING[name]
+
+
 class TensorLayoutTable(SphinxDirective):
-    """The parts of a profile's two tensors."""
+    """The parts of a profile's tensors: the view's information-state and observation
+    tensors, and the perfect-recall tensor of a one-hand episode (each further hand
+    repeats the ``hand0`` parts)."""
 
     required_arguments = 1
     final_argument_whitespace = True
@@ -158,15 +216,25 @@ class TensorLayoutTable(SphinxDirective):
         from binocle import encoding
 
         out: list[nodes.Node] = []
-        for kind in ("information_state", "observation"):
+        for kind in ("information_state", "observation", "perfect_recall"):
             layout = encoding.tensor_layout(self.arguments[0], kind)
             rows = [
-                (name, str(start), " x ".join(map(str, shape)))
+                (name, str(start), " x ".join(map(str, shape)), _meaning(name))
                 for name, (start, shape) in layout.offsets().items()
             ]
             title = kind.replace("_", " ")
-            out.append(nodes.paragraph(text=f"{title} tensor: {layout.size} floats"))
-            out.append(_table(("part", "offset", "shape"), rows, (16, 8, 10)))
+            if kind == "perfect_recall":
+                two = encoding.tensor_layout(self.arguments[0], kind, hands=2)
+                rows = rows[-(len(two.parts) - len(layout.parts)) - 1 :]
+                text = (
+                    f"perfect recall tensor: {layout.size} floats for one hand, each further"
+                    f" hand {two.size - layout.size} more; the information state tensor's"
+                    " parts first, then:"
+                )
+            else:
+                text = f"{title} tensor: {layout.size} floats"
+            out.append(nodes.paragraph(text=text))
+            out.append(_table(("part", "offset", "shape", "what"), rows, (14, 7, 9, 50)))
         return out
 
 
@@ -270,4 +338,4 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("binocle-cli", CliHelp)
     app.add_directive("binocle-action-table", ActionTable)
     app.add_directive("binocle-tensor-layout", TensorLayoutTable)
-    return {"version": "2", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "3", "parallel_read_safe": True, "parallel_write_safe": True}

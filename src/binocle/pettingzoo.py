@@ -10,13 +10,29 @@
 ((1137,), dtype('int8'), True)
 
 Agents are ``player_0`` … one per seat.  An observation is a dict: ``observation``,
-the seat's information-state tensor (:func:`binocle.encoding.information_state_tensor`,
-float32), and ``action_mask``, one int8 per action id, 1 where legal for the
-agent to act.  Chance (the deals, the classic stock draws) is drawn from the
+a tensor of the seat (float32), and ``action_mask``, one int8 per action id, 1
+where legal for the agent to act.  ``observation`` picks the tensor:
+``"information_state"`` (the default: the view of the hand in play,
+:func:`binocle.encoding.information_state_tensor`), ``"observation"`` (the
+compact view of the present) or ``"perfect_recall"`` (everything the seat saw
+and did this episode, :func:`binocle.encoding.perfect_recall_tensor`).  With
+``normalised=True`` points and counts are scaled
+(:func:`binocle.encoding.tensor_scale`).  The Box bounds are finite except for
+points (:func:`binocle.encoding.tensor_bounds`).  Chance (the deals, the classic stock draws) is drawn from the
 generator that ``reset(seed=...)`` seeds, so a seed fixes the episode.  An
-episode plays ``hands`` hands (default 1) or ends with the game.  Rewards are
-score changes, paid at the step that ends a hand; an illegal action raises
-:class:`binocle.IllegalActionError` and changes nothing.
+episode plays ``hands`` hands (default 1) or ends with the game.
+
+``dealer`` is the seat that deals the episode's first hand (default 0), or
+``"rotate"`` (each reset the next seat, starting at 0) or ``"random"`` (drawn at
+each reset from the seeded generator).  ``reward`` is ``"score"`` (the default:
+score changes, paid at the step that ends a hand), ``"normalised"`` (the same
+scaled into [-1, 1]) or ``"win"`` (+1 to the winner, -1 to the others, at the
+end; see :func:`binocle.encoding.episode_returns`).
+
+An action is an id: a Python int or a numpy integer.  Anything else (a float,
+a bool, text) raises :class:`binocle.InvalidArgumentError`; an illegal id raises
+:class:`binocle.IllegalActionError`.  A refused step changes nothing, not even
+the rewards an agent has not yet collected.
 """
 
 from __future__ import annotations
@@ -35,13 +51,19 @@ from binocle.profiles import get_profile
 
 __all__ = ["env", "raw_env"]
 
+#: The tensors an observation can be.
+_OBSERVATIONS = ("information_state", "observation", "perfect_recall")
+
 
 def env(profile: Any = "cutthroat", **kwargs: Any) -> AECEnv:
     """The environment for ``profile`` (name or profile) with options by keyword,
     wrapped in PettingZoo's order-enforcing wrapper.
 
-    Keywords besides the profile's options: ``hands`` (default 1) and
-    ``render_mode`` (None, ``"ansi"``: :meth:`~raw_env.render` returns the text,
+    Keywords besides the profile's options: ``hands`` (default 1), ``dealer``
+    (a seat, ``"rotate"`` or ``"random"``; default 0), ``reward`` (``"score"``,
+    ``"normalised"`` or ``"win"``), ``observation`` (``"information_state"``,
+    ``"observation"`` or ``"perfect_recall"``), ``normalised`` (False or True)
+    and ``render_mode`` (None, ``"ansi"``: :meth:`~raw_env.render` returns the text,
     or ``"human"``: it prints it).
     """
     return wrappers.OrderEnforcingWrapper(raw_env(profile, **kwargs))
@@ -61,6 +83,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         profile: Any = "cutthroat",
         hands: int = 1,
         render_mode: str | None = None,
+        dealer: int | str = 0,
+        reward: str = "score",
+        observation: str = "information_state",
+        normalised: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -71,18 +97,37 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
             raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
         self.profile = get_profile(profile, **options)
+        n = self.profile.players
+        if dealer not in ("rotate", "random") and (
+            isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n
+        ):
+            raise InvalidArgumentError(
+                f"dealer is a seat 0..{n - 1}, 'rotate' or 'random', not {dealer!r}"
+            )
+        self.dealer = dealer
+        self.reward = E.check_reward(reward)
+        if observation not in _OBSERVATIONS:
+            raise InvalidArgumentError(
+                f"observation is one of {', '.join(_OBSERVATIONS)}, not {observation!r}"
+            )
+        if not isinstance(normalised, bool):
+            raise InvalidArgumentError(f"normalised is True or False, not {normalised!r}")
+        self.observation_kind = observation
+        self.normalised = normalised
+        self._resets = 0
         self.hands = hands
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"binocle_{self.profile.name}_v0"}
-        n = self.profile.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         size = E.num_distinct_actions(self.profile)
-        obs_size = E.tensor_layout(self.profile).size
+        low, high = E.tensor_bounds(self.profile, observation, hands, normalised)
+        self._scale = np.asarray(E.tensor_scale(self.profile, observation, hands), np.float32)
+        box_low, box_high = np.asarray(low, np.float32), np.asarray(high, np.float32)
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, (obs_size,), np.float32),
+                    "observation": spaces.Box(box_low, box_high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (size,), np.int8),
                 }
             )
@@ -105,7 +150,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._rng = np.random.default_rng(seed)
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
-        self.episode = self._chance(E.Episode.new(self.profile, hands=self.hands))
+        if self.dealer == "random":
+            seat = int(self._rng.integers(self.profile.players))
+        elif self.dealer == "rotate":
+            seat = self._resets % self.profile.players
+        else:
+            seat = int(self.dealer)
+        self._resets += 1
+        self.episode = self._chance(E.Episode.new(self.profile, hands=self.hands, dealer=seat))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -137,10 +189,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        before = E.episode_returns(self.episode, self.reward)
+        # Refused (a bad or illegal id): nothing changes, uncollected rewards stay.
+        self.episode = self._chance(self.episode.apply(action))
         self._cumulative_rewards[agent] = 0.0
-        self.episode = self._chance(self.episode.apply(int(action)))
-        rewards = self.episode.rewards()
-        self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents)}
+        after = E.episode_returns(self.episode, self.reward)
+        self.rewards = {a: after[i] - before[i] for i, a in enumerate(self.possible_agents)}
         if self.episode.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
@@ -148,14 +202,20 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        view = self.episode.view(seat)
         mask = np.zeros(self.action_spaces[agent].n, np.int8)
         if self.episode.current_player == seat:
             mask[list(self.episode.legal_ids())] = 1
-        return {
-            "observation": np.asarray(E.information_state_tensor(view), np.float32),
-            "action_mask": mask,
-        }
+        kind = self.observation_kind
+        if kind == "perfect_recall":
+            values = E.perfect_recall_tensor(self.episode, seat)
+        elif kind == "observation":
+            values = E.observation_tensor(self.episode.view(seat))
+        else:
+            values = E.information_state_tensor(self.episode.view(seat))
+        tensor = np.asarray(values, np.float32)
+        if self.normalised:
+            tensor /= self._scale
+        return {"observation": tensor, "action_mask": mask}
 
     def render(self) -> str | None:
         """The agent to act's view as text: returned (render_mode ``"ansi"``) or

@@ -824,6 +824,175 @@ def check_positions(rng: random.Random, pool: Pool, tally: Tally) -> None:
         tally.note("unreal", f"{how}: {text[:200]}")
 
 
+# -- the learning encodings and the adapters ---------------------------------------------------------
+
+
+def _junk_id(rng: random.Random, legal: tuple[int, ...]) -> Any:
+    """An action id: a legal one, an illegal one, or a value of another type."""
+    r = rng.random()
+    if r < 0.4 and legal:
+        return rng.choice(legal)
+    if r < 0.7:
+        return rng.choice((0, 1, 5, 31, 331, 2518, 2521, 10**6, -1, -(2**40), 2**70))
+    return junk_value(rng)
+
+
+_EPISODES: dict[int, Any] = {}
+
+
+def _episode(pool: Pool, i: int, s: GameState) -> Any:
+    from binocle import encoding as E
+
+    if i not in _EPISODES:
+        _EPISODES[i] = E.Episode.from_state(s)
+    return _EPISODES[i]
+
+
+def check_encoding(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``binocle.encoding`` on junk: ids, seats, kinds, reward options and profiles given
+    to an episode of a reachable state and to the encoding functions; an id accepted
+    is a legal one, and the episode it was applied to is unchanged."""
+    from binocle import encoding as E
+
+    i, s = pool.pick(rng)
+    ep = _episode(pool, i, s)
+    legal = ep.legal_ids()
+    action = _junk_id(rng, legal)
+    seat = rng.choice((0, 1, 2, 3, -1, True, None, 1.0, "0")) if rng.random() < 0.5 else 0
+    kind = rng.choice(("information_state", "observation", "perfect_recall", "x", None, 3))
+    hands = rng.choice((1, 2, 0, -1, True, 1.5, "2", 10**9 if rng.random() < 0.01 else 3))
+    reward = rng.choice(("score", "normalised", "win", "Score", "", None, 1))
+    prof = rng.choice(PROFILE_SPECS) if rng.random() < 0.8 else junk_value(rng)
+    before = (ep.state, ep.history, ep.deck)
+    calls: list[tuple[str, Callable[[], Any]]] = [
+        ("apply", lambda: ep.apply(action)),
+        ("action_label", lambda: ep.action_label(action)),
+        ("perfect_recall_tensor", lambda: E.perfect_recall_tensor(ep, seat)),
+        ("perfect_recall_string", lambda: E.perfect_recall_string(ep, seat)),
+        ("episode_returns", lambda: E.episode_returns(ep, reward)),
+        ("reward_bounds", lambda: E.reward_bounds(prof, hands, reward)),
+        ("tensor_layout", lambda: E.tensor_layout(prof, kind, hands if hands != 10**9 else 2)),
+        ("tensor_bounds", lambda: E.tensor_bounds(prof, kind, 1, bool(rng.random() < 0.5))),
+        ("action_from_id", lambda: E.action_from_id(s, action)),
+        ("action_id", lambda: E.action_id(s, random_text(rng, 3))),
+        ("information_state_tensor", lambda: E.information_state_tensor(junk_value(rng))),
+    ]
+    name, call = rng.choice(calls)
+    ok, _ = timed(tally, lambda: f"{name}({action!r:.40}, seat {seat!r}, {kind!r})", call)
+    if (ep.state, ep.history, ep.deck) != before:
+        tally.note("changed", f"{name}({action!r:.40})")
+    if ok and name == "apply" and action not in legal:
+        tally.note("wrong", f"apply accepted id {action!r:.40}, legal {legal[:10]}")
+
+
+def check_pettingzoo(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """The PettingZoo environment: options of any value, then steps with legal ids,
+    illegal ids and junk; a refused step changes neither the episode nor the rewards
+    not yet collected."""
+    try:
+        from binocle.pettingzoo import raw_env
+    except ImportError:  # the extra is not installed: nothing to try
+        return
+    spec = rng.choice(("cutthroat", "classic", "three-handed"))
+    kw: dict[str, Any] = {}
+    for key, values in (
+        ("hands", (1, 2, 0, True, "2", 1.0)),
+        ("dealer", (0, 1, 2, 3, "rotate", "random", "left", None, 1.0)),
+        ("reward", ("score", "normalised", "win", "x")),
+        ("observation", ("information_state", "observation", "perfect_recall", "x")),
+        ("normalised", (True, False, 1)),
+        ("max_bid", (400, 7, "x")),
+    ):
+        if rng.random() < 0.35 and not (key == "max_bid" and spec != "cutthroat"):
+            kw[key] = rng.choice(values)
+    ok, env = timed(tally, lambda: f"raw_env({spec}, {kw})", lambda: raw_env(spec, **kw))
+    if not ok or env is None:
+        return
+    ok, _ = timed(tally, lambda: f"reset {kw}", lambda: env.reset(seed=rng.randrange(1000)))
+    if not ok:
+        return
+    for _ in range(rng.randrange(1, 40)):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        mask = env.observe(agent)["action_mask"]
+        legal = tuple(int(x) for x in mask.nonzero()[0])
+        action = _junk_id(rng, legal) if rng.random() < 0.3 else rng.choice(legal)
+        before = (env.episode, dict(env._cumulative_rewards), env.agent_selection)
+        ok, _ = timed(
+            tally,
+            lambda action=action: f"step({action!r:.40}) {kw}",
+            lambda action=action: env.step(action),
+        )
+        if not ok and (env.episode, dict(env._cumulative_rewards), env.agent_selection) != before:
+            tally.note("changed", f"step({action!r:.40}) {kw}")
+        if ok and action not in legal:
+            tally.note("wrong", f"step accepted {action!r:.40}, legal {legal[:10]}")
+
+
+def check_openspiel(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """The OpenSpiel adapter: state texts bent or forged (pickles among them) read by
+    ``pyspiel.deserialize_game_and_state`` and ``game.deserialize_state`` (refused with
+    InvalidStateError, or read to the state written), and ids applied to states."""
+    try:
+        import pyspiel
+
+        import binocle.openspiel as bos
+    except ImportError:  # the extra is not installed: nothing to try
+        return
+    name = rng.choice(list(bos.GAMES.values()))
+    params = rng.choice(("", "(max_bid=400)" if "cut" in name else "", "(hands=2)",
+                         "(dealer_choice=random)", "(reward=win,dealer=1)"))  # fmt: skip
+    game = pyspiel.load_game(name + params)
+    state = game.new_initial_state()
+    for _ in range(rng.randrange(60)):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    text = pyspiel.serialize_game_and_state(game, state)
+    r = rng.random()
+    if r < 0.15:
+        import base64
+        import pickle
+
+        forged = base64.b64encode(pickle.dumps({"episode": rng.randrange(9)})).decode()
+        text = text.split("[State]")[0] + f"[State]\nhistory=\nmove_number=0\n__dict__={forged}\n"
+        how = "pickled"
+    elif r < 0.75:
+        for _ in range(rng.choice((1, 1, 2, 5))):
+            text = mutate_text(rng, text)
+        how = "character"
+    else:
+        head, _, body = text.partition("[State]\n")
+        try:
+            doc = json.loads(body)
+            text = head + "[State]\n" + mutate_doc(rng, doc)[0]
+        except ValueError:
+            pass
+        how = "field"
+    original = str(state)
+    if "python_binocle_" in text:  # a text of another game is OpenSpiel's to read
+        ok, got = timed(
+            tally, lambda: f"{how}: {text[:200]}", lambda: pyspiel.deserialize_game_and_state(text)
+        )
+        if ok and how == "pickled":
+            tally.note("wrong", f"a pickled text was read: {text[:200]}")
+        elif not ok and got is not None and not isinstance(got, binocle.InvalidStateError):
+            tally.note("wrong", f"{type(got).__name__} ({how}): {text[:200]}")
+    state_text = text.partition("[State]\n")[2]
+    timed(tally, lambda: f"deserialize_state {how}: {state_text[:200]}",
+          lambda: game.deserialize_state(state_text))  # fmt: skip
+    if not state.is_terminal():
+        legal = tuple(state.legal_actions())
+        action = rng.choice((*legal, 10**6, -3, 2**40)) if legal else 5
+        ok, _ = timed(tally, lambda: f"apply_action({action})", lambda: state.apply_action(action))
+        if not ok and str(state) != original:
+            tally.note("changed", f"apply_action({action})")
+
+
 #: Every target, by name: (checker, relative cost weight for a time budget).
 TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] = {
     "loads": (check_loads, 3.0),
@@ -836,6 +1005,9 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "records": (check_records, 2.0),
     "cli_validate": (check_cli_validate, 1.0),
     "positions": (check_positions, 2.0),
+    "encoding": (check_encoding, 1.0),
+    "pettingzoo": (check_pettingzoo, 1.5),
+    "openspiel": (check_openspiel, 1.5),
 }
 
 # Targets kept in modules of their own add themselves here.

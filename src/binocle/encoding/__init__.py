@@ -44,13 +44,16 @@ from binocle.encoding._actions import (
 from binocle.encoding._bounds import max_decisions_per_hand, utility_bounds
 from binocle.encoding._common import kinds
 from binocle.encoding._episode import Episode
-from binocle.encoding._strings import information_state_string, observation_string
-from binocle.encoding._tensors import (
-    TensorLayout,
-    information_state_tensor,
-    observation_tensor,
+from binocle.encoding._recall import (
+    perfect_recall_string,
+    perfect_recall_tensor,
+    tensor_bounds,
     tensor_layout,
+    tensor_scale,
 )
+from binocle.encoding._rewards import REWARDS, check_reward, episode_returns, reward_bounds
+from binocle.encoding._strings import information_state_string, observation_string
+from binocle.encoding._tensors import TensorLayout, information_state_tensor, observation_tensor
 
 __all__ = [
     "ActionSpace",
@@ -68,11 +71,22 @@ __all__ = [
     "num_distinct_actions",
     "observation_string",
     "observation_tensor",
+    "perfect_recall_string",
+    "perfect_recall_tensor",
+    "tensor_bounds",
     "tensor_layout",
+    "tensor_scale",
 ]
-__all__ += ["max_decisions_per_hand", "utility_bounds"]
+__all__ += [
+    "check_reward",
+    "episode_returns",
+    "max_decisions_per_hand",
+    "reward_bounds",
+    "utility_bounds",
+]
 
 # The public names are this package's: their pages, reprs and pickles name binocle.encoding.
 for _name in __all__:
     globals()[_name].__module__ = __name__
 del _name
+__all__ += ["REWARDS"]

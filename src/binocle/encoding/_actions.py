@@ -12,7 +12,7 @@ from binocle.actions import Action, Kind, parse_action_text
 from binocle.cards import CARDS, Card, Suit
 from binocle.core import GameState, Phase, Profile
 from binocle.encoding._common import _check_state, _profile_of, kinds
-from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode
+from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
 from binocle.rules.classic_melds import KINDS, MeldTable
 
 _FOUR_NAMES: Final = ((0, "aces"), (2, "kings"), (3, "queens"), (4, "jacks"))
@@ -216,10 +216,10 @@ class ActionSpace:
         Raises :class:`~binocle.IllegalActionError` when that id is not legal now.
         """
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise InvalidArgumentError(f"an action id is a whole number, not {action_id!r}")
+            raise InvalidArgumentError(f"an action id is a whole number, not {excerpt(action_id)}")
         if not 0 <= action_id < self.size:
             raise InvalidArgumentError(
-                f"action id {action_id} is outside 0..{self.size - 1} ({self.profile})"
+                f"action id {excerpt(action_id)} is outside 0..{self.size - 1} ({self.profile})"
             )
         from binocle.game import legal_actions
 

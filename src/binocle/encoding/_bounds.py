@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from binocle.encoding._common import _profile_of
+from binocle.encoding._common import _check_hands, _profile_of
 from binocle.errors import InvalidArgumentError
 
 #: The largest number of points one seat can gain or lose in one hand, by profile
@@ -42,6 +42,7 @@ def utility_bounds(profile: Any, hands: int = 1) -> tuple[int, int]:
     points and gain at most 250 trick points plus 200 per announcement.
     """
     p = _profile_of(profile)
+    hands = _check_hands(hands)
     if p.name == "cutthroat":
         worst = -(p.max_bid if p.single_set else 2 * p.max_bid)  # type: ignore[attr-defined]
         return worst * hands, (4740 + _TRICK_POINTS) * hands

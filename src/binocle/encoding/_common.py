@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 from binocle.cards import Card
 from binocle.cards import kinds as _pack_kinds
 from binocle.core import GameState, Profile, View
-from binocle.errors import InvalidArgumentError
+from binocle.errors import InvalidArgumentError, excerpt
 from binocle.profiles import get_profile
 
 
@@ -44,3 +45,21 @@ def _check_view(view: Any) -> View:
             f"not a view: {type(view).__name__} (use binocle.observe(state, seat))"
         )
     return view
+
+
+def _check_id(action_id: Any) -> int:
+    """An action id or chance outcome as an int: a whole number (a Python int or any
+    integer scalar such as numpy's), never a bool, a float or text."""
+    if not isinstance(action_id, bool) and getattr(action_id, "ndim", 0) == 0:
+        try:
+            return operator.index(action_id)
+        except TypeError:
+            pass
+    raise InvalidArgumentError(f"an id is a whole number, not {excerpt(action_id)}")
+
+
+def _check_hands(hands: Any) -> int:
+    """A hand count: a whole number of at least 1."""
+    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+        raise InvalidArgumentError(f"hands must be a positive whole number, not {excerpt(hands)}")
+    return hands

@@ -12,8 +12,14 @@ from binocle.actions import Kind
 from binocle.cards import Card
 from binocle.core import GameState, Phase, Profile, View
 from binocle.encoding._actions import _space
-from binocle.encoding._common import _check_state, _profile_of, kinds
-from binocle.errors import BinocleError, IllegalActionError, InvalidArgumentError, RuleCode
+from binocle.encoding._common import _check_id, _check_state, _profile_of, kinds
+from binocle.errors import (
+    BinocleError,
+    IllegalActionError,
+    InvalidArgumentError,
+    RuleCode,
+    excerpt,
+)
 
 
 def _classic_part(state: GameState) -> Any:
@@ -88,6 +94,13 @@ class Episode:
     Returns are the change of each game score since the episode began; the
     reward of a step is the change since the previous decision, so it is
     paid at the first decision after a hand is scored, or at the end.
+
+    ``history`` holds every id applied since the episode began (chance outcomes
+    and decisions) and ``actors`` the seat that took each (-1 for chance).
+    ``ended`` holds, for each hand the episode finished, the length of
+    ``history`` when it ended and every seat's view just before its last
+    action: what the perfect-recall encodings
+    (:func:`binocle.encoding.perfect_recall_tensor`) read of earlier hands.
     """
 
     state: GameState
@@ -98,6 +111,8 @@ class Episode:
     ready: bool = False
     history: tuple[int, ...] = ()
     base: tuple[int, ...] = ()
+    actors: tuple[int, ...] = ()
+    ended: tuple[tuple[int, tuple[View, ...]], ...] = ()
 
     @classmethod
     def new(cls, profile: Any = "cutthroat", *, hands: int = 1, dealer: int = 0) -> Episode:
@@ -107,7 +122,7 @@ class Episode:
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
             raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
         s = start(_profile_of(profile), 0, dealer)
-        return cls(s, hands, 0, s.scores, (), False, (), s.scores)
+        return cls(s, hands, 0, s.scores, (), False, (), s.scores, (), ())
 
     @classmethod
     def from_state(
@@ -117,13 +132,15 @@ class Episode:
 
         With ``like``, the hand count and returns continue ``like``'s.  A pending
         classic draw counts as already drawn (its cards lie on top of the stock).
+        The new episode's history (and so its perfect-recall encodings) begins here.
         """
         s = _check_state(state)
         if like is not None:
             return cls(
-                s, like.hands, like.first_results, like.start_scores, (), True, (), like.base
-            )
-        return cls(s, hands, len(s.results), s.scores, (), True, (), s.scores)
+                s, like.hands, like.first_results, like.start_scores, (), True, (), like.base,
+                (), (),
+            )  # fmt: skip
+        return cls(s, hands, len(s.results), s.scores, (), True, (), s.scores, (), ())
 
     def __copy__(self) -> Episode:
         return self
@@ -193,28 +210,38 @@ class Episode:
         return _space(self.profile).legal_ids(self.state)
 
     def apply(self, action_id: int) -> Episode:
-        """The episode after a decision or a chance outcome, by id."""
-        if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise InvalidArgumentError(f"an id is a whole number, not {action_id!r}")
+        """The episode after a decision or a chance outcome, by id.
+
+        An id is a whole number (an int or an integer scalar such as numpy's);
+        a bool, a float or text raises :class:`~binocle.InvalidArgumentError`.
+        """
+        action_id = _check_id(action_id)
         if self.is_terminal():
             raise IllegalActionError("the episode is over", RuleCode.GAME_OVER)
         history = (*self.history, action_id)
         if self.is_chance():
             return self._chance(action_id, history)
-        from binocle.game import apply
+        from binocle.game import apply, observe
 
         action = _space(self.profile).action(self.state, action_id)
         s = apply(self.state, action)
+        seat = self.state.current_player
+        assert seat is not None
+        ended = self.ended
+        if len(s.results) > len(self.state.results):
+            # A hand ended: keep what each seat saw of it, for the perfect-recall encodings.
+            views = tuple(observe(self.state, i) for i in range(len(s.scores)))
+            ended = (*ended, (len(history), views))
         return Episode(
             s, self.hands, self.first_results, self.start_scores, (), False, history,
-            self.returns(),
+            self.returns(), (*self.actors, seat), ended,
         )  # fmt: skip
 
     def _chance(self, outcome: int, history: tuple[int, ...]) -> Episode:
         cards = kinds(self.profile.pack_size)
         if not 0 <= outcome < len(cards):
             raise IllegalActionError(
-                f"chance outcome {outcome} is not a card index", RuleCode.BAD_DECK
+                f"chance outcome {excerpt(outcome)} is not a card index", RuleCode.BAD_DECK
             )
         card = cards[outcome]
         counts = self._remaining()
@@ -225,39 +252,46 @@ class Episode:
         deck = (*self.deck, card)
         counts[outcome] -= 1
         s = self.state
+        actors = (*self.actors, -1)
         if s.phase is Phase.DEAL:
             if len(deck) < _dealt_by_chance(s):
                 return Episode(
                     s, self.hands, self.first_results, self.start_scores, deck, self.ready,
-                    history, self.base,
+                    history, self.base, actors, self.ended,
                 )  # fmt: skip
             from binocle.game import apply
 
             rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]
             s = apply(s, A.deal((*deck, *sorted(rest))))
-            return attrs.evolve(self, state=s, deck=(), ready=False, history=history)
+            return attrs.evolve(self, state=s, deck=(), ready=False, history=history, actors=actors)
         stock = _classic_part(s).stock
         if len(deck) < min(2, len(stock)):
-            return attrs.evolve(self, deck=deck, history=history)
+            return attrs.evolve(self, deck=deck, history=history, actors=actors)
         rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]
         return attrs.evolve(
             self, state=_with_stock(s, (*deck, *sorted(rest))), deck=(), ready=True,
-            history=history,
+            history=history, actors=actors,
         )  # fmt: skip
 
     def action_label(self, action_id: int) -> str:
-        """What an id means here: the action's text, or the card a chance outcome deals."""
+        """What an id means here: the action's text, or the card a chance outcome deals.
+
+        An id that is not a whole number raises :class:`~binocle.InvalidArgumentError`.
+        """
+        action_id = _check_id(action_id)
         if self.is_chance():
             cards = kinds(self.profile.pack_size)
             what = "deal" if self.state.phase is Phase.DEAL else "draw"
             if 0 <= action_id < len(cards):
                 return f"{what} {cards[action_id]}"
-            return f"{what} ?{action_id}"
+            return f"{what} ?{excerpt(action_id)}"
         space = _space(self.profile)
         try:
             return str(space.action(self.state, action_id))
         except BinocleError:
-            return space.labels[action_id] if 0 <= action_id < space.size else f"?{action_id}"
+            return (
+                space.labels[action_id] if 0 <= action_id < space.size else f"?{excerpt(action_id)}"
+            )
 
     # -- returns -----------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import attrs
 
 from binocle.cards import CARDS, Card
 from binocle.core import MeldResult, Phase, Profile, View
-from binocle.encoding._common import _check_view, _kind_index, _profile_of, kinds
+from binocle.encoding._common import _check_view, _kind_index, kinds
 from binocle.errors import InvalidArgumentError
 from binocle.profiles.three_handed import Overlooked
 from binocle.rules.classic_melds import KINDS
@@ -124,17 +124,6 @@ def _layout(profile: Profile, full: bool) -> TensorLayout:
 @functools.lru_cache(maxsize=128)
 def _layout_cached(profile: Profile, full: bool) -> TensorLayout:
     return _layout(profile, full)
-
-
-def tensor_layout(profile: Any, kind: str = "information_state") -> TensorLayout:
-    """The layout of the ``"information_state"`` or the ``"observation"`` tensor.
-
-    >>> tensor_layout("cutthroat").size, tensor_layout("cutthroat", "observation").size
-    (1137, 189)
-    """
-    if kind not in ("information_state", "observation"):
-        raise InvalidArgumentError(f"kind is 'information_state' or 'observation', not {kind!r}")
-    return _layout_cached(_profile_of(profile), kind == "information_state")
 
 
 class _Writer:
