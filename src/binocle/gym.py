@@ -13,8 +13,8 @@ The observation is the seat's observation tensor
 (:func:`binocle.encoding.observation_tensor`, float32), the action an id of
 the profile's action space (:func:`binocle.encoding.action_space`);
 ``info["action_mask"]`` (int8, 1 where legal) says which ids are legal now.
-The other seats are played by bots: a name for :func:`binocle.make_bot`, a
-bot spec as :func:`binocle.resolve_bot` reads it, a :class:`~binocle.Bot`
+The other seats are played by bots: a name for :func:`binocle.bots.make_bot`, a
+bot spec as :func:`binocle.bots.resolve_bot` reads it, a :class:`~binocle.bots.Bot`
 object or a factory, or one of these per other seat.  The reward is the
 learner's score change since its previous decision; an episode plays
 ``hands`` hands (or ends with the game).
