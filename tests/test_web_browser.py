@@ -458,6 +458,31 @@ def test_axe_finds_no_serious_violation_on_the_table_and_the_score_sheet(
         assert game.errors == []
 
 
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_axe_finds_no_serious_violation_in_the_lobby_and_the_waiting_room(
+    browser: Any, viewport: dict[str, int]
+) -> None:
+    """axe-core on the lobby listing an open table (the seat buttons of another
+    person's table) and on the waiting room of the table's host: no serious or
+    critical violation."""
+    app = create_app()
+    with running_server(app) as address:
+        host = browser.new_page(viewport=viewport)
+        host.goto(f"http://{address}/")
+        host.wait_for_selector("#profile option", state="attached")
+        host.select_option("#profile", "classic")
+        host.fill("#your-name", "Ann")
+        host.click("#create-table")
+        host.wait_for_selector("#room:not(.hidden)")
+        assert _serious(host) == []
+        guest = browser.new_page(viewport=viewport)
+        guest.goto(f"http://{address}/")
+        guest.wait_for_selector("#open-tables li button.sit")
+        assert _serious(guest) == []
+        host.close()
+        guest.close()
+
+
 def test_a_finished_trick_stays_on_the_table_a_moment(browser: Any) -> None:
     """The trick just taken stays shown with its winner while the next state waits (the
     page's hold), then the table moves on; the last trick stays reviewable."""
