@@ -3,25 +3,31 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from binocle.narrate import SUIT_STYLES
 from binocle.profiles import profile_names
 
 __all__ = [
+    "DealsUnavailable",
     "HelpFormatter",
     "Subparsers",
     "add_command",
+    "add_deal_run_options",
     "add_profile_option",
     "add_suits_option",
     "at_least_one",
     "bot_help",
     "bot_specs",
+    "deal_executor",
     "fail",
     "new_seed",
+    "print_deal_report",
     "search_here",
     "split_bots",
     "suit_style",
@@ -125,6 +131,75 @@ def fail(command: str, message: str) -> int:
     """Print ``binocle COMMAND: message`` on standard error; return the bad-input status 2."""
     print(f"binocle {command}: {message}", file=sys.stderr)
     return 2
+
+
+def add_deal_run_options(
+    cmd: argparse.ArgumentParser, *, what: str, seed: str, output: str, bar: str
+) -> None:
+    """The options of a command that plays many deals (``arena``, ``ratings``): where
+    they run (``--jobs``, ``--scheduler``), ``--seed`` (``seed``: what follows from
+    it), ``--json`` (``what`` it prints, else ``output``) and ``--no-progress`` (else
+    ``bar``)."""
+    cmd.add_argument(
+        "--jobs", type=at_least_one, default=1, metavar="J", help="worker processes on this machine"
+    )
+    cmd.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run the deals on a Dask cluster, e.g. tcp://10.0.0.5:8786 (extra binocle[distributed];"
+        " default: this machine)",
+    )
+    cmd.add_argument(
+        "--seed",
+        type=whole_number,
+        default=None,
+        metavar="S",
+        help=f"the seed {seed} from (default: a random seed, printed)",
+    )
+    cmd.add_argument(
+        "--json", action="store_true", help=f"print {what} as JSON (default: {output})"
+    )
+    cmd.add_argument("--no-progress", action="store_true", help=f"no progress bar (default: {bar})")
+
+
+class DealsUnavailable(Exception):
+    """Dask or the ``--scheduler`` named cannot be had: the message says which."""
+
+
+@contextlib.contextmanager
+def deal_executor(scheduler: str | None) -> Iterator[Any]:
+    """The executor the deals run on: None (this machine's processes), or the Dask
+    cluster's at ``scheduler``, closed on the way out.  Raises DealsUnavailable."""
+    if scheduler is None:
+        yield None
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise DealsUnavailable(
+            "--scheduler needs Dask: pip install 'binocle[distributed]'"
+        ) from None
+    try:
+        client: Any = Client(scheduler, timeout="20s")  # type: ignore[no-untyped-call,unused-ignore]
+    except (OSError, TimeoutError) as exc:
+        raise DealsUnavailable(f"cannot reach the scheduler {scheduler}: {exc}") from None
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+
+
+def print_deal_report(report: Any, args: argparse.Namespace, seed: int) -> int:
+    """Print an arena report or ratings table (``--json`` or its text table, with the
+    seed that repeats the run when none was given); return the status 0."""
+    if args.json:
+        print(report.to_json())
+    else:
+        print(report.table())
+        if args.seed is None:
+            print(f"(seed {seed}: --seed {seed} repeats this run)")
+    return 0
 
 
 def who(seat: int, me: int | None) -> str:

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from binocle.cli._common import (
+    DealsUnavailable,
     Subparsers,
     add_command,
+    add_deal_run_options,
     add_profile_option,
     at_least_one,
     bot_help,
+    deal_executor,
     fail,
     new_seed,
+    print_deal_report,
     search_here,
     split_bots,
-    whole_number,
 )
 
 __all__ = ["add_parser", "run", "split_bots"]
@@ -37,30 +39,12 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     cmd.add_argument(
         "--deals", type=at_least_one, default=100, metavar="N", help="how many duplicate deals"
     )
-    cmd.add_argument(
-        "--jobs", type=at_least_one, default=1, metavar="J", help="worker processes on this machine"
-    )
-    cmd.add_argument(
-        "--scheduler",
-        default=None,
-        metavar="ADDRESS",
-        help="run the deals on a Dask cluster, e.g. tcp://10.0.0.5:8786 (extra binocle[distributed];"
-        " default: this machine)",
-    )
-    cmd.add_argument(
-        "--seed",
-        type=whole_number,
-        default=None,
-        metavar="S",
-        help="the seed every deal follows from (default: a random seed, printed)",
-    )
-    cmd.add_argument(
-        "--json", action="store_true", help="print the report as JSON (default: as a table)"
-    )
-    cmd.add_argument(
-        "--no-progress",
-        action="store_true",
-        help="no progress bar (default: a bar on a terminal, with tqdm installed)",
+    add_deal_run_options(
+        cmd,
+        what="the report",
+        seed="every deal follows",
+        output="as a table",
+        bar="a bar on a terminal, with tqdm installed",
     )
     cmd.set_defaults(run=run)
 
@@ -72,35 +56,17 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else new_seed()
     search_here()
     bots = split_bots(args.bots)
-    client: Any = None
-    executor: Any = None
-    if args.scheduler is not None:
-        try:
-            from distributed import Client
-        except ImportError:
-            return fail("arena", "--scheduler needs Dask: pip install 'binocle[distributed]'")
-        try:
-            client = Client(args.scheduler, timeout="20s")  # type: ignore[no-untyped-call,unused-ignore]
-        except (OSError, TimeoutError) as exc:
-            return fail("arena", f"cannot reach the scheduler {args.scheduler}: {exc}")
-        executor = client.get_executor()
     try:
-        report = arena(
-            args.profile,
-            bots,
-            args.deals,
-            seed=seed,
-            executor=executor,
-            jobs=args.jobs,
-            progress=not args.no_progress,
-        )
-    finally:
-        if client is not None:
-            client.close()
-    if args.json:
-        print(report.to_json())
-    else:
-        print(report.table())
-        if args.seed is None:
-            print(f"(seed {seed}: --seed {seed} repeats this run)")
-    return 0
+        with deal_executor(args.scheduler) as executor:
+            report = arena(
+                args.profile,
+                bots,
+                args.deals,
+                seed=seed,
+                executor=executor,
+                jobs=args.jobs,
+                progress=not args.no_progress,
+            )
+    except DealsUnavailable as exc:
+        return fail("arena", str(exc))
+    return print_deal_report(report, args, seed)
