@@ -37,7 +37,8 @@ PRIVATE_PREFIXES = ("binocle.cli.", "binocle.__main__")
 DEPRECATED = {"binocle.record", "binocle.validate"}
 #: Optional parts whose modules need their extra.
 OPTIONAL = {"binocle.openspiel", "binocle.pettingzoo", "binocle.web", "binocle.web.app",
-            "binocle.web.protocol", "binocle.gym", "binocle.vector"}  # fmt: skip
+            "binocle.web.protocol", "binocle.web.server", "binocle.web.store",
+            "binocle.web.words", "binocle.gym", "binocle.vector"}  # fmt: skip
 
 
 def public_modules() -> list[str]:
