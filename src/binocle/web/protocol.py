@@ -302,7 +302,9 @@ def _option_entry(field: Any) -> dict[str, Any]:
         entry["kind"] = "bool"
     elif field.name == "pack":
         entry.update(kind="choice", choices=[48, 64])
-    elif isinstance(default, int) or "int" in str(field.type):
+    elif isinstance(default, int) or field.name == "max_hands" or "int" in str(field.type):
+        # max_hands (every profile's: a whole number or none) is named, since the compiled
+        # build keeps no annotation text for a field the pure build reads as "int | None".
         entry.update(kind="int", min=1, max=MAX_OPTION, nullable=default is None)
         if field.name == "widow_after_round":
             entry.update(min=0, max=4)
