@@ -349,8 +349,11 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         return "\n".join(lines)
 
 
-_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-_CHANCE = int(pyspiel.PlayerId.CHANCE)
+try:
+    _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+    _CHANCE = int(pyspiel.PlayerId.CHANCE)
+except TypeError:  # pyspiel stood in for by a mock (the docs built without the extra)
+    _TERMINAL, _CHANCE = -4, -1  # OpenSpiel's kTerminalPlayerId and kChancePlayerId
 
 
 class BinocleObserver:
