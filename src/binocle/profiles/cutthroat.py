@@ -413,7 +413,7 @@ def _zero_result(s: CutthroatState, outcome: str) -> HandResult:
 def _game_winner(scores: tuple[int, ...], bidder: int | None, target: int) -> int | None:
     """Winning (cutthroat rules, Winning): the bidder among those at the target, else the higher score.
 
-    Resolution: an exact tie between two non-bidders decides nothing.
+    An exact tie between two non-bidders decides nothing (cutthroat rules, Winning).
     """
     reached = [i for i, v in enumerate(scores) if v >= target]
     if not reached:

@@ -224,7 +224,7 @@ class ThreeHanded(ThreeHandedRules):
         """Melds (three-handed rules, Melds): the best declaration, one combination, or
         done (``pass``).  In the play, before his first card, an announcement does not
         end the player's turn: he still plays a card (or claims)."""
-        # Three-handed rules, Melds, and its Resolution (announcements until the first card).
+        # Three-handed rules, Melds: announcements until the first card.
         p = s.current_player
         assert p is not None and s.trump is not None
         history = (s.history, action, p)

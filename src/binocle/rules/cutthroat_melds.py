@@ -115,7 +115,7 @@ _AROUND_CODES: Final = tuple(
 def meld_codes(cards: Sequence[int], trump: int) -> list[int]:
     """Every meld scored, as codes (indices into :data:`ENTRIES`), in group order.
 
-    Resolution (cutthroat rules, Melds): with one run, extra trump Kings and Queens add
+    As the cutthroat rules, Melds, settle it: with one run, extra trump Kings and Queens add
     exactly one royal marriage; a double run takes every trump King and Queen.
     """
     c = [0] * 32
@@ -220,8 +220,8 @@ def check_declaration(
     A meld stands when its cards make it in this trump, the player holds them,
     and no card of it already counts in a meld of the same group declared
     before it (the K and Q of a single run may be shared with one royal
-    marriage when an extra trump King or Queen is held: the Resolution of the
-    rules page).  It then scores its value from the meld table; a different
+    marriage when an extra trump King or Queen is held: cutthroat rules,
+    Melds).  It then scores its value from the meld table; a different
     value announced is refused (:attr:`RuleCode.WRONG_VALUE`) but the meld
     still scores its real value.  A meld that does not stand scores 0.
     """
@@ -281,7 +281,7 @@ def _fits(melds: list[tuple[str, tuple[int, ...]]], held: list[int], trump: int)
     names = [n for n, _ in melds]
     if names.count("run") == 1 and "double run" not in names and "royal marriage" in names:
         # A run's K and Q with one royal marriage: an extra trump King or Queen makes it
-        # (cutthroat rules, Melds, Resolution); never two royal marriages with one run.
+        # (cutthroat rules, Melds); never two royal marriages with one run.
         if names.count("royal marriage") > 1:
             return False
         k, q = trump * 8 + KING, trump * 8 + QUEEN
