@@ -9,8 +9,6 @@ each profile is saved under ``build/screenshots``.
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +19,7 @@ import pytest
 import binocle
 from binocle.actions import Kind
 from binocle.core import Phase
-from web_support import require, running_server
+from web_support import chromium, require, require_chromium, running_server
 
 require("starlette")
 require("uvicorn")
@@ -29,12 +27,7 @@ sync_api = require("playwright.sync_api")
 
 from binocle.web import create_app  # noqa: E402
 
-CHROMIUM = os.environ.get("BINOCLE_CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parent.parent / "build" / "screenshots"
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 900}
 #: Counts every mouse, pointer and touch event the page receives (a keyboard-only hand has none).
@@ -61,18 +54,13 @@ CONTROLS = """
 }
 """
 
-if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-    if os.environ.get("CI"):
-        raise RuntimeError(f"no Chromium at {CHROMIUM}: apt-get install -y chromium")
-    pytest.skip("needs Debian's chromium (apt-get install -y chromium)", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    with chromium(sync_api) as b:
         yield b
-        b.close()
 
 
 def _settled(page: Any, table: Any) -> bool:

@@ -14,8 +14,6 @@ Screenshots are saved under ``build/screenshots``.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sqlite3
 import time
 from collections import Counter
@@ -26,7 +24,7 @@ import pytest
 
 import binocle
 from binocle.actions import Kind
-from web_support import free_port, require, server_process
+from web_support import chromium, free_port, require, require_chromium, server_process
 
 require("starlette")
 require("uvicorn")
@@ -34,27 +32,17 @@ sync_api = require("playwright.sync_api")
 
 from binocle.web import protocol  # noqa: E402
 
-CHROMIUM = os.environ.get("BINOCLE_CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parent.parent / "build" / "screenshots"
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 
-if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-    if os.environ.get("CI"):
-        raise RuntimeError(f"no Chromium at {CHROMIUM}: apt-get install -y chromium")
-    pytest.skip("needs Debian's chromium (apt-get install -y chromium)", allow_module_level=True)
+require_chromium()
 
 DEADLINE = 240.0
 
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    with chromium(sync_api) as b:
         yield b
-        b.close()
 
 
 def kept_table(db: Path, game: str) -> protocol.Table:

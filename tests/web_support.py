@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import socket
 import threading
 import time
@@ -11,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import pytest
 
 from adapters import need
 
@@ -132,3 +136,34 @@ def join_latency(address: str, origin: str | None = None) -> float:
         while json.loads(ws.recv(timeout=60))["type"] != "state":
             pass
     return time.perf_counter() - start
+
+
+#: Debian's Chromium (or the browser ``BINOCLE_CHROMIUM`` names), headless, and the flags
+#: that keep it off the network this machine has not got.
+CHROMIUM = os.environ.get("BINOCLE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+def require_chromium() -> None:
+    """Skip the calling test module without the browser; in CI (``CI`` set) fail instead,
+    so the browser tests never skip there."""
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        if os.environ.get("CI"):
+            raise RuntimeError(f"no Chromium at {CHROMIUM}: apt-get install -y chromium")
+        pytest.skip(
+            "needs Debian's chromium (apt-get install -y chromium)", allow_module_level=True
+        )
+
+
+@contextmanager
+def chromium(sync_api: Any) -> Iterator[Any]:
+    """The headless browser, launched through Playwright's ``sync_api`` and closed after."""
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            yield b
+        finally:
+            b.close()
