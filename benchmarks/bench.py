@@ -182,8 +182,11 @@ def pettingzoo_playouts(name: str) -> Work:
 def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
     """``num_envs`` games of :class:`binocle.vector.VectorEnv` stepped together, each
     game's seat to decide choosing uniformly among its legal ids but claims and
-    concessions (as the honest playouts do; the numpy draw is one call for all the
-    games); agent steps (decisions) counted, and the hands played to their last trick."""
+    concessions (as the honest playouts do); agent steps (decisions) counted, and the
+    hands played to their last trick.
+
+    The draw is one pass over the masks for all the games: the allowed ids in
+    row order (``nonzero``), then one uniform pick within each row's run of them."""
     import numpy as np
 
     from binocle.encoding import action_labels
@@ -195,15 +198,21 @@ def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
     rng = np.random.default_rng(1)
     box = [mask]
 
+    def pick(m: Any) -> Any:
+        allowed = m & calm
+        stuck = ~allowed.any(axis=1)
+        if stuck.any():  # only a claim or a concession is legal: take it
+            allowed[stuck] = m[stuck]
+        rows, cols = np.nonzero(allowed)
+        counts = np.bincount(rows, minlength=num_envs)
+        starts = np.cumsum(counts) - counts
+        return cols[starts + (rng.random(num_envs) * counts).astype(np.intp)]
+
     def batch() -> tuple[int, int]:
         before = env.hands_played_out
         n = 0
         for _ in range(8):
-            m = box[0]
-            allowed = m & calm
-            allowed = np.where(allowed.any(axis=1, keepdims=True), allowed, m)
-            actions = (rng.random(m.shape) * allowed).argmax(axis=1)
-            box[0] = env.step(actions)[1]
+            box[0] = env.step(pick(box[0]))[1]
             n += num_envs
         return n, env.hands_played_out - before
 
