@@ -46,6 +46,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from binocle import encoding as E
+from binocle.encoding._fast import FastEncoder
 from binocle.errors import InvalidArgumentError
 from binocle.profiles import get_profile
 
@@ -134,6 +135,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
             for a in self.possible_agents
         }
         self.episode = E.Episode.new(self.profile, hands=hands)
+        # The tensors read from the state (the information state or the observation).
+        self._encoder = FastEncoder(self.profile, full=observation == "information_state")
+        self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        self._num_actions = size
         self._rng = np.random.default_rng()
         self.agents: list[str] = []
 
@@ -201,18 +206,22 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = self._selected()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.action_spaces[agent].n, np.int8)
-        if self.episode.current_player == seat:
-            mask[list(self.episode.legal_ids())] = 1
-        kind = self.observation_kind
-        if kind == "perfect_recall":
-            values = E.perfect_recall_tensor(self.episode, seat)
-        elif kind == "observation":
-            values = E.observation_tensor(self.episode.view(seat))
+        seat = self._seats[agent]
+        episode = self.episode
+        mask = np.zeros(self._num_actions, np.int8)
+        if episode.current_player == seat:
+            mask[list(episode.legal_ids())] = 1
+        if self.observation_kind == "perfect_recall":
+            tensor = np.asarray(E.perfect_recall_tensor(episode, seat), np.float32)
         else:
-            values = E.information_state_tensor(self.episode.view(seat))
-        tensor = np.asarray(values, np.float32)
+            ones: list[int] = []
+            at: list[int] = []
+            values: list[float] = []
+            encoder = self._encoder
+            encoder.observe(episode.state, seat, ones, at, values)
+            tensor = np.bincount(ones, minlength=encoder.size).astype(np.float32)
+            if at:
+                tensor[at] += values  # each column once
         if self.normalised:
             tensor /= self._scale
         return {"observation": tensor, "action_mask": mask}

@@ -38,7 +38,7 @@ import numpy as np
 from binocle.actions import Action
 from binocle.core import GameState, Phase
 from binocle.encoding._fast import FastEncoder
-from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode
+from binocle.errors import InvalidArgumentError
 from binocle.game import apply, legal_actions, start
 from binocle.profiles import get_profile
 
@@ -124,7 +124,11 @@ class VectorEnv:
         self._first: list[int] = []  # results already in the game when the episode began
         self._start_scores: list[tuple[int, ...]] = []
         self._episodes = [0] * n
-        self._gone: list[list[int]] = [[] for _ in range(n)]  # the hand's played cards
+        # The cards played in each game's hand, by kind: the tensor's "gone" part.
+        width = self._encoder.width
+        self._gone = np.zeros((n, width), np.float32)
+        gone = self._encoder.one["gone"]
+        self._gone_part = slice(gone, gone + width)
         self._bases = np.arange(0, n * self.observation_size, self.observation_size)
 
     # -- episodes ------------------------------------------------------------------
@@ -142,7 +146,7 @@ class VectorEnv:
         self._first = [0] * n
         self._start_scores = [s.scores for s in self._states]
         self._legal = [((), ()) for _ in range(n)]
-        self._gone = [[] for _ in range(n)]
+        self._gone[:] = 0
         self.rewards[:] = 0
         self.dones[:] = False
         self.returns[:] = 0
@@ -189,27 +193,21 @@ class VectorEnv:
         if not self._states:
             raise InvalidArgumentError("reset() the environment before its first step")
         ids = _ids(actions, self.num_envs)
-        chosen: list[Action] = []
-        for i, ((legal, legal_ids), a) in enumerate(zip(self._legal, ids, strict=True)):
-            try:
-                chosen.append(legal[legal_ids.index(a)])
-            except ValueError:
-                raise IllegalActionError(
-                    f"game {i}: action id {a} is not legal now",
-                    RuleCode.NOT_LEGAL,
-                    None,
-                    int(self.current_player[i]),
-                ) from None
+        encoder = self._encoder
+        chosen = encoder.resolve(self._states, self._legal, ids)  # refused: nothing moves
         states = self._states
-        gone = self._gone
+        played: list[int] = []
         rewards: list[int] = []
-        idle = self._encoder.advance(states, chosen, gone, rewards)
+        idle = encoder.advance(states, chosen, played, rewards)
+        gone = self._gone
+        if played:
+            gone.reshape(-1)[played] += 1  # one card at most a game: no index twice
         dones = self.dones
         dones[:] = False
         for i in idle:
             s, end = self._between(i, states[i])
             states[i] = s
-            gone[i] = []
+            gone[i] = 0
             if end is not None:
                 self.final_returns[i] = [
                     a - b for a, b in zip(end, self._start_scores[i], strict=True)
@@ -244,26 +242,29 @@ class VectorEnv:
     # -- the arrays ----------------------------------------------------------------
 
     def _write(self) -> None:
-        size = self.observation_size
         ones: list[int] = []
         ones_n: list[int] = []
         at: list[int] = []
         at_n: list[int] = []
         values: list[float] = []
         legal_at: list[int] = []
+        whole: list[int] = []
         seats = self._encoder.write(
-            self._states, self._legal, self._gone, ones, ones_n, at, at_n, values, legal_at
+            self._states, self._legal, ones, ones_n, at, at_n, values, legal_at, whole
         )
-        total = self.num_envs * size
+        obs = self.observations
+        flat = obs.reshape(-1)
+        total = flat.shape[0]
         bases = self._bases
-        flat_ones = np.array(ones, np.intp) + np.repeat(bases, ones_n)
-        dense = np.bincount(flat_ones, minlength=total)
-        flat = self.observations.reshape(-1)
+        counts = np.bincount(np.array(ones, np.intp) + np.repeat(bases, ones_n), minlength=total)
         if at:
             flat_at = np.array(at, np.intp) + np.repeat(bases, at_n)
-            flat[:] = np.bincount(flat_at, np.array(values), total) + dense
-        else:
-            flat[:] = dense
+            counts = counts + np.bincount(flat_at, values, total)
+        flat[:] = counts
+        part = self._gone_part
+        obs[:, part] += self._gone
+        if whole:  # those games' tensors were read whole from the view
+            obs[whole, part] -= self._gone[whole]
         masks = self.action_masks
         masks[:] = False
         masks.reshape(-1)[legal_at] = True

@@ -7,7 +7,8 @@ reads the few fields the tensor shows straight from the state, as entries of a f
 batch (a column and a value each), which the caller sums into its array.  It gives
 exactly the values :func:`~binocle.encoding.observation_tensor` gives of the seat's
 view; a position it has no shortcut for (a custom profile, the two-handed end of a
-three-handed game) goes through the view.
+three-handed game, a position between hands or at the game's end) goes through the
+view.
 
 The compiled build compiles this module (its loops over many games are the
 vectorized environment's hot path), so it is written with typed locals and no
@@ -23,31 +24,44 @@ from binocle.actions import Action, Kind
 from binocle.core import GameState, Phase, Profile
 from binocle.encoding._actions import _space
 from binocle.encoding._common import kinds
-from binocle.encoding._tensors import _layout_cached, _offsets, observation_tensor
+from binocle.encoding._tensors import (
+    _COMBO_KINDS,
+    _layout_cached,
+    _meld_cards,
+    _offsets,
+    information_state_tensor,
+    observation_tensor,
+)
+from binocle.errors import IllegalActionError, RuleCode
 from binocle.profiles import ClassicState, CutthroatState, ThreeHandedState
 
 # By the member's identity: an enum member's own hash is a Python function.
 _PHASE_INDEX: Final = {id(p): i for i, p in enumerate(Phase)}
 _BIDDING: Final = Phase.BIDDING
 _DEAL: Final = Phase.DEAL
+_OVER: Final = Phase.OVER
 _PLAY: Final = Kind.PLAY
+_DEAL_KIND: Final = Kind.DEAL
 _MEMO_SIZE: Final = 4_096
 
 
 class FastEncoder:
-    """Writes one seat's observation tensor and the legal ids of a state into a batch.
+    """Writes one seat's observation tensor (or, ``full``, its information-state
+    tensor) and the legal ids of a state into a batch.
 
     ``size`` is the tensor's length (:func:`~binocle.encoding.tensor_layout` of kind
-    ``"observation"``); ``num_actions`` the action space's.  The writers append to
+    ``"observation"``, or ``"information_state"``); ``num_actions`` the action
+    space's.  The writers append to
     the caller's lists: ``ones`` takes the columns that count one each (a card held
     twice is there twice), ``at``/``values`` the columns with another value.
     """
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, full: bool = False) -> None:
         self.profile = profile
         self.name: str = profile.name
         self.players: int = profile.players
-        layout = _layout_cached(profile, False)
+        self.full = full
+        layout = _layout_cached(profile, full)
         self.size: int = layout.size
         offsets = _offsets(layout)
         cards = kinds(profile.pack_size)
@@ -82,7 +96,17 @@ class FastEncoder:
                 by_card[int(c)] = first + p + i
             self.trick_seat.append([first + s for s in range(p)])
             self.trick_card.append(by_card)
-        self.gone: list[int] = self.card["gone"]
+        # The observation's cards played this hand; the information state's, by seat.
+        self.gone: list[int] = self.card.get("gone", [])
+        self.played_at: int = self.one.get("played", -1)
+        self.melds_at: int = self.one.get("melds", -1)
+        self.bids_at: int = self.one.get("bids", -1)
+        self.table_melds_at: int = self.one.get("table_melds", -1)
+        self.combo_index: dict[str, int] = {k: i for i, k in enumerate(_COMBO_KINDS)}
+        # Each card's kind (its place among the pack's card kinds), by the card's int.
+        self.kind: list[int] = [-1] * 32
+        for i, c in enumerate(cards):
+            self.kind[int(c)] = i
         self.hand: list[int] = self.card["hand"]
         space = _space(profile)
         self.space = space
@@ -158,18 +182,47 @@ class FastEncoder:
 
     # -- many games at once ------------------------------------------------------------
 
+    def resolve(
+        self,
+        states: list[GameState],
+        legal_maps: list[tuple[tuple[Action, ...], tuple[int, ...]]],
+        ids: list[int],
+    ) -> list[Action]:
+        """The action each id stands for in its game (``legal_maps[i]``: the legal
+        actions of ``states[i]`` with their ids).  An id not legal in its game raises
+        :class:`~binocle.IllegalActionError` naming the game, before any game moves."""
+        chosen: list[Action] = []
+        for i in range(len(ids)):
+            legal, legal_ids = legal_maps[i]
+            a = ids[i]
+            n = len(legal_ids)
+            k = 0
+            while k < n and legal_ids[k] != a:
+                k += 1
+            if k == n:
+                raise IllegalActionError(
+                    f"game {i}: action id {a} is not legal now",
+                    RuleCode.NOT_LEGAL,
+                    None,
+                    states[i].current_player,
+                )
+            chosen.append(legal[k])
+        return chosen
+
     def advance(
         self,
         states: list[GameState],
         chosen: list[Action],
-        gone: list[list[int]],
+        played: list[int],
         rewards: list[int],
     ) -> list[int]:
-        """Apply ``chosen[i]`` to ``states[i]`` in place; keep each hand's played cards'
-        columns in ``gone[i]``; append each seat's score change to ``rewards`` (flat,
-        game by game).  Return the games where nobody decides now."""
+        """Apply ``chosen[i]`` to ``states[i]`` in place; for each card played, append
+        ``i * width + k`` to ``played`` (``k``: the card's kind, ``width``: the
+        number of kinds); append each seat's score change to ``rewards`` (flat, game
+        by game).  Return the games where nobody decides now."""
         idle: list[int] = []
-        gone_col = self.gone
+        kind = self.kind
+        width = self.width
         for i in range(len(states)):
             before = states[i]
             action = chosen[i]
@@ -177,7 +230,7 @@ class FastEncoder:
             if action.kind is _PLAY:
                 card = action.card
                 assert card is not None
-                gone[i].append(gone_col[card])
+                played.append(i * width + kind[card])
             old = before.scores
             new = s.scores
             for k in range(len(new)):
@@ -191,18 +244,20 @@ class FastEncoder:
         self,
         states: list[GameState],
         legal_maps: list[tuple[tuple[Action, ...], tuple[int, ...]]],
-        gone: list[list[int]],
         ones: list[int],
         ones_n: list[int],
         at: list[int],
         at_n: list[int],
         values: list[float],
         legal_at: list[int],
+        whole: list[int],
     ) -> list[int]:
-        """For each game: its legal actions with their ids (into ``legal_maps``, and the
-        ids into ``legal_at``, flat) and the observation of its seat to act
-        (``ones_n``/``at_n``: how many entries each game added).  Return the seats to
-        act."""
+        """For each game ``i``: its legal actions with their ids (into
+        ``legal_maps[i]``, and ``i * num_actions + id`` into ``legal_at``) and the
+        observation tensor of its seat to act (``ones`` and ``at``/``values`` as
+        :meth:`observe` writes them; ``ones_n``/``at_n``: how many entries each
+        game added), without the cards played this hand except in the games listed
+        in ``whole`` (read from the view).  Return the seats to act."""
         seats: list[int] = []
         width = self.num_actions
         for i in range(len(states)):
@@ -218,8 +273,8 @@ class FastEncoder:
                 legal_at.append(base + k)
             n1 = len(ones)
             n2 = len(at)
-            if not self.observe(s, seat, ones, at, values, False):
-                ones.extend(gone[i])
+            if self.observe(s, seat, ones, at, values, False):
+                whole.append(i)
             ones_n.append(len(ones) - n1)
             at_n.append(len(at) - n2)
         return seats
@@ -242,9 +297,16 @@ class FastEncoder:
         says so (True: the whole tensor was written).
         """
         name = self.name
+        full = self.full
+        phase = state.phase
+        if phase is _DEAL or phase is _OVER:  # between hands and at the end: rare
+            self._from_view(state, seat, at, values)
+            return True
         if name == "cutthroat" and isinstance(state, CutthroatState):
             self._common(state, seat, ones, at, values)
-            if with_gone:
+            if full:
+                self._played(state, ones)
+            elif with_gone:
                 gone = self.gone
                 for t in state.played:
                     for _, c in t:
@@ -255,23 +317,46 @@ class FastEncoder:
             return False
         if name == "classic" and isinstance(state, ClassicState):
             self._common(state, seat, ones, at, values)
-            if with_gone:
+            if full:
+                self._played(state, ones)
+            elif with_gone:
                 self._piles(state.piles, state.trick, ones)
             self._classic(state, seat, ones, at, values)
             return False
         if name == "three-handed" and isinstance(state, ThreeHandedState) and state.sub is None:
             self._common(state, seat, ones, at, values)
-            if with_gone:
+            if full:
+                self._played(state, ones)
+            elif with_gone:
                 self._piles(state.piles, state.trick, ones)
             self._three_handed(state, seat, ones, at, values)
             return False
         self._from_view(state, seat, at, values)
         return True
 
+    def _played(self, state: GameState, ones: list[int]) -> None:
+        """The information state's ``played`` part: each card played this hand, in
+        the row of the seat that played it (read back along the history to the
+        hand's deal)."""
+        start = self.played_at
+        width = self.width
+        kind = self.kind
+        node: Any = state.history
+        while node:
+            action = node[1]
+            k = action.kind
+            if k is _DEAL_KIND:
+                break
+            if k is _PLAY:
+                ones.append(start + node[2] * width + kind[action.card])
+            node = node[0]
+
     def _from_view(self, state: GameState, seat: int, at: list[int], values: list[float]) -> None:
         from binocle.game import observe
 
-        for k, v in enumerate(observation_tensor(observe(state, seat))):
+        view = observe(state, seat)
+        tensor = information_state_tensor(view) if self.full else observation_tensor(view)
+        for k, v in enumerate(tensor):
             if v:
                 at.append(k)
                 values.append(v)
@@ -331,6 +416,13 @@ class FastEncoder:
                 memo.clear()
             memo[id(calls)] = hit
         ones.extend(hit[1])
+        if self.full:
+            bids = self.bids_at
+            low = self.profile.min_bid  # type: ignore[attr-defined]
+            p = self.players
+            for who, amount in calls:
+                if amount:
+                    ones.append(bids + (amount - low) // 10 * p + who)
         bidder = auction.bidder
         phase = s.phase
         if bidder is not None and phase is not _BIDDING and phase is not _DEAL:
@@ -356,6 +448,15 @@ class FastEncoder:
                 at.append(k)
                 values.append(m.total)
             k += 1
+        if self.full:
+            width = self.width
+            kind = self.kind
+            row = self.melds_at
+            for m in auction.melds:
+                if m is not None:
+                    for c in _meld_cards(m):
+                        ones.append(row + kind[c])
+                row += width
 
     def _classic(
         self, s: ClassicState, seat: int, ones: list[int], at: list[int], values: list[float]
@@ -381,6 +482,14 @@ class FastEncoder:
             at.append(one["dixes"])
             values.append(s.dixes)
         _values(one["targets"], s.targets, at, values)
+        if self.full:
+            start = self.table_melds_at
+            kinds_ = len(self.combo_index)
+            index = self.combo_index
+            for i, t in enumerate(s.tables):
+                for m in t.melds:
+                    k = index[m.combination.kind]
+                    ones.append(start + (i * kinds_ + k) * 2 + (0 if m.intact else 1))
 
     def _three_handed(
         self, s: ThreeHandedState, seat: int, ones: list[int], at: list[int], values: list[float]
@@ -408,6 +517,24 @@ class FastEncoder:
             ones.append(one["overlooked"] + offer.seat)
             at.append(one["overlooked"] + self.players)
             values.append(offer.points)
+        if self.full:
+            width = self.width
+            kind = self.kind
+            row = self.melds_at
+            for shown in s.shown:
+                # Every card the seat's shown combinations use, each copy once.
+                most: dict[int, int] = {}
+                for m in shown:
+                    counts: dict[int, int] = {}
+                    for card in m.cards:
+                        counts[card] = counts.get(card, 0) + 1
+                    for c, n in counts.items():
+                        if n > most.get(c, 0):
+                            most[c] = n
+                for c, n in most.items():
+                    for _ in range(n):
+                        ones.append(row + kind[c])
+                row += width
 
 
 def _values(start: int, numbers: tuple[int, ...], at: list[int], values: list[float]) -> None:
