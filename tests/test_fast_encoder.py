@@ -70,3 +70,18 @@ def test_every_seat_gets_the_views_tensors(name: str, options: dict[str, object]
             assert _dense(full, s, seat) == E.information_state_tensor(view)
             assert _dense(short, s, seat) == E.observation_tensor(view)
     assert checked > 500
+
+
+def test_an_encoder_pickles_as_its_profile_and_kind() -> None:
+    """The environments that hold an encoder pickle: it travels as its profile and
+    tensor kind, and writes the same tensor afterwards."""
+    import pickle
+
+    profile = get_profile("cutthroat")
+    s = binocle.start(profile, seed=3)
+    s = binocle.apply(s, binocle.legal_actions(s)[0])
+    for full in (False, True):
+        encoder = FastEncoder(profile, full=full)
+        copy = pickle.loads(pickle.dumps(encoder))
+        assert copy.full is full and copy.size == encoder.size
+        assert _dense(copy, s, 1) == _dense(encoder, s, 1)

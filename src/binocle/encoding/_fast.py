@@ -121,6 +121,11 @@ class FastEncoder:
         self.passed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
         self.legal_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its arguments (the compiled class has no other way), its
+        # memos left behind.
+        return (FastEncoder, (self.profile, self.full))
+
     # -- legal ids ---------------------------------------------------------------
 
     def legal(self, state: GameState, legal: tuple[Action, ...]) -> dict[int, Action]:
