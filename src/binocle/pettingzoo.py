@@ -48,6 +48,7 @@ from pettingzoo.utils import wrappers
 from binocle import encoding as E
 from binocle.encoding._fast import FastEncoder
 from binocle.errors import InvalidArgumentError
+from binocle.game import legal_actions
 from binocle.profiles import get_profile
 
 __all__ = ["env", "raw_env"]
@@ -208,16 +209,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seats[agent]
         episode = self.episode
+        encoder = self._encoder
         mask = np.zeros(self._num_actions, np.int8)
         if episode.current_player == seat:
-            mask[list(episode.legal_ids())] = 1
+            state = episode.state
+            mask[list(encoder.legal_ids(state, legal_actions(state)))] = 1
         if self.observation_kind == "perfect_recall":
             tensor = np.asarray(E.perfect_recall_tensor(episode, seat), np.float32)
         else:
             ones: list[int] = []
             at: list[int] = []
             values: list[float] = []
-            encoder = self._encoder
             encoder.observe(episode.state, seat, ones, at, values)
             tensor = np.bincount(ones, minlength=encoder.size).astype(np.float32)
             if at:

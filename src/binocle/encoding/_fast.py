@@ -120,6 +120,7 @@ class FastEncoder:
         self.concealed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
         self.passed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
         self.legal_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+        self.meld_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as its arguments (the compiled class has no other way), its
@@ -455,12 +456,19 @@ class FastEncoder:
             k += 1
         if self.full:
             width = self.width
-            kind = self.kind
+            memo = self.meld_memo
             row = self.melds_at
             for m in auction.melds:
                 if m is not None:
-                    for c in _meld_cards(m):
-                        ones.append(row + kind[c])
+                    got = memo.get(id(m))
+                    if got is None or got[0] is not m:
+                        kind = self.kind
+                        got = (m, tuple([kind[c] for c in _meld_cards(m)]))
+                        if len(memo) > _MEMO_SIZE:
+                            memo.clear()
+                        memo[id(m)] = got
+                    for k in got[1]:
+                        ones.append(row + k)
                 row += width
 
     def _classic(
