@@ -1,0 +1,210 @@
+"""Derive the meld figures behind :func:`binocle.encoding.utility_bounds`.
+
+    python tools/meld_bounds.py     # print them (the classic figures need scipy)
+
+Cutthroat: the highest meld of 15 cards (the bidder's after his discards), found
+exactly by a dynamic programme over the four suits (the meld of cutthroat
+Pinochle is a sum over suits, arounds and pinochle, of card counts).
+
+Classic and three-handed: an upper bound on what one seat's announcements can
+score, as the optimum of an integer programme that relaxes the announcement
+rules (classic rules, Announcements and Dix): every announcement is one
+combination of the meld table, a card serves again in its class only inside a
+larger combination that it completes (four Aces then eight Aces, binocle then
+double binocle, royal marriage then sequence), at most ``announcements``
+announcements, and the cards they use number at most ``cards`` (the cards the
+seat holds at some announcement).  Timing, the hand's size and the play are
+left out, so the optimum bounds every real hand from above; it is not claimed
+to be reached.  The three-handed meld ("plenty of time") has no announcement
+limit; the classic one has one announcement per trick won while the stock lasts.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from typing import Any
+
+ACE, TEN, KING, QUEEN, JACK, NINE = range(6)
+_AROUNDS = {ACE: (100, 1000), KING: (80, 800), QUEEN: (60, 600), JACK: (40, 400)}
+
+
+def cutthroat_best_meld(size: int = 15) -> tuple[int, int, tuple[tuple[int, ...], ...]]:
+    """The highest cutthroat meld of ``size`` cards: ``(value, trump, counts)``, where
+    ``counts[suit]`` gives the copies of A 10 K Q J 9 of that suit (suits S H D C)."""
+    best: tuple[int, int, tuple[tuple[int, ...], ...]] = (-1, 0, ())
+    for trump in range(4):
+        # State: the fewest copies so far of A, K, Q, J (arounds), the Queens of
+        # spades (pinochle, with the Jacks of diamonds), the cards used.
+        states: dict[tuple[int, ...], tuple[int, tuple[tuple[int, ...], ...]]] = {
+            (2, 2, 2, 2, 0, 0): (0, ())
+        }
+        for suit in range(4):
+            new: dict[tuple[int, ...], tuple[int, tuple[tuple[int, ...], ...]]] = {}
+            for (ma, mk, mq, mj, qs, used), (value, picked) in states.items():
+                for cnt in itertools.product(range(3), repeat=6):
+                    u = used + sum(cnt)
+                    if u > size:
+                        continue
+                    a, t, k, q, j, n = cnt
+                    v = value
+                    if suit == trump:
+                        runs = min(a, t, k, q, j)
+                        if runs == 2:
+                            v += 1500
+                        elif runs == 1:
+                            v += 150 + (40 if k == 2 or q == 2 else 0)
+                        else:
+                            v += 40 * min(k, q)
+                        v += 10 * n
+                    else:
+                        v += 20 * min(k, q)
+                    nqs = q if suit == 0 else qs
+                    if suit == 2:
+                        m = min(qs, j)
+                        v += (0, 40, 300)[m]
+                        nqs = 0
+                    key = (min(ma, a), min(mk, k), min(mq, q), min(mj, j), nqs, u)
+                    if key not in new or new[key][0] < v:
+                        new[key] = (v, (*picked, cnt))
+            states = new
+        for (ma, mk, mq, mj, _, _), (value, picked) in states.items():
+            for rank, m in ((ACE, ma), (KING, mk), (QUEEN, mq), (JACK, mj)):
+                if m:
+                    value += _AROUNDS[rank][m - 1]
+            if value > best[0]:
+                best = (value, trump, picked)
+    return best
+
+
+def classic_meld_bound(
+    announcements: int, cards: int, *, grand: bool, dix: bool, turn_up: bool
+) -> int:
+    """The optimum of the relaxation described above, over the four trump suits.
+
+    ``dix``: announcements may be dix exchanges (10 each; the first brings the
+    turn-up into the hand, one card more); ``turn_up``: the seat is the dealer
+    and a turned-up Nine scores him 10 (then one Nine of trumps is left to exchange).
+    """
+    import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    best = 0
+    for trump in range(4):
+        names: dict[str, int] = {}
+        upper: list[int] = []
+        value: list[int] = []
+
+        def var(name: str, ub: int, worth: int = 0) -> None:
+            names[name] = len(upper)
+            upper.append(ub)
+            value.append(worth)
+
+        suits = range(4)
+        for s in suits:
+            for r in range(6):
+                var(f"x{r}{s}", 2)
+        for r, (v4, v8) in _AROUNDS.items():
+            four, eight = v4, v8 // 5  # 100/200, 80/160, 60/120, 40/80
+            var(f"f1{r}", 1, four)
+            var(f"f2{r}", 1, four)
+            var(f"e{r}", 1, eight)
+        for i in (1, 2):
+            var(f"b{i}", 1, 40)
+            var(f"g{i}", 1 if grand else 0, 80)
+            var(f"u{i}", 1)
+            var(f"r{i}", 1, 40)
+            var(f"q{i}", 1, 150)
+            var(f"v{i}", 1)
+        var("d", 1, 80)
+        for s in suits:
+            var(f"m{s}", 0 if s == trump else 2, 20)
+        var("dx", 2 if dix else 0, 10)
+        var("dxa", 1 if dix else 0)
+        var("tu", 1 if turn_up else 0, 10)
+        rows: list[Any] = []
+        lo: list[float] = []
+        hi: list[float] = []
+
+        def at_most(coefs: dict[str, int], h: float) -> None:
+            row = np.zeros(len(upper))
+            for k, c in coefs.items():
+                row[names[k]] += c
+            rows.append(row)
+            lo.append(-np.inf)
+            hi.append(h)
+
+        def x(r: int, s: int) -> str:
+            return f"x{r}{s}"
+
+        for r in _AROUNDS:
+            for s in suits:
+                at_most({f"f1{r}": 1, f"f2{r}": 1, x(r, s): -1}, 0)
+                at_most({f"e{r}": 2, x(r, s): -1}, 0)
+            at_most({f"f2{r}": 1, f"f1{r}": -1}, 0)
+            at_most({f"f2{r}": 1, f"e{r}": 1}, 1)  # no fresh card for the third
+        qs, jd, ks = x(QUEEN, 0), x(JACK, 2), x(KING, 0)
+        for i in (1, 2):
+            at_most({f"b{i}": 1, f"u{i}": -1}, 0)
+            at_most({f"g{i}": 1, f"u{i}": -1}, 0)
+            at_most({"d": 1, f"u{i}": -1}, 0)
+            at_most({"d": 1, f"g{i}": 1}, 1)
+            at_most({f"r{i}": 1, f"v{i}": -1}, 0)
+            at_most({f"q{i}": 1, f"v{i}": -1}, 0)
+        for c in (qs, jd):
+            at_most({"u1": 1, "u2": 1, c: -1}, 0)
+        at_most({"g1": 1, "g2": 1, ks: -1}, 0)
+        at_most({"b1": 1, "b2": 1, "d": 1}, 2)
+        for r in (KING, QUEEN):
+            at_most({"v1": 1, "v2": 1, x(r, trump): -1}, 0)
+        for r in (ACE, TEN, JACK):
+            at_most({"q1": 1, "q2": 1, x(r, trump): -1}, 0)
+        for s in suits:
+            at_most({f"m{s}": 1, x(KING, s): -1}, 0)
+            at_most({f"m{s}": 1, x(QUEEN, s): -1}, 0)
+        at_most({"dx": 1, x(NINE, trump): -1}, 0)
+        at_most({"dx": 1, "tu": 1}, 2)
+        at_most({"dxa": 1, "dx": -1}, 0)
+        at_most({"dxa": 1, "tu": 1}, 1)
+        said = [k for k in names if k[0] in "fegbrqm" or k in ("d", "dx")]
+        at_most(dict.fromkeys(said, 1), announcements)
+        held = {x(r, s): 1 for r in range(6) for s in suits}
+        held["dxa"] = -1
+        at_most(held, cards)
+        res = milp(
+            -np.array(value, dtype=float),
+            constraints=LinearConstraint(np.array(rows), lo, hi),
+            integrality=np.ones(len(upper)),
+            bounds=Bounds(np.zeros(len(upper)), np.array(upper, dtype=float)),
+        )
+        assert res.success, res.message
+        best = max(best, round(-res.fun))
+    return best
+
+
+#: (profile text, announcements, cards, dix, turn_up) of each classic figure: one seat
+#: in a classic hand (12 announcements and 23 cards with the 48-card pack; 20 and 31
+#: with 64), two seats together (every announcement, 46 or 62 cards), a three-handed
+#: seat (no announcement limit, 16 cards) and the three seats together (48 cards).
+FIGURES: dict[str, tuple[int, int, bool, bool]] = {
+    "classic seat": (12, 23, True, True),
+    "classic seats": (12, 46, True, True),
+    "classic-64 seat": (20, 31, True, True),
+    "classic-64 seats": (20, 62, True, True),
+    "three-handed seat": (99, 16, False, False),
+    "three-handed seats": (99, 48, False, False),
+}
+
+
+def main() -> int:
+    value, trump, counts = cutthroat_best_meld()
+    print(f"cutthroat best meld of 15 cards: {value} (trump {'SHDC'[trump]}, {counts})")
+    for grand in (False, True):
+        for name, (ann, cards, dix, turn_up) in FIGURES.items():
+            v = classic_meld_bound(ann, cards, grand=grand, dix=dix, turn_up=turn_up)
+            print(f"{name} (grand_binocle={grand}): {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
