@@ -60,7 +60,7 @@ BEST = "AS AS TS TS KS KS QS QS JS JS AH AD AC JD JD"
 #: The bidder's lead, trick by trick: ten trumps (the others' Nines of spades fall
 #: at once and they throw their diamonds), the three Aces, then the two Jacks of
 #: diamonds, which nobody can follow or trump any more.
-LEADS = "AS AS TS TS KS KS QS QS JS JS AH AD AC JD JD".split()
+LEADS = BEST.split()
 
 
 def _best_deck(bidder: int, dealer: int) -> tuple[binocle.Card, ...]:

@@ -86,100 +86,107 @@ def classic_meld_bound(
     turn-up into the hand, one card more); ``turn_up``: the seat is the dealer
     and a turned-up Nine scores him 10 (then one Nine of trumps is left to exchange).
     """
+    return max(
+        _classic_for_trump(t, announcements, cards, grand=grand, dix=dix, turn_up=turn_up)
+        for t in range(4)
+    )
+
+
+def _classic_for_trump(
+    trump: int, announcements: int, cards: int, *, grand: bool, dix: bool, turn_up: bool
+) -> int:
+    """:func:`classic_meld_bound` with ``trump`` trumps."""
     import numpy as np
     from scipy.optimize import Bounds, LinearConstraint, milp
 
-    best = 0
-    for trump in range(4):
-        names: dict[str, int] = {}
-        upper: list[int] = []
-        value: list[int] = []
+    names: dict[str, int] = {}
+    upper: list[int] = []
+    value: list[int] = []
 
-        def var(name: str, ub: int, worth: int = 0) -> None:
-            names[name] = len(upper)
-            upper.append(ub)
-            value.append(worth)
+    def var(name: str, ub: int, worth: int = 0) -> None:
+        names[name] = len(upper)
+        upper.append(ub)
+        value.append(worth)
 
-        suits = range(4)
+    suits = range(4)
+    for s in suits:
+        for r in range(6):
+            var(f"x{r}{s}", 2)
+    for r, (v4, v8) in _AROUNDS.items():
+        four, eight = v4, v8 // 5  # 100/200, 80/160, 60/120, 40/80
+        var(f"f1{r}", 1, four)
+        var(f"f2{r}", 1, four)
+        var(f"e{r}", 1, eight)
+    for i in (1, 2):
+        var(f"b{i}", 1, 40)
+        var(f"g{i}", 1 if grand else 0, 80)
+        var(f"u{i}", 1)
+        var(f"r{i}", 1, 40)
+        var(f"q{i}", 1, 150)
+        var(f"v{i}", 1)
+    var("d", 1, 80)
+    for s in suits:
+        var(f"m{s}", 0 if s == trump else 2, 20)
+    var("dx", 2 if dix else 0, 10)
+    var("dxa", 1 if dix else 0)
+    var("tu", 1 if turn_up else 0, 10)
+    rows: list[Any] = []
+    lo: list[float] = []
+    hi: list[float] = []
+
+    def at_most(coefs: dict[str, int], h: float) -> None:
+        row = np.zeros(len(upper))
+        for k, c in coefs.items():
+            row[names[k]] += c
+        rows.append(row)
+        lo.append(-np.inf)
+        hi.append(h)
+
+    def x(r: int, s: int) -> str:
+        return f"x{r}{s}"
+
+    for r in _AROUNDS:
         for s in suits:
-            for r in range(6):
-                var(f"x{r}{s}", 2)
-        for r, (v4, v8) in _AROUNDS.items():
-            four, eight = v4, v8 // 5  # 100/200, 80/160, 60/120, 40/80
-            var(f"f1{r}", 1, four)
-            var(f"f2{r}", 1, four)
-            var(f"e{r}", 1, eight)
-        for i in (1, 2):
-            var(f"b{i}", 1, 40)
-            var(f"g{i}", 1 if grand else 0, 80)
-            var(f"u{i}", 1)
-            var(f"r{i}", 1, 40)
-            var(f"q{i}", 1, 150)
-            var(f"v{i}", 1)
-        var("d", 1, 80)
-        for s in suits:
-            var(f"m{s}", 0 if s == trump else 2, 20)
-        var("dx", 2 if dix else 0, 10)
-        var("dxa", 1 if dix else 0)
-        var("tu", 1 if turn_up else 0, 10)
-        rows: list[Any] = []
-        lo: list[float] = []
-        hi: list[float] = []
-
-        def at_most(coefs: dict[str, int], h: float) -> None:
-            row = np.zeros(len(upper))
-            for k, c in coefs.items():
-                row[names[k]] += c
-            rows.append(row)
-            lo.append(-np.inf)
-            hi.append(h)
-
-        def x(r: int, s: int) -> str:
-            return f"x{r}{s}"
-
-        for r in _AROUNDS:
-            for s in suits:
-                at_most({f"f1{r}": 1, f"f2{r}": 1, x(r, s): -1}, 0)
-                at_most({f"e{r}": 2, x(r, s): -1}, 0)
-            at_most({f"f2{r}": 1, f"f1{r}": -1}, 0)
-            at_most({f"f2{r}": 1, f"e{r}": 1}, 1)  # no fresh card for the third
-        qs, jd, ks = x(QUEEN, 0), x(JACK, 2), x(KING, 0)
-        for i in (1, 2):
-            at_most({f"b{i}": 1, f"u{i}": -1}, 0)
-            at_most({f"g{i}": 1, f"u{i}": -1}, 0)
-            at_most({"d": 1, f"u{i}": -1}, 0)
-            at_most({"d": 1, f"g{i}": 1}, 1)
-            at_most({f"r{i}": 1, f"v{i}": -1}, 0)
-            at_most({f"q{i}": 1, f"v{i}": -1}, 0)
-        for c in (qs, jd):
-            at_most({"u1": 1, "u2": 1, c: -1}, 0)
-        at_most({"g1": 1, "g2": 1, ks: -1}, 0)
-        at_most({"b1": 1, "b2": 1, "d": 1}, 2)
-        for r in (KING, QUEEN):
-            at_most({"v1": 1, "v2": 1, x(r, trump): -1}, 0)
-        for r in (ACE, TEN, JACK):
-            at_most({"q1": 1, "q2": 1, x(r, trump): -1}, 0)
-        for s in suits:
-            at_most({f"m{s}": 1, x(KING, s): -1}, 0)
-            at_most({f"m{s}": 1, x(QUEEN, s): -1}, 0)
-        at_most({"dx": 1, x(NINE, trump): -1}, 0)
-        at_most({"dx": 1, "tu": 1}, 2)
-        at_most({"dxa": 1, "dx": -1}, 0)
-        at_most({"dxa": 1, "tu": 1}, 1)
-        said = [k for k in names if k[0] in "fegbrqm" or k in ("d", "dx")]
-        at_most(dict.fromkeys(said, 1), announcements)
-        held = {x(r, s): 1 for r in range(6) for s in suits}
-        held["dxa"] = -1
-        at_most(held, cards)
-        res = milp(
-            -np.array(value, dtype=float),
-            constraints=LinearConstraint(np.array(rows), lo, hi),
-            integrality=np.ones(len(upper)),
-            bounds=Bounds(np.zeros(len(upper)), np.array(upper, dtype=float)),
-        )
-        assert res.success, res.message
-        best = max(best, round(-res.fun))
-    return best
+            at_most({f"f1{r}": 1, f"f2{r}": 1, x(r, s): -1}, 0)
+            at_most({f"e{r}": 2, x(r, s): -1}, 0)
+        at_most({f"f2{r}": 1, f"f1{r}": -1}, 0)
+        at_most({f"f2{r}": 1, f"e{r}": 1}, 1)  # no fresh card for the third
+    qs, jd, ks = x(QUEEN, 0), x(JACK, 2), x(KING, 0)
+    for i in (1, 2):
+        at_most({f"b{i}": 1, f"u{i}": -1}, 0)
+        at_most({f"g{i}": 1, f"u{i}": -1}, 0)
+        at_most({"d": 1, f"u{i}": -1}, 0)
+        at_most({"d": 1, f"g{i}": 1}, 1)
+        at_most({f"r{i}": 1, f"v{i}": -1}, 0)
+        at_most({f"q{i}": 1, f"v{i}": -1}, 0)
+    for c in (qs, jd):
+        at_most({"u1": 1, "u2": 1, c: -1}, 0)
+    at_most({"g1": 1, "g2": 1, ks: -1}, 0)
+    at_most({"b1": 1, "b2": 1, "d": 1}, 2)
+    for r in (KING, QUEEN):
+        at_most({"v1": 1, "v2": 1, x(r, trump): -1}, 0)
+    for r in (ACE, TEN, JACK):
+        at_most({"q1": 1, "q2": 1, x(r, trump): -1}, 0)
+    for s in suits:
+        at_most({f"m{s}": 1, x(KING, s): -1}, 0)
+        at_most({f"m{s}": 1, x(QUEEN, s): -1}, 0)
+    at_most({"dx": 1, x(NINE, trump): -1}, 0)
+    at_most({"dx": 1, "tu": 1}, 2)
+    at_most({"dxa": 1, "dx": -1}, 0)
+    at_most({"dxa": 1, "tu": 1}, 1)
+    said = [k for k in names if k[0] in "fegbrqm" or k in ("d", "dx")]
+    at_most(dict.fromkeys(said, 1), announcements)
+    held = {x(r, s): 1 for r in range(6) for s in suits}
+    held["dxa"] = -1
+    at_most(held, cards)
+    res = milp(
+        -np.array(value, dtype=float),
+        constraints=LinearConstraint(np.array(rows), lo, hi),
+        integrality=np.ones(len(upper)),
+        bounds=Bounds(np.zeros(len(upper)), np.array(upper, dtype=float)),
+    )
+    assert res.success, res.message
+    return round(float(-res.fun))
 
 
 #: (profile text, announcements, cards, dix, turn_up) of each classic figure: one seat
