@@ -63,10 +63,10 @@ BEST = "AS AS TS TS KS KS QS QS JS JS AH AD AC JD JD"
 LEADS = BEST.split()
 
 
-def _best_deck(bidder: int, dealer: int) -> tuple[binocle.Card, ...]:
+def _best_deck(bidder: int, dealer: int, profile: str = "cutthroat") -> tuple[binocle.Card, ...]:
     hands: list[str | None] = [None, None, None]
     hands[bidder] = BEST
-    return binocle.stack_deck("cutthroat", hands, dealer=dealer, widow="9H 9D 9C")
+    return binocle.profile(profile).stack_deck(hands, dealer=dealer, widow="9H 9D 9C")
 
 
 def _bidder_policy(bidder: int, calls: dict[int, list[str]]) -> Policy:
@@ -92,22 +92,31 @@ def _bidder_policy(bidder: int, calls: dict[int, list[str]]) -> Policy:
     return policy
 
 
-def test_cutthroat_highest_hand_is_reached() -> None:
+@pytest.mark.parametrize(
+    "profile",
+    [
+        "cutthroat",
+        "cutthroat(single_set=true,easier_tricks=true)",
+        "cutthroat(widow_after_round=0,min_bid=2150,max_bid=2150)",
+    ],
+)
+def test_cutthroat_highest_hand_is_reached(profile: str) -> None:
     """Cutthroat rules, Scoring a hand: the bidder with the highest meld (1900) who takes
     every trick (250) scores 2150, the highest of one hand."""
     bidder, dealer = 1, 0
+    bid = f"bid {binocle.profile(profile).min_bid}"  # type: ignore[attr-defined]
     ep = _episode(
-        "cutthroat",
-        [_best_deck(bidder, dealer)],
-        _bidder_policy(bidder, {bidder: ["bid 250"]}),
+        profile,
+        [_best_deck(bidder, dealer, profile)],
+        _bidder_policy(bidder, {bidder: [bid]}),
         hands=1,
         dealer=dealer,
     )
     result = ep.state.results[-1]
     assert result.meld[bidder] == 1900 and result.tricks[bidder] == 250
     assert ep.returns() == (0, 2150, 0)
-    assert E.utility_bounds("cutthroat")[1] == 2150
-    assert E.reward_bounds("cutthroat", 1, "score")[1] == 2150.0
+    assert E.utility_bounds(profile)[1] == 2150
+    assert E.reward_bounds(profile, 1, "score")[1] == 2150.0
 
 
 @pytest.mark.parametrize(("options", "per_hand"), [("", -6000), ("(single_set=true)", -3000)])
@@ -151,13 +160,13 @@ def test_cutthroat_lowest_is_reached_at_a_low_ceiling() -> None:
 
 
 @pytest.mark.parametrize("profile", ["classic", "three-handed"])
-@pytest.mark.parametrize("seed", [0, 1])
-def test_lowest_zero_is_reached(profile: str, seed: int) -> None:
+@pytest.mark.parametrize(("seed", "hands"), [(0, 1), (1, 3)])
+def test_lowest_zero_is_reached(profile: str, seed: int, hands: int) -> None:
     """Classic and three-handed rules, Claiming (knocking): a knock at the first moment
     it is offered is wrong (nobody is near the target) and ends the game; a seat that
     scored nothing returns 0, the lowest."""
     rng = random.Random(seed)
-    ep = E.Episode.new(profile)
+    ep = E.Episode.new(profile, hands=hands)
     while not ep.is_terminal():
         if ep.is_chance():
             ep = ep.apply(rng.choice([i for i, _ in ep.chance_outcomes()]))
@@ -167,7 +176,7 @@ def test_lowest_zero_is_reached(profile: str, seed: int) -> None:
         passes = [i for i in ids if ep.action_label(i) == "pass"]
         ep = ep.apply((claims or passes or list(ids))[0])
     assert binocle.is_over(ep.state) and ep.state.results[-1].outcome in ("claimed", "retired")
-    assert min(ep.returns()) == 0 == E.utility_bounds(profile)[0]
+    assert min(ep.returns()) == 0 == E.utility_bounds(profile, hands)[0]
 
 
 # -- no return leaves the bounds ----------------------------------------------------------
