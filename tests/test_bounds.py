@@ -54,13 +54,18 @@ def _episode(
 
 # -- cutthroat: the highest meld with every trick, and a bidder set at max_bid -------------
 
+
+def _texts(cards: str) -> list[str]:
+    return cards.split()
+
+
 #: The highest meld of 15 cards, spades trump: a double run (1500), Q♠ Q♠ J♦ J♦ (double
 #: pinochle, 300) and A♠ A♥ A♦ A♣ (Aces around, 100): 1900 (cutthroat rules, Melds).
 BEST = "AS AS TS TS KS KS QS QS JS JS AH AD AC JD JD"
 #: The bidder's lead, trick by trick: ten trumps (the others' Nines of spades fall
 #: at once and they throw their diamonds), the three Aces, then the two Jacks of
 #: diamonds, which nobody can follow or trump any more.
-LEADS = BEST.split()
+LEADS = _texts(BEST)
 
 
 def _best_deck(bidder: int, dealer: int, profile: str = "cutthroat") -> tuple[binocle.Card, ...]:
@@ -69,10 +74,13 @@ def _best_deck(bidder: int, dealer: int, profile: str = "cutthroat") -> tuple[bi
     return binocle.profile(profile).stack_deck(hands, dealer=dealer, widow="9H 9D 9C")
 
 
-def _bidder_policy(bidder: int, calls: dict[int, list[str]]) -> Policy:
-    """The bidder takes every trick with :data:`LEADS`; the others pass when
-    ``calls`` says nothing more, meld, and throw diamonds while they may."""
-    leads = iter(LEADS * 4)
+def _bidder_policy(
+    bidder: int, calls: dict[int, list[str]], leads: list[str] = LEADS * 2
+) -> Policy:
+    """The bidder discards the Nines of the widow, names spades and takes every trick
+    with ``leads`` (hand after hand); the others pass when ``calls`` says nothing more,
+    meld, and throw the Ten of spades, then diamonds, while they may."""
+    lead = iter(leads)
     said = {seat: iter(c) for seat, c in calls.items()}
 
     def policy(s: GameState, seat: int) -> str | Action:
@@ -81,13 +89,14 @@ def _bidder_policy(bidder: int, calls: dict[int, list[str]]) -> Policy:
         if s.phase is Phase.BIDDING:
             return next(said.get(seat, iter(())), "pass")
         if s.phase is Phase.DISCARD:
-            return next(t for t in texts if t.startswith("discard 9"))
+            return next(t for t in texts if t in ("discard 9H", "discard 9D", "discard 9C"))
         if s.phase is Phase.TRUMP:
             return "trump S"
         if seat == bidder and s.phase is Phase.PLAY and not s.trick:
-            return "play " + next(leads)
+            return "play " + next(lead)
+        ten = [a for a in legal if str(a) == "play TS"]
         diamonds = [a for a in legal if str(a).startswith("play ") and str(a).endswith("D")]
-        return (diamonds or list(legal))[0]
+        return (ten or diamonds or list(legal))[0]
 
     return policy
 
@@ -117,6 +126,40 @@ def test_cutthroat_highest_hand_is_reached(profile: str) -> None:
     assert ep.returns() == (0, 2150, 0)
     assert E.utility_bounds(profile)[1] == 2150
     assert E.reward_bounds(profile, 1, "score")[1] == 2150.0
+
+
+#: A hand of 1240 that takes every trick, spades trump: eight Aces (1000), a run with a
+#: second King (190), pinochle (40) and dix (10); with the 250 trick points, 1490, just
+#: below the target (1500).  Seat 0 holds nine diamonds and six clubs, seat 2 the other
+#: four spades, nine hearts and two clubs: the Ten of spades falls on the first Ace,
+#: and by the last trick nobody can follow the Jack of diamonds or trump it.
+NEAR = "AS AS AH AH AD AD AC AC TS KS KS QS JS JD 9S"
+NEAR_LEADS = _texts("AS AS TS KS KS AH AH AD AD AC AC QS JS 9S JD")
+
+
+def test_cutthroat_two_hands_highest_is_reached() -> None:
+    """Cutthroat rules, Winning: a seat reaching 1500 ends the game, and two seats cannot
+    both gain enough in one hand to tie there (their melds make at most 2320), so over
+    two hands the most is 1490 (just below the target) and then 2150: 3640, reached."""
+    near = binocle.stack_deck(
+        "cutthroat",
+        [
+            "TD TD KD KD QD QD JD 9D 9D TC TC KC KC QC QC",
+            NEAR,
+            "TS QS JS 9S TH TH KH KH QH QH JH JH 9H JC JC",
+        ],
+        dealer=0,
+        widow="9H 9C 9C",
+    )
+    bidder = 1
+    # Hand 1: the bidder is eldest; hand 2: he deals, and the two before him pass.
+    policy = _bidder_policy(bidder, {bidder: ["bid 250", "bid 250"]}, NEAR_LEADS + LEADS)
+    ep = _episode("cutthroat", [near, _best_deck(bidder, 1)], policy, hands=2, dealer=0)
+    first, second = ep.state.results
+    assert first.delta == (0, 1490, 0) and first.meld[bidder] == 1240
+    assert second.delta == (0, 2150, 0)
+    assert ep.returns()[bidder] == 3640 == E.utility_bounds("cutthroat", 2)[1]
+    assert binocle.is_over(ep.state)
 
 
 @pytest.mark.parametrize(("options", "per_hand"), [("", -6000), ("(single_set=true)", -3000)])
@@ -249,7 +292,9 @@ def test_the_figures_follow_the_options() -> None:
     assert E.utility_bounds("three-handed") == (0, 1260)
     assert E.utility_bounds("three-handed(claim_overlooked=true)") == (0, 1730)
     # The target caps the second hand: below it, or tied with another seat at it.
-    assert E.utility_bounds("cutthroat", 2) == (-12000, 2150 + 2020)
+    assert E.utility_bounds("cutthroat", 2) == (-12000, 2150 + 1490)
+    # Three hands: two seats tied at the target share at most 2 x 2570.
+    assert E.utility_bounds("cutthroat", 3) == (-18000, 2150 + 2570)
     assert E.utility_bounds("cutthroat(target=5000)", 2) == (-12000, 2150 + 2150)
     assert E.utility_bounds("classic", 2) == (0, 1260 + 999)
     assert E.utility_bounds("classic(max_hands=1)", 5) == (0, 1260)
@@ -296,9 +341,10 @@ def test_cutthroat_meld_figure_is_the_highest() -> None:
     assert meld_total(best, 0) == 1900
 
 
-def test_classic_meld_figures_come_from_the_relaxation() -> None:
+def test_meld_figures_come_from_the_integer_programmes() -> None:
     """The classic and three-handed meld figures are the optimum of the relaxed
-    announcement rules (tools/meld_bounds.py; scipy's integer programming)."""
+    announcement rules, and cutthroat's figure for two hands the exact highest
+    (tools/meld_bounds.py; scipy's integer programming)."""
     if importlib.util.find_spec("scipy") is None:
         if os.environ.get("CI"):
             pytest.fail("CI installs scipy: this test must run there")
@@ -319,3 +365,8 @@ def test_classic_meld_figures_come_from_the_relaxation() -> None:
         assert got["classic-64 seats"] == _bounds._CLASSIC_PAIR[64, grand]
         assert got["three-handed seat"] == _bounds._THREE_SEAT[grand]
         assert got["three-handed seats"] == _bounds._THREE_ALL[grand]
+    # The same integer programme, on cutthroat's meld table, finds the highest meld
+    # of one hand that the search by suits finds, and that of two hands.
+    assert tool.cutthroat_pair_meld((15, 0)) == _bounds._CUTTHROAT_MELD  # type: ignore[attr-defined]
+    assert tool.cutthroat_pair_meld((18, 0)) == tool.cutthroat_best_meld(18)[0]  # type: ignore[attr-defined]
+    assert tool.cutthroat_pair_meld() == _bounds._CUTTHROAT_PAIR  # type: ignore[attr-defined]

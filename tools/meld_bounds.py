@@ -4,7 +4,9 @@
 
 Cutthroat: the highest meld of 15 cards (the bidder's after his discards), found
 exactly by a dynamic programme over the four suits (the meld of cutthroat
-Pinochle is a sum over suits, arounds and pinochle, of card counts).
+Pinochle is a sum over suits, arounds and pinochle, of card counts); and the
+highest meld of two 15-card hands together, exactly, by an integer programme
+whose items are the meld table's (scipy).
 
 Classic and three-handed: an upper bound on what one seat's announcements can
 score, as the optimum of an integer programme that relaxes the announcement
@@ -206,6 +208,7 @@ FIGURES: dict[str, tuple[int, int, bool, bool]] = {
 def main() -> int:
     value, trump, counts = cutthroat_best_meld()
     print(f"cutthroat best meld of 15 cards: {value} (trump {'SHDC'[trump]}, {counts})")
+    print(f"cutthroat best meld of two 15-card hands: {cutthroat_pair_meld()}")
     for grand in (False, True):
         for name, (ann, cards, dix, turn_up) in FIGURES.items():
             v = classic_meld_bound(ann, cards, grand=grand, dix=dix, turn_up=turn_up)
@@ -215,3 +218,94 @@ def main() -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def cutthroat_pair_meld(sizes: tuple[int, int] = (15, 15)) -> int:
+    """The highest cutthroat meld of two hands of ``sizes`` cards together, dealt from
+    one pack (each card twice) with one trump: an integer programme whose items are
+    the meld table's, so its optimum is the exact highest (scipy)."""
+    return max(_cutthroat_pair_for_trump(t, sizes) for t in range(4))
+
+
+def _cutthroat_pair_for_trump(trump: int, sizes: tuple[int, int]) -> int:
+    import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    names: dict[str, int] = {}
+    upper: list[int] = []
+    value: list[int] = []
+    rows: list[Any] = []
+    lo: list[float] = []
+    hi: list[float] = []
+
+    def var(name: str, ub: int, worth: int = 0) -> None:
+        names[name] = len(upper)
+        upper.append(ub)
+        value.append(worth)
+
+    def at_most(coefs: dict[str, int], h: float) -> None:
+        rows.append(coefs)
+        lo.append(-np.inf)
+        hi.append(h)
+
+    for h in (0, 1):
+        for s in range(4):
+            for r in range(6):
+                var(f"x{h}{r}{s}", 2)
+        for r, (single, double) in _AROUNDS.items():
+            var(f"a{h}{r}", 1, single)
+            var(f"A{h}{r}", 1, double)
+        var(f"p{h}", 1, 40)
+        var(f"P{h}", 1, 300)
+        var(f"r{h}", 1, 150)
+        var(f"R{h}", 1, 1500)
+        var(f"re{h}", 1, 40)
+        var(f"rm{h}", 2, 40)
+        for s in range(4):
+            var(f"m{h}{s}", 0 if s == trump else 2, 20)
+        var(f"d{h}", 2, 10)
+    for h in (0, 1):
+
+        def x(r: int, s: int, h: int = h) -> str:
+            return f"x{h}{r}{s}"
+
+        at_most({x(r, s): 1 for r in range(6) for s in range(4)}, sizes[h])
+        for r in _AROUNDS:
+            at_most({f"a{h}{r}": 1, f"A{h}{r}": 1}, 1)
+            for s in range(4):
+                at_most({f"a{h}{r}": 1, x(r, s): -1}, 0)
+                at_most({f"A{h}{r}": 2, x(r, s): -1}, 0)
+        at_most({f"p{h}": 1, f"P{h}": 1}, 1)
+        for c in ((QUEEN, 0), (JACK, 2)):
+            at_most({f"p{h}": 1, x(*c): -1}, 0)
+            at_most({f"P{h}": 2, x(*c): -1}, 0)
+        at_most({f"r{h}": 1, f"R{h}": 1}, 1)
+        for r in (ACE, TEN, KING, QUEEN, JACK):
+            at_most({f"r{h}": 1, x(r, trump): -1}, 0)
+            at_most({f"R{h}": 2, x(r, trump): -1}, 0)
+        # With one run, one royal marriage more if a second King or Queen is held.
+        at_most({f"re{h}": 1, f"r{h}": -1}, 0)
+        at_most({f"re{h}": 1, f"r{h}": 2, x(KING, trump): -1, x(QUEEN, trump): -1}, 0)
+        # Without a run, a royal marriage per King and Queen of trumps.
+        at_most({f"rm{h}": 1, x(KING, trump): -1}, 0)
+        at_most({f"rm{h}": 1, x(QUEEN, trump): -1}, 0)
+        at_most({f"rm{h}": 1, f"r{h}": 2, f"R{h}": 2}, 2)
+        for s in range(4):
+            at_most({f"m{h}{s}": 1, x(KING, s): -1}, 0)
+            at_most({f"m{h}{s}": 1, x(QUEEN, s): -1}, 0)
+        at_most({f"d{h}": 1, x(NINE, trump): -1}, 0)
+    for s in range(4):
+        for r in range(6):
+            at_most({f"x0{r}{s}": 1, f"x1{r}{s}": 1}, 2)
+    matrix = np.zeros((len(rows), len(upper)))
+    for i, coefs in enumerate(rows):
+        for k, c in coefs.items():
+            matrix[i, names[k]] += c
+    res = milp(
+        -np.array(value, dtype=float),
+        constraints=LinearConstraint(matrix, lo, hi),
+        integrality=np.ones(len(upper)),
+        bounds=Bounds(np.zeros(len(upper)), np.array(upper, dtype=float)),
+    )
+    assert res.success, res.message
+    return round(float(-res.fun))

@@ -16,6 +16,9 @@ _TARGET_STEP: Final = 250
 #: trump, a double run, A♥ A♦ A♣ and J♦ J♦ (1500 + double pinochle 300 + Aces
 #: around 100).  Found exactly by ``tools/meld_bounds.py``.
 _CUTTHROAT_MELD: Final = 1900
+#: The highest cutthroat meld of two 15-card hands together (one pack, one trump), also
+#: exact (``tools/meld_bounds.py``).
+_CUTTHROAT_PAIR: Final = 2320
 
 #: Upper bounds on announced meld (dix included) from ``tools/meld_bounds.py``, by
 #: (pack, grand_binocle): one classic seat in one hand, and the two seats together.
@@ -59,7 +62,7 @@ def hand_bounds(profile: Any) -> tuple[int, int, int]:
     if p.name == "cutthroat":
         low = -(p.max_bid if p.single_set else 2 * p.max_bid)
         high = _CUTTHROAT_MELD + _TRICK_POINTS
-        return low, high, 2 * _CUTTHROAT_MELD + _TRICK_POINTS
+        return low, high, _CUTTHROAT_PAIR + _TRICK_POINTS
     if p.name == "classic":
         key = (p.pack_size, p.grand_binocle)
         return 0, _CLASSIC_SEAT[key] + _TRICK_POINTS, _CLASSIC_PAIR[key] + _TRICK_POINTS
@@ -102,15 +105,19 @@ def utility_bounds(profile: Any, hands: int = 1) -> tuple[int, int]:
     ``max_bid`` above 2150, as by default; in classic and three-handed always).
     The highest is capped by the target: before its last hand a seat's score is
     below the target, unless another seat's is at the target too (cutthroat: an
-    exact tie of two non-bidders; classic and three-handed: both reached it,
-    raising the targets; rules, Winning and End of a hand), and then the two
-    scores, added, are at most the hands played times the most two seats gain
-    together in a hand.  So over ``n`` hands the highest is the highest of one
-    hand plus the least of: ``n - 1`` times it, and the larger of the highest
-    score below the target and that tie figure; ``max_hands`` caps ``n``
-    (cutthroat and classic).  Over more than one hand the highest is a bound,
-    not reached.  These bounds assume the episode begins at a new game, as the
-    adapters' do; from a position in progress
+    exact tie of two non-bidders, cutthroat rules, Winning; classic and
+    three-handed: both reached it, raising the targets, rules, End of a hand),
+    and then the two scores added are at most the hands played times the most
+    two seats gain together in a hand (cutthroat: 2570, two hands' highest meld
+    together, 2320, and 250; classic: 1520, 1560 with ``grand_binocle``, 1720 and
+    1800 with 64 cards; three-handed: 1730, 1850 with ``grand_binocle``).  So over
+    ``n`` hands the highest is the highest of one hand plus the least of:
+    ``n - 1`` times it, and the larger of the highest score below the target
+    and that cap; ``max_hands`` caps ``n`` (cutthroat and classic).  Over two
+    cutthroat hands with the default target this is 1490 + 2150 = 3640, reached
+    (no two seats can tie at 1500 in one hand); otherwise, over more than one
+    hand, the highest is a bound, not reached.  These bounds assume the episode
+    begins at a new game, as the adapters' do; from a position in progress
     (:meth:`Episode.from_state`) ``hands`` times the bounds of one hand hold.
     """
     p: Any = _profile_of(profile)
