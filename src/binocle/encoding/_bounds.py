@@ -9,8 +9,6 @@ from binocle.errors import InvalidArgumentError
 
 #: The trick points of a hand played to its last trick (common rules, Card points).
 _TRICK_POINTS: Final = 250
-#: How much a target rises when two players reach it at the end of one hand.
-_TARGET_STEP: Final = 250
 
 #: The highest cutthroat meld of 15 cards (the bidder's after his discards): spades
 #: trump, a double run, A♥ A♦ A♣ and J♦ J♦ (1500 + double pinochle 300 + Aces
@@ -111,12 +109,12 @@ def utility_bounds(profile: Any, hands: int = 1) -> tuple[int, int]:
     two seats gain together in a hand (cutthroat: 2570, two hands' highest meld
     together, 2320, and 250; classic: 1520, 1560 with ``grand_binocle``, 1720 and
     1800 with 64 cards; three-handed: 1730, 1850 with ``grand_binocle``).  So over
-    ``n`` hands the highest is the highest of one hand plus the least of:
-    ``n - 1`` times it, and the larger of the highest score below the target
-    and that cap; ``max_hands`` caps ``n`` (cutthroat and classic).  Over two
-    cutthroat hands with the default target this is 1490 + 2150 = 3640, reached
-    (no two seats can tie at 1500 in one hand); otherwise, over more than one
-    hand, the highest is a bound, not reached.  These bounds assume the episode
+    ``n`` hands the highest is the highest of one hand plus the smaller of
+    ``n - 1`` times it and the larger of the highest score below the target and
+    that cap; ``max_hands`` caps ``n`` (cutthroat and classic).  Over two
+    cutthroat hands with the default options this is 1490 + 2150 = 3640,
+    reached (no two seats can tie at 1500 in one hand); otherwise, over more
+    than one hand, the highest is a bound, not reached.  These bounds assume the episode
     begins at a new game, as the adapters' do; from a position in progress
     (:meth:`Episode.from_state`) ``hands`` times the bounds of one hand hold.
     """
