@@ -28,8 +28,11 @@ def _scale(profile: Any, hands: int) -> int:
 def reward_bounds(profile: Any, hands: int = 1, reward: str = "score") -> tuple[float, float]:
     """Bounds on one seat's return over ``hands`` hands under a reward option.
 
-    ``"score"``: :func:`utility_bounds`; ``"normalised"``: those bounds divided by
-    the larger of their magnitudes, so they lie within [-1, 1]; ``"win"``: -1 and 1.
+    ``"score"``: :func:`utility_bounds` (which says per profile which of them
+    are reached); ``"normalised"``: those bounds divided by the larger of their
+    magnitudes, so they lie within [-1, 1] and one of them is -1 or 1; ``"win"``:
+    -1 and 1, both reached.  A ``hands`` that is not a whole number of at least 1
+    raises :class:`~binocle.InvalidArgumentError`, as an unknown ``reward`` does.
     """
     check_reward(reward)
     if reward == "win":
