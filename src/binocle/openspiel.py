@@ -207,16 +207,19 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
 
     What OpenSpiel asks many times a step (who acts, whether the episode is over,
     the legal ids, the chance outcomes) is worked out once per step and kept until
-    the next action.
+    the next action.  ``legal_actions`` and ``legal_actions_mask`` answer Python
+    callers directly, as OpenSpiel's own would through the state's C++ side.
     """
 
     def __init__(self, game: BinocleGame, episode: E.Episode, choose_dealer: bool = False) -> None:
         super().__init__(game)
+        self._dealer_next = False
         self.episode = episode
         #: Whether the next step is the chance outcome that picks the dealer.
         self.choose_dealer = choose_dealer
         self.reward_option = game.reward
-        self._paid = (0.0,) * game.profile.players
+        # The episode before the last decision: the rewards are counted since it.
+        self._paid_from: E.Episode | None = None
 
     @property
     def episode(self) -> E.Episode:
@@ -225,70 +228,104 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
 
     @episode.setter
     def episode(self, episode: E.Episode) -> None:
+        self._step_to(episode)
+
+    @property
+    def choose_dealer(self) -> bool:
+        """Whether the next step is the chance outcome that picks the dealer."""
+        return self._dealer_next
+
+    @choose_dealer.setter
+    def choose_dealer(self, value: bool) -> None:
+        self._dealer_next = bool(value)
+        self._step_to(self._episode)
+
+    def _step_to(self, episode: E.Episode) -> None:
         self._episode = episode
-        if episode.is_terminal():
-            self._player = _TERMINAL
-        elif episode.is_chance():
-            self._player = _CHANCE
-        else:
-            p = episode.state.current_player
-            assert p is not None
-            self._player = p
+        # The episode's own record of where it stands: a seat, or OpenSpiel's id of
+        # chance or of the end (or of nobody, which no reachable episode gives).
+        self._player: int = _CHANCE if self._dealer_next else episode._where()
         self._legal: list[int] | None = None
         self._outcomes: list[tuple[int, float]] | None = None
 
     # -- the pyspiel API -----------------------------------------------------------
 
     def current_player(self) -> int:
-        if self.choose_dealer:
-            return _CHANCE
         return self._player
 
     def is_terminal(self) -> bool:
-        return not self.choose_dealer and self._player == _TERMINAL
+        return self._player == _TERMINAL
 
     def is_chance_node(self) -> bool:
-        return self.choose_dealer or self._player == _CHANCE
+        return self._player == _CHANCE
 
-    def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal ids of ``player`` (default: the player to act), ascending, as
+        OpenSpiel's C++ side gives them: none at the end, the chance outcomes at
+        chance, none for another seat; another negative id is an error."""
+        at = self._player
+        if at == _TERMINAL:
             return []
-        if self.choose_dealer:
-            return [i for i, _ in self.chance_outcomes()]
+        if at == _CHANCE or player is None or player == at:
+            return list(self._ids())
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each legal id of ``player`` (default: the player to act), else 0, over
+        every id (every chance outcome at chance)."""
+        at = self._player
+        if player is None:
+            player = at
+        game = self.get_game()
+        size = game.max_chance_outcomes() if player == _CHANCE else game.num_distinct_actions()
+        mask = [0] * size
+        for i in self.legal_actions(player):
+            mask[i] = 1
+        return mask
+
+    def _ids(self) -> list[int]:
+        """The legal ids (the chance outcomes at chance), kept until the next action."""
         legal = self._legal
         if legal is None:
-            if player == _CHANCE:
+            if self._player == _CHANCE:
                 legal = [i for i, _ in self.chance_outcomes()]
             else:
                 legal = list(self._episode.legal_ids())
             self._legal = legal
         return legal
 
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self._player:
+            return []
+        return list(self._ids())
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.choose_dealer:
-            n = self.episode.profile.players
-            return [(seat, 1.0 / n) for seat in range(n)]
         outcomes = self._outcomes
         if outcomes is None:
-            outcomes = self._outcomes = self._episode.chance_outcomes()
-        return outcomes
+            if self._dealer_next:
+                n = self._episode.profile.players
+                outcomes = [(seat, 1.0 / n) for seat in range(n)]
+            else:
+                outcomes = self._episode.chance_outcomes()
+            self._outcomes = outcomes
+        return list(outcomes)
 
     def _apply_action(self, action: int) -> None:
-        if self.choose_dealer:
-            n = self.episode.profile.players
+        ep = self._episode
+        if self._dealer_next:
+            n = ep.profile.players
             seat = int(action)
             if not 0 <= seat < n:
                 raise InvalidArgumentError(f"the dealer is a seat 0..{n - 1}, not {seat}")
-            ep = self.episode
-            self.episode = E.Episode.new(ep.profile, hands=ep.hands, dealer=seat)
-            self.choose_dealer = False
+            self._dealer_next = False
+            self._step_to(E.Episode.new(ep.profile, hands=ep.hands, dealer=seat))
             return
-        ep = self.episode
-        after = ep.apply(int(action))  # refused: nothing changes
-        if not ep.is_chance():
-            self._paid = E.episode_returns(ep, self.reward_option)
-        self.episode = after
-
+        after = ep.apply(action)  # refused: nothing changes
+        if self._player >= 0:
+            self._paid_from = ep
+        self._step_to(after)
     def _action_to_string(self, player: int, action: int) -> str:
         action = int(action)
         if player == pyspiel.PlayerId.CHANCE:
@@ -303,9 +340,13 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
 
     def rewards(self) -> list[float]:
         now = E.episode_returns(self.episode, self.reward_option)
-        if self.episode.is_chance() or self.choose_dealer:
+        if self._player == _CHANCE:
             return [0.0] * len(now)
-        return [a - b for a, b in zip(now, self._paid, strict=True)]
+        paid = self._paid_from
+        if paid is None:
+            return list(now)
+        before = E.episode_returns(paid, self.reward_option)
+        return [a - b for a, b in zip(now, before, strict=True)]
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Any = None

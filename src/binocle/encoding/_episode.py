@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -20,6 +21,16 @@ from binocle.errors import (
     RuleCode,
     excerpt,
 )
+from binocle.game import apply as _apply
+from binocle.game import observe as _observe
+
+# Where an episode stands (besides a seat to decide), with OpenSpiel's player ids for
+# the same: the episode is over, a chance outcome is next, or nobody acts.
+_END: Final = -4
+_CHANCE: Final = -1
+_NOBODY: Final = -3
+
+_sub = operator.sub
 
 
 def _classic_part(state: GameState) -> Any:
@@ -113,6 +124,11 @@ class Episode:
     base: tuple[int, ...] = ()
     actors: tuple[int, ...] = ()
     ended: tuple[tuple[int, tuple[View, ...]], ...] = ()
+    # Worked out once, on first need (a step that knows them sets them): where the
+    # episode stands (a seat, _CHANCE, _END or _NOBODY), and at chance how many copies
+    # of each card kind the next outcome is drawn from.
+    _at: int | None = attrs.field(default=None, init=False, repr=False)
+    _left: tuple[int, ...] | None = attrs.field(default=None, init=False, repr=False)
 
     @classmethod
     def new(cls, profile: Any = "cutthroat", *, hands: int = 1, dealer: int = 0) -> Episode:
@@ -155,29 +171,42 @@ class Episode:
         """The profile played."""
         return self.state.profile
 
+    def _where(self) -> int:
+        """Where the episode stands: the seat to decide, ``_CHANCE``, ``_END`` or ``_NOBODY``."""
+        at = self._at
+        if at is None:
+            at = self._locate()
+            object.__setattr__(self, "_at", at)
+        return at
+
+    def _locate(self) -> int:
+        s = self.state
+        phase = s.phase
+        if phase is Phase.OVER:
+            return _END
+        if phase is Phase.DEAL:
+            return _END if len(s.results) - self.first_results >= self.hands else _CHANCE
+        classic = _classic_part(s)
+        if classic is not None and classic.phase is Phase.ANNOUNCE and not self.ready:
+            return _CHANCE
+        seat = s.current_player
+        return _NOBODY if seat is None else seat
+
     def is_terminal(self) -> bool:
         """Whether the episode is over: the game ended, or its hands are played."""
-        s = self.state
-        if s.phase is Phase.OVER:
-            return True
-        return s.phase is Phase.DEAL and len(s.results) - self.first_results >= self.hands
+        at = self._at
+        return (self._where() if at is None else at) == _END
 
     def is_chance(self) -> bool:
         """Whether the next step is a chance outcome (a card dealt or drawn)."""
-        if self.is_terminal():
-            return False
-        s = self.state
-        if s.phase is Phase.DEAL:
-            return True
-        classic = _classic_part(s)
-        return classic is not None and classic.phase is Phase.ANNOUNCE and not self.ready
+        at = self._at
+        return (self._where() if at is None else at) == _CHANCE
 
     @property
     def current_player(self) -> int | None:
         """The seat to decide, or None at chance and at the end."""
-        if self.is_terminal() or self.is_chance():
-            return None
-        return self.state.current_player
+        at = self._where()
+        return at if at >= 0 else None
 
     # -- chance ----------------------------------------------------------------
 
@@ -191,11 +220,19 @@ class Episode:
         left = Counter(_classic_part(s).stock)
         return [left[c] - dealt[c] for c in cards]
 
+    def _counts(self) -> tuple[int, ...]:
+        """``_remaining()``, kept: each chance step passes the next its counts."""
+        left = self._left
+        if left is None:
+            left = tuple(self._remaining())
+            object.__setattr__(self, "_left", left)
+        return left
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The possible outcomes (card indices) with their probabilities, ascending."""
-        if not self.is_chance():
+        if self._where() != _CHANCE:
             return []
-        counts = self._remaining()
+        counts = self._counts()
         total = sum(counts)
         return [(i, k / total) for i, k in enumerate(counts) if k]
 
@@ -203,11 +240,12 @@ class Episode:
 
     def legal_ids(self) -> tuple[int, ...]:
         """The legal ids of the player to decide (chance outcomes at chance)."""
-        if self.is_chance():
-            return tuple(i for i, _ in self.chance_outcomes())
-        if self.is_terminal():
+        at = self._where()
+        if at == _CHANCE:
+            return tuple([i for i, k in enumerate(self._counts()) if k])
+        if at == _END:
             return ()
-        return _space(self.profile).legal_ids(self.state)
+        return _space(self.state.profile).legal_ids(self.state)
 
     def apply(self, action_id: int) -> Episode:
         """The episode after a decision or a chance outcome, by id.
@@ -216,61 +254,75 @@ class Episode:
         a bool, a float or text raises :class:`~binocle.InvalidArgumentError`.
         """
         action_id = _check_id(action_id)
-        if self.is_terminal():
+        at = self._where()
+        if at == _END:
             raise IllegalActionError("the episode is over", RuleCode.GAME_OVER)
-        history = (*self.history, action_id)
-        if self.is_chance():
-            return self._chance(action_id, history)
-        from binocle.game import apply, observe
+        if at == _CHANCE:
+            return self._chance(action_id)
+        return self._decide(_space(self.state.profile).action(self.state, action_id), action_id)
 
-        action = _space(self.profile).action(self.state, action_id)
-        s = apply(self.state, action)
-        seat = self.state.current_player
+    def _decide(self, action: A.Action, action_id: int) -> Episode:
+        """The episode after the decision ``action`` (legal here, with id ``action_id``)."""
+        before = self.state
+        s = _apply(before, action)
+        seat = before.current_player
         assert seat is not None
         ended = self.ended
-        if len(s.results) > len(self.state.results):
+        history = (*self.history, action_id)
+        if len(s.results) > len(before.results):
             # A hand ended: keep what each seat saw of it, for the perfect-recall encodings.
-            views = tuple(observe(self.state, i) for i in range(len(s.scores)))
+            views = tuple([_observe(before, i) for i in range(len(s.scores))])
             ended = (*ended, (len(history), views))
         return Episode(
             s, self.hands, self.first_results, self.start_scores, (), False, history,
-            self.returns(), (*self.actors, seat), ended,
+            tuple(map(_sub, before.scores, self.start_scores)), (*self.actors, seat), ended,
         )  # fmt: skip
 
-    def _chance(self, outcome: int, history: tuple[int, ...]) -> Episode:
-        cards = kinds(self.profile.pack_size)
-        if not 0 <= outcome < len(cards):
+    def _chance(self, outcome: int) -> Episode:
+        counts = self._counts()
+        if not 0 <= outcome < len(counts):
             raise IllegalActionError(
                 f"chance outcome {excerpt(outcome)} is not a card index", RuleCode.BAD_DECK
             )
+        cards = kinds(self.state.profile.pack_size)
         card = cards[outcome]
-        counts = self._remaining()
         if not counts[outcome]:
             raise IllegalActionError(
                 f"chance outcome {card}: no copy of it is left to deal", RuleCode.BAD_DECK
             )
+        left = list(counts)
+        left[outcome] -= 1
         deck = (*self.deck, card)
-        counts[outcome] -= 1
-        s = self.state
+        history = (*self.history, outcome)
         actors = (*self.actors, -1)
+        s = self.state
         if s.phase is Phase.DEAL:
             if len(deck) < _dealt_by_chance(s):
-                return Episode(
+                more = Episode(
                     s, self.hands, self.first_results, self.start_scores, deck, self.ready,
                     history, self.base, actors, self.ended,
                 )  # fmt: skip
-            from binocle.game import apply
-
-            rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]
-            s = apply(s, A.deal((*deck, *sorted(rest))))
-            return attrs.evolve(self, state=s, deck=(), ready=False, history=history, actors=actors)
+                object.__setattr__(more, "_at", _CHANCE)
+                object.__setattr__(more, "_left", tuple(left))
+                return more
+            rest = [c for c, k in zip(cards, left, strict=True) for _ in range(k)]
+            return Episode(
+                _apply(s, A.deal((*deck, *sorted(rest)))), self.hands, self.first_results,
+                self.start_scores, (), False, history, self.base, actors, self.ended,
+            )  # fmt: skip
         stock = _classic_part(s).stock
         if len(deck) < min(2, len(stock)):
-            return attrs.evolve(self, deck=deck, history=history, actors=actors)
-        rest = [c for c, k in zip(cards, counts, strict=True) for _ in range(k)]
-        return attrs.evolve(
-            self, state=_with_stock(s, (*deck, *sorted(rest))), deck=(), ready=True,
-            history=history, actors=actors,
+            more = Episode(
+                s, self.hands, self.first_results, self.start_scores, deck, self.ready, history,
+                self.base, actors, self.ended,
+            )  # fmt: skip
+            object.__setattr__(more, "_at", _CHANCE)
+            object.__setattr__(more, "_left", tuple(left))
+            return more
+        rest = [c for c, k in zip(cards, left, strict=True) for _ in range(k)]
+        return Episode(
+            _with_stock(s, (*deck, *sorted(rest))), self.hands, self.first_results,
+            self.start_scores, (), True, history, self.base, actors, self.ended,
         )  # fmt: skip
 
     def action_label(self, action_id: int) -> str:
@@ -297,14 +349,12 @@ class Episode:
 
     def returns(self) -> tuple[int, ...]:
         """Each seat's score change since the episode began."""
-        return tuple(a - b for a, b in zip(self.state.scores, self.start_scores, strict=True))
+        return tuple(map(_sub, self.state.scores, self.start_scores))
 
     def rewards(self) -> tuple[int, ...]:
         """Each seat's score change since the previous decision."""
-        return tuple(a - b for a, b in zip(self.returns(), self.base, strict=True))
+        return tuple(map(_sub, self.returns(), self.base))
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know now (:func:`binocle.observe`)."""
-        from binocle.game import observe
-
-        return observe(self.state, seat)
+        return _observe(self.state, seat)
