@@ -45,6 +45,7 @@ from binocle.actions import Kind
 from binocle.cards import kinds
 from binocle.core import GameState, Phase, Profile
 from binocle.determinize import determinize
+from binocle.encoding._episode import _action
 from binocle.errors import BinocleError, InvalidArgumentError, InvalidStateError, excerpt
 from binocle.profiles import get_profile
 
@@ -310,7 +311,7 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             else:
                 outcomes = self._episode.chance_outcomes()
             self._outcomes = outcomes
-        return list(outcomes)
+        return outcomes
 
     def _apply_action(self, action: int) -> None:
         ep = self._episode
@@ -322,9 +323,15 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             self._dealer_next = False
             self._step_to(E.Episode.new(ep.profile, hands=ep.hands, dealer=seat))
             return
-        after = ep.apply(action)  # refused: nothing changes
-        if self._player >= 0:
+        at = self._player
+        # The episode's own steps, as Episode.apply takes them (OpenSpiel gives an int).
+        if at >= 0:
+            after = ep._decide(_action(ep.state, action), action)  # refused: nothing changes
             self._paid_from = ep
+        elif at == _CHANCE:
+            after = ep._chance(action)
+        else:
+            after = ep.apply(action)
         self._step_to(after)
     def _action_to_string(self, player: int, action: int) -> str:
         action = int(action)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections import Counter
 from typing import Any, Final
@@ -12,7 +13,7 @@ from binocle import actions as A
 from binocle.actions import Kind
 from binocle.cards import Card
 from binocle.core import GameState, Phase, Profile, View
-from binocle.encoding._actions import _space
+from binocle.encoding._actions import ActionSpace, _space
 from binocle.encoding._common import _check_id, _check_state, _profile_of, kinds
 from binocle.errors import (
     BinocleError,
@@ -22,6 +23,7 @@ from binocle.errors import (
     excerpt,
 )
 from binocle.game import apply as _apply
+from binocle.game import legal_actions as _legal_actions
 from binocle.game import observe as _observe
 
 # Where an episode stands (besides a seat to decide), with OpenSpiel's player ids for
@@ -91,6 +93,81 @@ def _dealt_by_chance(state: GameState) -> int:
     return state.profile.pack_size
 
 
+@functools.lru_cache(maxsize=64)
+def _by_identity(space: ActionSpace) -> dict[int, int]:
+    """The fixed ids of ``space`` by the ``id()`` of their interned actions (the space
+    keeps them alive): a legal action is mostly one of them, found without hashing."""
+    return {id(a): i for a, i in space._fixed.items()}
+
+
+#: Each profile's action space by the profile's ``id()`` (a profile hashes its options
+#: each time: this is a read by identity), with the profile kept alive beside it.
+_SPACES: dict[int, tuple[Profile, ActionSpace]] = {}
+
+
+def _space_of(profile: Profile) -> ActionSpace:
+    found = _SPACES.get(id(profile))
+    if found is None or found[0] is not profile:
+        if len(_SPACES) >= 64:
+            _SPACES.clear()
+        found = _SPACES[id(profile)] = (profile, _space(profile))
+    return found[1]
+
+
+def _legal_ids(state: GameState) -> tuple[int, ...]:
+    """``ActionSpace.legal_ids``, the interned actions found by identity."""
+    space = _space_of(state.profile)
+    legal = _legal_actions(state)
+    ids: list[Any] = list(map(_by_identity(space).get, map(id, legal)))
+    if None in ids:
+        ids = [space.id(state, a) if i is None else i for i, a in zip(ids, legal, strict=True)]
+    ids.sort()
+    return tuple(ids)
+
+
+def _action(state: GameState, action_id: int) -> A.Action:
+    """``ActionSpace.action``: the legal action with that id (interned ones found by
+    identity among the legal actions; anything else asked of the space)."""
+    space = _space_of(state.profile)
+    by_id = space._by_id
+    if 0 <= action_id < len(by_id):
+        fixed = by_id[action_id]
+        if fixed is not None and state.current_player is not None:
+            for a in _legal_actions(state):
+                if a is fixed:
+                    return a
+    return space.action(state, action_id)
+
+
+#: ``_outcome_rows(n, total)[i][k]``: the chance outcome ``(i, k / total)``, made once.
+_ROWS: dict[tuple[int, int], list[tuple[tuple[int, float], ...]]] = {}
+
+
+def _outcome_rows(n: int, total: int) -> list[tuple[tuple[int, float], ...]]:
+    """For each of ``n`` card kinds, its outcome with 0, 1 and 2 copies of ``total`` left."""
+    rows = _ROWS.get((n, total))
+    if rows is None:
+        rows = _ROWS[n, total] = [tuple([(i, k / total) for k in range(3)]) for i in range(n)]
+    return rows
+
+
+class _Unseen:
+    """Every seat's views of a state, made when first asked for (then kept)."""
+
+    __slots__ = ("_state", "_views")
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+        self._views: tuple[View, ...] | None = None
+
+    def views(self) -> tuple[View, ...]:
+        views = self._views
+        if views is None:
+            s = self._state
+            views = self._views = tuple([_observe(s, i) for i in range(len(s.scores))])
+        return views
+
+
 @attrs.frozen(slots=True, eq=False)
 class Episode:
     """One episode for learning or search: a game state with chance made explicit.
@@ -123,7 +200,9 @@ class Episode:
     history: tuple[int, ...] = ()
     base: tuple[int, ...] = ()
     actors: tuple[int, ...] = ()
-    ended: tuple[tuple[int, tuple[View, ...]], ...] = ()
+    # ``ended``: its views are made when first read (a hand's end keeps the state they
+    # are read from), so a step that ends a hand does not pay for them.
+    _ended: tuple[tuple[int, tuple[View, ...]], ...] = attrs.field(default=(), alias="ended")
     # Worked out once, on first need (a step that knows them sets them): where the
     # episode stands (a seat, _CHANCE, _END or _NOBODY), and at chance how many copies
     # of each card kind the next outcome is drawn from.
@@ -163,6 +242,18 @@ class Episode:
 
     def __deepcopy__(self, memo: object) -> Episode:
         return self
+
+    @property
+    def ended(self) -> tuple[tuple[int, tuple[View, ...]], ...]:
+        """For each hand the episode finished: the length of ``history`` when it ended
+        and every seat's view just before its last action."""
+        ended = self._ended
+        if any(type(views) is _Unseen for _, views in ended):
+            ended = tuple(
+                [(n, v.views() if isinstance(v, _Unseen) else v) for n, v in ended]
+            )  # fmt: skip
+            object.__setattr__(self, "_ended", ended)
+        return ended
 
     # -- where the episode stands ------------------------------------------------
 
@@ -233,8 +324,7 @@ class Episode:
         if self._where() != _CHANCE:
             return []
         counts = self._counts()
-        total = sum(counts)
-        return [(i, k / total) for i, k in enumerate(counts) if k]
+        return [row[k] for row, k in zip(_outcome_rows(len(counts), sum(counts)), counts) if k]
 
     # -- steps -----------------------------------------------------------------
 
@@ -243,9 +333,9 @@ class Episode:
         at = self._where()
         if at == _CHANCE:
             return tuple([i for i, k in enumerate(self._counts()) if k])
-        if at == _END:
+        if at < 0:
             return ()
-        return _space(self.state.profile).legal_ids(self.state)
+        return _legal_ids(self.state)
 
     def apply(self, action_id: int) -> Episode:
         """The episode after a decision or a chance outcome, by id.
@@ -259,7 +349,7 @@ class Episode:
             raise IllegalActionError("the episode is over", RuleCode.GAME_OVER)
         if at == _CHANCE:
             return self._chance(action_id)
-        return self._decide(_space(self.state.profile).action(self.state, action_id), action_id)
+        return self._decide(_action(self.state, action_id), action_id)
 
     def _decide(self, action: A.Action, action_id: int) -> Episode:
         """The episode after the decision ``action`` (legal here, with id ``action_id``)."""
@@ -267,62 +357,61 @@ class Episode:
         s = _apply(before, action)
         seat = before.current_player
         assert seat is not None
-        ended = self.ended
+        ended = self._ended
         history = (*self.history, action_id)
         if len(s.results) > len(before.results):
-            # A hand ended: keep what each seat saw of it, for the perfect-recall encodings.
-            views = tuple([_observe(before, i) for i in range(len(s.scores))])
-            ended = (*ended, (len(history), views))
-        return Episode(
+            # A hand ended: keep what each seat saw of it, for the perfect-recall encodings
+            # (the views made when ``ended`` is first read).
+            unseen: Any = _Unseen(before)
+            ended = (*ended, (len(history), unseen))
+        return _made(
             s, self.hands, self.first_results, self.start_scores, (), False, history,
             tuple(map(_sub, before.scores, self.start_scores)), (*self.actors, seat), ended,
+            None, None,
         )  # fmt: skip
 
     def _chance(self, outcome: int) -> Episode:
-        counts = self._counts()
+        counts = self._left
+        if counts is None:
+            counts = self._counts()
         if not 0 <= outcome < len(counts):
             raise IllegalActionError(
                 f"chance outcome {excerpt(outcome)} is not a card index", RuleCode.BAD_DECK
             )
-        cards = kinds(self.state.profile.pack_size)
+        s = self.state
+        cards = kinds(s.profile.pack_size)
         card = cards[outcome]
-        if not counts[outcome]:
+        k = counts[outcome]
+        if not k:
             raise IllegalActionError(
                 f"chance outcome {card}: no copy of it is left to deal", RuleCode.BAD_DECK
             )
-        left = list(counts)
-        left[outcome] -= 1
+        left = (*counts[:outcome], k - 1, *counts[outcome + 1 :])
         deck = (*self.deck, card)
         history = (*self.history, outcome)
         actors = (*self.actors, -1)
-        s = self.state
         if s.phase is Phase.DEAL:
             if len(deck) < _dealt_by_chance(s):
-                more = Episode(
+                return _made(
                     s, self.hands, self.first_results, self.start_scores, deck, self.ready,
-                    history, self.base, actors, self.ended,
+                    history, self.base, actors, self._ended, _CHANCE, left,
                 )  # fmt: skip
-                object.__setattr__(more, "_at", _CHANCE)
-                object.__setattr__(more, "_left", tuple(left))
-                return more
-            rest = [c for c, k in zip(cards, left, strict=True) for _ in range(k)]
-            return Episode(
-                _apply(s, A.deal((*deck, *sorted(rest)))), self.hands, self.first_results,
-                self.start_scores, (), False, history, self.base, actors, self.ended,
-            )  # fmt: skip
-        stock = _classic_part(s).stock
-        if len(deck) < min(2, len(stock)):
-            more = Episode(
-                s, self.hands, self.first_results, self.start_scores, deck, self.ready, history,
-                self.base, actors, self.ended,
-            )  # fmt: skip
-            object.__setattr__(more, "_at", _CHANCE)
-            object.__setattr__(more, "_left", tuple(left))
-            return more
-        rest = [c for c, k in zip(cards, left, strict=True) for _ in range(k)]
-        return Episode(
-            _with_stock(s, (*deck, *sorted(rest))), self.hands, self.first_results,
-            self.start_scores, (), True, history, self.base, actors, self.ended,
+            rest = [c for c, n in zip(cards, left, strict=True) for _ in range(n)]
+            s = _apply(s, A.deal((*deck, *sorted(rest))))
+            ready = False
+        else:
+            stock = _classic_part(s).stock
+            if len(deck) < min(2, len(stock)):
+                return _made(
+                    s, self.hands, self.first_results, self.start_scores, deck, self.ready,
+                    history, self.base, actors, self._ended, _CHANCE, left,
+                )  # fmt: skip
+            rest = [c for c, n in zip(cards, left, strict=True) for _ in range(n)]
+            s = _with_stock(s, (*deck, *sorted(rest)))
+            ready = True
+        return _made(
+            s, self.hands, self.first_results, self.start_scores, (), ready, history, self.base,
+            actors, self._ended, None, None,
         )  # fmt: skip
 
     def action_label(self, action_id: int) -> str:
@@ -358,3 +447,48 @@ class Episode:
     def view(self, seat: int) -> View:
         """What ``seat`` may know now (:func:`binocle.observe`)."""
         return _observe(self.state, seat)
+
+
+# An episode's slots, written directly: a step makes its next episode this way, without
+# the checks and the defaults of ``__init__`` (every field is given).
+_FIELDS: Final = (
+    "state", "hands", "first_results", "start_scores", "deck", "ready", "history", "base",
+    "actors", "_ended", "_at", "_left",
+)  # fmt: skip
+assert tuple(f.name for f in attrs.fields(Episode)) == _FIELDS
+(
+    _set_state, _set_hands, _set_first, _set_start, _set_deck, _set_ready, _set_history,
+    _set_base, _set_actors, _set_ended, _set_at, _set_left,
+) = [getattr(Episode, name).__set__ for name in _FIELDS]  # fmt: skip
+_bare = object.__new__
+
+
+def _made(
+    state: GameState,
+    hands: int,
+    first_results: int,
+    start_scores: tuple[int, ...],
+    deck: tuple[Card, ...],
+    ready: bool,
+    history: tuple[int, ...],
+    base: tuple[int, ...],
+    actors: tuple[int, ...],
+    ended: tuple[tuple[int, tuple[View, ...]], ...],
+    at: int | None,
+    left: tuple[int, ...] | None,
+) -> Episode:
+    """``Episode(...)`` with every field given (and where it stands, when known)."""
+    ep: Episode = _bare(Episode)
+    _set_state(ep, state)
+    _set_hands(ep, hands)
+    _set_first(ep, first_results)
+    _set_start(ep, start_scores)
+    _set_deck(ep, deck)
+    _set_ready(ep, ready)
+    _set_history(ep, history)
+    _set_base(ep, base)
+    _set_actors(ep, actors)
+    _set_ended(ep, ended)
+    _set_at(ep, at)
+    _set_left(ep, left)
+    return ep
