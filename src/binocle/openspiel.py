@@ -17,8 +17,11 @@ Game parameters: ``hands`` (how many hands an episode plays, 1 to
 (``"seat"``, the default, for that seat; ``"random"`` or ``"rotate"``; see
 :class:`BinocleGame`), ``reward``
 (``"score"``, ``"normalised"`` or ``"win"``; see
-:func:`binocle.encoding.reward_bounds`) and every whole-number or true/false
-option of the profile, with the profile's defaults.  Each step's reward is the
+:func:`binocle.encoding.reward_bounds`), ``normalised`` (false, the default,
+or true: the observation and information-state tensors with each entry divided
+by :func:`binocle.encoding.tensor_scale`'s, points and counts brought near
+[-1, 1]) and every whole-number or true/false option of the profile, with the
+profile's defaults.  Each step's reward is the
 change of the episode's return since the previous decision; a one-hand episode
 pays only at its end, and its games declare the ``TERMINAL`` reward model
 (``REWARDS`` with more hands).
@@ -45,7 +48,6 @@ from binocle.actions import Kind
 from binocle.cards import kinds
 from binocle.core import GameState, Phase, Profile
 from binocle.determinize import determinize
-from binocle.encoding._episode import _action
 from binocle.errors import BinocleError, InvalidArgumentError, InvalidStateError, excerpt
 from binocle.profiles import get_profile
 
@@ -110,7 +112,7 @@ def _game_type(name: str, reward_model: Any = None) -> pyspiel.GameType:
         provides_factored_observation_string=True,
         parameter_specification={
             "hands": 1, "dealer": 0, "dealer_choice": "seat", "reward": "score",
-            **_options(default),
+            "normalised": False, **_options(default),
         },
     )  # fmt: skip
 
@@ -147,12 +149,17 @@ class BinocleGame(pyspiel.Game):  # type: ignore[misc]
         dealer = merged.pop("dealer")
         choice = merged.pop("dealer_choice")
         reward = E.check_reward(merged.pop("reward"))
+        normalised = merged.pop("normalised")
+        if not isinstance(normalised, bool):
+            raise InvalidArgumentError(f"normalised is true or false, not {normalised!r}")
         self.profile = get_profile(self.profile_name, **merged)
         if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
             raise InvalidArgumentError(f"hands is 1 to {MAX_HANDS}, not {hands!r}")
         self.hands = hands
         self.dealer = _dealer_setting(dealer, choice, self.profile.players)
         self.reward = reward
+        #: Whether the observation and information-state tensors are normalised.
+        self.normalised = normalised
         self._episodes = 0
         low, high = E.reward_bounds(self.profile, hands, reward)
         chance = max(len(kinds(self.profile.pack_size)), self.profile.players)
@@ -191,6 +198,7 @@ class BinocleGame(pyspiel.Game):  # type: ignore[misc]
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
             params,
             self.hands,
+            normalised=self.normalised,
         )
 
     def deserialize_state(self, text: str) -> BinocleState:
@@ -326,13 +334,14 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         at = self._player
         # The episode's own steps, as Episode.apply takes them (OpenSpiel gives an int).
         if at >= 0:
-            after = ep._decide(_action(ep.state, action), action)  # refused: nothing changes
+            after = ep._decision(action)  # refused: nothing changes
             self._paid_from = ep
         elif at == _CHANCE:
             after = ep._chance(action)
         else:
             after = ep.apply(action)
         self._step_to(after)
+
     def _action_to_string(self, player: int, action: int) -> str:
         action = int(action)
         if player == pyspiel.PlayerId.CHANCE:
@@ -413,10 +422,19 @@ class BinocleObserver:
     Otherwise the observation: the compact view of the present
     (:func:`binocle.encoding.observation_tensor`).  A public-only or
     private-only observation type gives strings only: the public or the
-    private lines of the observation.
+    private lines of the observation.  With ``normalised`` (the game parameter)
+    each tensor entry is divided by :func:`binocle.encoding.tensor_scale`'s.
     """
 
-    def __init__(self, profile: Profile, iig_obs_type: Any, params: Any, hands: int = 1) -> None:
+    def __init__(
+        self,
+        profile: Profile,
+        iig_obs_type: Any,
+        params: Any,
+        hands: int = 1,
+        *,
+        normalised: bool = False,
+    ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.profile = profile
@@ -429,10 +447,12 @@ class BinocleObserver:
             self.part = "public"
         self.dict: dict[str, np.ndarray] = {}
         self.tensor: np.ndarray | None = None
+        self.scale: np.ndarray | None = None
         if self.part == "all":
-            layout = E.tensor_layout(
-                profile, "perfect_recall" if self.full else "observation", hands
-            )
+            kind = "perfect_recall" if self.full else "observation"
+            layout = E.tensor_layout(profile, kind, hands)
+            if normalised:
+                self.scale = np.asarray(E.tensor_scale(profile, kind, hands), np.float32)
             self.tensor = np.zeros(layout.size, np.float32)
             for name, (start, shape) in layout.offsets().items():
                 size = int(np.prod(shape))
@@ -445,6 +465,8 @@ class BinocleObserver:
             self.tensor[:] = E.perfect_recall_tensor(state.episode, player)
         else:
             self.tensor[:] = E.observation_tensor(state.episode.view(player))
+        if self.scale is not None:
+            self.tensor /= self.scale
 
     def string_from(self, state: BinocleState, player: int) -> str:
         if self.full:

@@ -247,11 +247,9 @@ class Episode:
     def ended(self) -> tuple[tuple[int, tuple[View, ...]], ...]:
         """For each hand the episode finished: the length of ``history`` when it ended
         and every seat's view just before its last action."""
-        ended = self._ended
-        if any(type(views) is _Unseen for _, views in ended):
-            ended = tuple(
-                [(n, v.views() if isinstance(v, _Unseen) else v) for n, v in ended]
-            )  # fmt: skip
+        ended: tuple[tuple[int, Any], ...] = self._ended
+        if any(isinstance(v, _Unseen) for _, v in ended):
+            ended = tuple([(n, v.views() if isinstance(v, _Unseen) else v) for n, v in ended])
             object.__setattr__(self, "_ended", ended)
         return ended
 
@@ -324,7 +322,11 @@ class Episode:
         if self._where() != _CHANCE:
             return []
         counts = self._counts()
-        return [row[k] for row, k in zip(_outcome_rows(len(counts), sum(counts)), counts) if k]
+        return [
+            row[k]
+            for row, k in zip(_outcome_rows(len(counts), sum(counts)), counts, strict=True)
+            if k
+        ]
 
     # -- steps -----------------------------------------------------------------
 
@@ -349,6 +351,10 @@ class Episode:
             raise IllegalActionError("the episode is over", RuleCode.GAME_OVER)
         if at == _CHANCE:
             return self._chance(action_id)
+        return self._decide(_action(self.state, action_id), action_id)
+
+    def _decision(self, action_id: int) -> Episode:
+        """``apply`` at a decision, for a caller that knows it is one and gives an int."""
         return self._decide(_action(self.state, action_id), action_id)
 
     def _decide(self, action: A.Action, action_id: int) -> Episode:
