@@ -35,7 +35,8 @@ def _answers(ep: E.Episode) -> tuple[object, ...]:
 def test_a_stepped_episode_answers_as_one_rebuilt_from_its_fields(profile: str, hands: int) -> None:
     """At every step of random episodes (chance by its odds, decisions uniform): where it
     stands, the chance outcomes, the legal ids, returns and rewards, and the next step
-    are the same for the stepped episode and for one rebuilt from its fields."""
+    are the same for the stepped episode and for one rebuilt from its fields (its legal
+    ids asked for first, or not)."""
     stepped = 0
     for seed in range(6):
         rng = random.Random(seed)
@@ -51,6 +52,8 @@ def test_a_stepped_episode_answers_as_one_rebuilt_from_its_fields(profile: str, 
                 step = rng.choice(ep.legal_ids())
             after, again = ep.apply(step), fresh.apply(step)
             assert after.state == again.state
+            # An episode whose legal ids were never asked for steps the same.
+            assert _rebuilt(ep).apply(step).state == after.state
             assert after.state.actions() == again.state.actions()
             assert (after.history, after.actors, after.deck, after.base, after.ready) == (
                 again.history, again.actors, again.deck, again.base, again.ready,

@@ -114,20 +114,44 @@ def _space_of(profile: Profile) -> ActionSpace:
     return found[1]
 
 
-def _legal_ids(state: GameState) -> tuple[int, ...]:
-    """``ActionSpace.legal_ids``, the interned actions found by identity."""
+#: The ids of melds that name no table copy, by the meld (they do not depend on the
+#: state), per action space.
+_MELD_IDS: dict[ActionSpace, dict[A.Action, int]] = {}
+
+
+def _id_of(space: ActionSpace, state: GameState, action: A.Action) -> int:
+    """``space.id(state, action)``, a meld that names no table copy read from a memo."""
+    if action.kind is not Kind.MELD or "#" in (action.source or ""):
+        return space.id(state, action)
+    memo = _MELD_IDS.get(space)
+    if memo is None:
+        if len(_MELD_IDS) >= 64:
+            _MELD_IDS.clear()
+        memo = _MELD_IDS[space] = {}
+    i = memo.get(action)
+    if i is None:
+        i = memo[action] = space.id(state, action)
+    return i
+
+
+def _legal_of(state: GameState) -> tuple[tuple[int, ...], list[int], tuple[A.Action, ...]]:
+    """The legal ids ascending (``ActionSpace.legal_ids``), and each legal action's id
+    beside the legal actions (the interned ones found by identity)."""
     space = _space_of(state.profile)
     legal = _legal_actions(state)
     ids: list[Any] = list(map(_by_identity(space).get, map(id, legal)))
     if None in ids:
-        ids = [space.id(state, a) if i is None else i for i, a in zip(ids, legal, strict=True)]
-    ids.sort()
-    return tuple(ids)
+        ids = [
+            _id_of(space, state, a) if i is None else i for i, a in zip(ids, legal, strict=True)
+        ]  # fmt: skip
+    return tuple(sorted(ids)), ids, legal
 
 
-def _action(state: GameState, action_id: int) -> A.Action:
+def _action(ep: Episode, action_id: int) -> A.Action:
     """``ActionSpace.action``: the legal action with that id (interned ones found by
-    identity among the legal actions; anything else asked of the space)."""
+    identity among the legal actions, others among the legal ids when they are known;
+    anything else asked of the space, which raises its errors)."""
+    state = ep.state
     space = _space_of(state.profile)
     by_id = space._by_id
     if 0 <= action_id < len(by_id):
@@ -136,6 +160,9 @@ def _action(state: GameState, action_id: int) -> A.Action:
             for a in _legal_actions(state):
                 if a is fixed:
                     return a
+        known = ep._legal
+        if fixed is None and known is not None and action_id in known[1]:
+            return known[2][known[1].index(action_id)]
     return space.action(state, action_id)
 
 
@@ -208,6 +235,11 @@ class Episode:
     # of each card kind the next outcome is drawn from.
     _at: int | None = attrs.field(default=None, init=False, repr=False)
     _left: tuple[int, ...] | None = attrs.field(default=None, init=False, repr=False)
+    # At a decision, once asked for: the legal ids ascending, and each legal action's id
+    # beside the legal actions.
+    _legal: tuple[tuple[int, ...], list[int], tuple[A.Action, ...]] | None = attrs.field(
+        default=None, init=False, repr=False
+    )
 
     @classmethod
     def new(cls, profile: Any = "cutthroat", *, hands: int = 1, dealer: int = 0) -> Episode:
@@ -337,7 +369,11 @@ class Episode:
             return tuple([i for i, k in enumerate(self._counts()) if k])
         if at < 0:
             return ()
-        return _legal_ids(self.state)
+        known = self._legal
+        if known is None:
+            known = _legal_of(self.state)
+            object.__setattr__(self, "_legal", known)
+        return known[0]
 
     def apply(self, action_id: int) -> Episode:
         """The episode after a decision or a chance outcome, by id.
@@ -351,11 +387,11 @@ class Episode:
             raise IllegalActionError("the episode is over", RuleCode.GAME_OVER)
         if at == _CHANCE:
             return self._chance(action_id)
-        return self._decide(_action(self.state, action_id), action_id)
+        return self._decide(_action(self, action_id), action_id)
 
     def _decision(self, action_id: int) -> Episode:
         """``apply`` at a decision, for a caller that knows it is one and gives an int."""
-        return self._decide(_action(self.state, action_id), action_id)
+        return self._decide(_action(self, action_id), action_id)
 
     def _decide(self, action: A.Action, action_id: int) -> Episode:
         """The episode after the decision ``action`` (legal here, with id ``action_id``)."""
@@ -459,12 +495,12 @@ class Episode:
 # the checks and the defaults of ``__init__`` (every field is given).
 _FIELDS: Final = (
     "state", "hands", "first_results", "start_scores", "deck", "ready", "history", "base",
-    "actors", "_ended", "_at", "_left",
+    "actors", "_ended", "_at", "_left", "_legal",
 )  # fmt: skip
 assert tuple(f.name for f in attrs.fields(Episode)) == _FIELDS
 (
     _set_state, _set_hands, _set_first, _set_start, _set_deck, _set_ready, _set_history,
-    _set_base, _set_actors, _set_ended, _set_at, _set_left,
+    _set_base, _set_actors, _set_ended, _set_at, _set_left, _set_legal,
 ) = [getattr(Episode, name).__set__ for name in _FIELDS]  # fmt: skip
 _bare = object.__new__
 
@@ -497,4 +533,5 @@ def _made(
     _set_ended(ep, ended)
     _set_at(ep, at)
     _set_left(ep, left)
+    _set_legal(ep, None)
     return ep
