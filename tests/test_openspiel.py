@@ -474,6 +474,40 @@ def test_python_legal_actions_agree_with_openspiel(name: str) -> None:
     assert kinds == {"end", "chance", "seat"}
 
 
+@pytest.mark.parametrize("name", list(bos.GAMES.values()))
+def test_a_deal_under_way_is_the_episode_of_its_ids(name: str) -> None:
+    """Card by card through a deal (and the classic draws), the state's episode is the
+    one its ids give applied one at a time, with the same chance outcomes; an outcome
+    with no copy left is refused with IllegalActionError and changes nothing."""
+    game = pyspiel.load_game(name)
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    ep = E.Episode.new(game.profile)
+    refused = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            gone = sorted(set(range(24)) - {a for a, _ in outcomes})
+            if gone and refused < 5:
+                with pytest.raises(binocle.IllegalActionError):
+                    state.apply_action(gone[0])
+                refused += 1
+                assert state.chance_outcomes() == outcomes
+            action = rng.choice(outcomes)[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        ep = ep.apply(action)
+        if rng.random() < 0.3 or state.is_terminal():
+            assert state.chance_outcomes() == ep.chance_outcomes()
+            assert state.legal_actions() == list(ep.legal_ids())
+            assert state.episode.history == ep.history == tuple(state.history())
+            assert (state.episode.deck, state.episode.actors) == (ep.deck, ep.actors)
+            assert state.episode.state == ep.state
+    assert refused == 5
+    assert state.returns() == [float(x) for x in ep.returns()]
+
+
 def test_normalised_observations() -> None:
     """``normalised=true`` divides every entry of the observation and information-state
     tensors by ``binocle.encoding.tensor_scale``'s (points and counts brought near

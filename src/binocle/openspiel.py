@@ -220,6 +220,14 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
     callers directly, as OpenSpiel's own would through the state's C++ side.
     """
 
+    _episode: E.Episode
+    _player: int
+    _legal: list[int] | None
+    _outcomes: list[tuple[int, float]] | None
+    _pending: list[int]
+    _run: list[int] | None
+    _todo: int
+
     def __init__(self, game: BinocleGame, episode: E.Episode, choose_dealer: bool = False) -> None:
         super().__init__(game)
         self._dealer_next = False
@@ -233,6 +241,11 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
     @property
     def episode(self) -> E.Episode:
         """The episode this state stands for; setting it starts the state afresh."""
+        pending = self._pending
+        if pending:
+            # The chance outcomes of a deal or a draw under way, applied at once.
+            self._episode = self._episode._chance_run(pending)
+            self._pending = []
         return self._episode
 
     @episode.setter
@@ -247,15 +260,21 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
     @choose_dealer.setter
     def choose_dealer(self, value: bool) -> None:
         self._dealer_next = bool(value)
-        self._step_to(self._episode)
+        self._step_to(self.episode)
 
     def _step_to(self, episode: E.Episode) -> None:
         self._episode = episode
+        # A deal or a draw under way: the outcomes taken since ``_episode`` (made into an
+        # episode when it is asked for), the copies of each card kind left, and how many
+        # outcomes the deal or the draw still takes.
+        self._pending = []
+        self._run = None
+        self._todo = 0
         # The episode's own record of where it stands: a seat, or OpenSpiel's id of
         # chance or of the end (or of nobody, which no reachable episode gives).
-        self._player: int = _CHANCE if self._dealer_next else episode._where()
-        self._legal: list[int] | None = None
-        self._outcomes: list[tuple[int, float]] | None = None
+        self._player = _CHANCE if self._dealer_next else episode._where()
+        self._legal = None
+        self._outcomes = None
 
     # -- the pyspiel API -----------------------------------------------------------
 
@@ -316,6 +335,8 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             if self._dealer_next:
                 n = self._episode.profile.players
                 outcomes = [(seat, 1.0 / n) for seat in range(n)]
+            elif self._run is not None:
+                outcomes = E.Episode._outcomes_of(self._run)
             else:
                 outcomes = self._episode.chance_outcomes()
             self._outcomes = outcomes
@@ -333,11 +354,25 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             return
         at = self._player
         # The episode's own steps, as Episode.apply takes them (OpenSpiel gives an int).
+        if at == _CHANCE:
+            run = self._run
+            if run is None:
+                run = self._run = list(ep._counts())
+                self._todo = ep._chance_left()
+            if self._todo > 1 and 0 <= action < len(run) and run[action]:
+                # A card of a deal or a draw that goes on: noted, the episode made later.
+                run[action] -= 1
+                self._todo -= 1
+                self._pending.append(action)
+                self._legal = None
+                self._outcomes = None
+                return
+            self._step_to(self.episode._chance(action))  # refused: nothing changes
+            return
+        ep = self.episode
         if at >= 0:
             after = ep._decision(action)  # refused: nothing changes
             self._paid_from = ep
-        elif at == _CHANCE:
-            after = ep._chance(action)
         else:
             after = ep.apply(action)
         self._step_to(after)

@@ -353,12 +353,34 @@ class Episode:
         """The possible outcomes (card indices) with their probabilities, ascending."""
         if self._where() != _CHANCE:
             return []
-        counts = self._counts()
-        return [
-            row[k]
-            for row, k in zip(_outcome_rows(len(counts), sum(counts)), counts, strict=True)
-            if k
-        ]
+        return self._outcomes_of(self._counts())
+
+    @staticmethod
+    def _outcomes_of(counts: tuple[int, ...] | list[int]) -> list[tuple[int, float]]:
+        """The chance outcomes with ``counts`` copies of each card kind left."""
+        rows = _outcome_rows(len(counts), sum(counts))
+        return [row[k] for row, k in zip(rows, counts, strict=True) if k]
+
+    def _chance_left(self) -> int:
+        """At chance: how many outcomes the deal or the draw under way still takes."""
+        s = self.state
+        if s.phase is Phase.DEAL:
+            return _dealt_by_chance(s) - len(self.deck)
+        return min(2, len(_classic_part(s).stock)) - len(self.deck)
+
+    def _chance_run(self, outcomes: list[int]) -> Episode:
+        """The episode after ``outcomes``, chance outcomes each legal in turn that end no
+        deal or draw (as many ``apply`` calls give), made at once."""
+        counts = list(self._counts())
+        for o in outcomes:
+            counts[o] -= 1
+        cards = kinds(self.state.profile.pack_size)
+        return _made(
+            self.state, self.hands, self.first_results, self.start_scores,
+            (*self.deck, *[cards[o] for o in outcomes]), self.ready, (*self.history, *outcomes),
+            self.base, (*self.actors, *[-1] * len(outcomes)), self._ended, _CHANCE,
+            tuple(counts),
+        )  # fmt: skip
 
     # -- steps -----------------------------------------------------------------
 
