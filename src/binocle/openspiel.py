@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -222,7 +222,7 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
 
     _episode: E.Episode
     _player: int
-    _legal: list[int] | None
+    _legal: Sequence[int] | None
     _outcomes: list[tuple[int, float]] | None
     _pending: list[int]
     _run: list[int] | None
@@ -313,14 +313,14 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             mask[i] = 1
         return mask
 
-    def _ids(self) -> list[int]:
+    def _ids(self) -> Sequence[int]:
         """The legal ids (the chance outcomes at chance), kept until the next action."""
         legal = self._legal
         if legal is None:
             if self._player == _CHANCE:
                 legal = [i for i, _ in self.chance_outcomes()]
             else:
-                legal = list(self._episode.legal_ids())
+                legal = self._episode.legal_ids()
             self._legal = legal
         return legal
 

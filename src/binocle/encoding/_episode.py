@@ -154,15 +154,17 @@ def _action(ep: Episode, action_id: int) -> A.Action:
     state = ep.state
     space = _space_of(state.profile)
     by_id = space._by_id
-    if 0 <= action_id < len(by_id):
+    if 0 <= action_id < len(by_id) and state.current_player is not None:
         fixed = by_id[action_id]
-        if fixed is not None and state.current_player is not None:
+        known = ep._legal
+        if known is not None:
+            ids = known[1]
+            if action_id in ids:
+                return known[2][ids.index(action_id)]
+        elif fixed is not None:
             for a in _legal_actions(state):
                 if a is fixed:
                     return a
-        known = ep._legal
-        if fixed is None and known is not None and action_id in known[1]:
-            return known[2][known[1].index(action_id)]
     return space.action(state, action_id)
 
 
