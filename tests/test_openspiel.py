@@ -34,6 +34,7 @@ GAMES = [
     "python_binocle_cutthroat(dealer=2,reward=normalised,max_bid=500)",
     "python_binocle_classic(hands=2,dealer_choice=random,reward=win)",
     "python_binocle_three_handed(dealer_choice=rotate,reward=win)",
+    "python_binocle_cutthroat(normalised=true,hands=2)",
 ]
 #: The committed playthroughs: cutthroat with a low bid ceiling keeps its file small.
 PLAYTHROUGH_GAMES = {
@@ -413,6 +414,135 @@ def test_factored_observation_strings() -> None:
     assert [ln for ln in pub.split("\n") if ln.startswith("hand")] == [
         ln for ln in pub.split("\n") if ln.startswith("hand sizes ")
     ]
+
+
+def _walk(name: str, seed: int) -> list[object]:
+    """Every state of one random episode of game ``name`` (chance drawn by its odds)."""
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    states = [state.clone()]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        states.append(state.clone())
+    return states
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *bos.GAMES.values(),
+        "python_binocle_classic(hands=2,dealer_choice=random)",
+        "python_binocle_three_handed(hands=2,claim_overlooked=true)",
+    ],
+)
+def test_python_legal_actions_agree_with_openspiel(name: str) -> None:
+    """A Python caller's ``legal_actions`` and ``legal_actions_mask`` (answered by the
+    state itself) give what OpenSpiel's C++ side gives (through ``_legal_actions`` and
+    ``chance_outcomes``): at chance, decision and terminal states, for the player to act
+    and for every other id, a pseudo-player's refusal included."""
+
+    def outcome(call: object, *args: int) -> object:
+        try:
+            return call(*args)  # type: ignore[operator]
+        except pyspiel.SpielError as exc:
+            return ("SpielError", str(exc))
+
+    kinds = set()
+    for seed in range(4):
+        for state in _walk(name, seed):
+            kinds.add(
+                "end" if state.is_terminal() else "chance" if state.is_chance_node() else "seat"
+            )
+            players = [None, -5, -4, -3, -2, -1, *range(state.get_game().num_players() + 1)]
+            for p in players:
+                args = () if p is None else (p,)
+                for mine, theirs in (
+                    (state.legal_actions, pyspiel.State.legal_actions),
+                    (state.legal_actions_mask, pyspiel.State.legal_actions_mask),
+                ):
+                    expected = outcome(lambda *a, f=theirs, s=state: f(s, *a), *args)
+                    assert outcome(mine, *args) == expected, (mine.__name__, p, str(state))
+            # A caller that changes the list it was given changes nothing.
+            got = state.legal_actions()
+            got.append(-7)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+    assert kinds == {"end", "chance", "seat"}
+
+
+@pytest.mark.parametrize("name", list(bos.GAMES.values()))
+def test_a_deal_under_way_is_the_episode_of_its_ids(name: str) -> None:
+    """Card by card through a deal (and the classic draws), the state's episode is the
+    one its ids give applied one at a time, with the same chance outcomes; an outcome
+    with no copy left is refused with IllegalActionError and changes nothing."""
+    game = pyspiel.load_game(name)
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    ep = E.Episode.new(game.profile)
+    refused = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            gone = sorted(set(range(24)) - {a for a, _ in outcomes})
+            if gone and refused < 5:
+                with pytest.raises(binocle.IllegalActionError):
+                    state.apply_action(gone[0])
+                refused += 1
+                assert state.chance_outcomes() == outcomes
+            action = rng.choice(outcomes)[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        ep = ep.apply(action)
+        if rng.random() < 0.3 or state.is_terminal():
+            assert state.chance_outcomes() == ep.chance_outcomes()
+            assert state.legal_actions() == list(ep.legal_ids())
+            assert state.episode.history == ep.history == tuple(state.history())
+            assert (state.episode.deck, state.episode.actors) == (ep.deck, ep.actors)
+            assert state.episode.state == ep.state
+    assert refused == 5
+    assert state.returns() == [float(x) for x in ep.returns()]
+
+
+def test_normalised_observations() -> None:
+    """``normalised=true`` divides every entry of the observation and information-state
+    tensors by ``binocle.encoding.tensor_scale``'s (points and counts brought near
+    [-1, 1]); the strings and everything else stay as they are."""
+    for profile, short in bos.GAMES.items():
+        for hands in (1, 2):
+            plain = pyspiel.load_game(f"{short}(hands={hands})")
+            scaled = pyspiel.load_game(f"{short}(hands={hands},normalised=true)")
+            assert plain.get_parameters()["normalised"] is False
+            assert scaled.observation_tensor_shape() == plain.observation_tensor_shape()
+            obs = np.asarray(E.tensor_scale(profile, "observation", hands), np.float32)
+            info = np.asarray(E.tensor_scale(profile, "perfect_recall", hands), np.float32)
+            assert obs.max() > 1 and info.max() > 1  # the option changes something
+            a, b = plain.new_initial_state(), scaled.new_initial_state()
+            rng = random.Random(hands)
+            big = 0.0
+            while not a.is_terminal():
+                if a.is_chance_node():
+                    action = rng.choice(a.chance_outcomes())[0]
+                else:
+                    action = rng.choice(a.legal_actions())
+                    for p in range(plain.num_players()):
+                        raw_obs = np.asarray(a.observation_tensor(p), np.float32)
+                        raw_info = np.asarray(a.information_state_tensor(p), np.float32)
+                        big = max(big, float(np.abs(raw_obs).max()))
+                        assert np.array_equal(b.observation_tensor(p), raw_obs / obs)
+                        assert np.array_equal(b.information_state_tensor(p), raw_info / info)
+                        assert b.observation_string(p) == a.observation_string(p)
+                        assert b.information_state_string(p) == a.information_state_string(p)
+                a.apply_action(action)
+                b.apply_action(action)
+            assert big > 100  # raw points seen, which the normalised tensors scale down
+            assert b.returns() == a.returns()
+    with pytest.raises(binocle.InvalidArgumentError, match="normalised"):
+        bos.ClassicGame({"normalised": 1})
 
 
 def regenerate() -> None:

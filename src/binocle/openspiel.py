@@ -17,8 +17,11 @@ Game parameters: ``hands`` (how many hands an episode plays, 1 to
 (``"seat"``, the default, for that seat; ``"random"`` or ``"rotate"``; see
 :class:`BinocleGame`), ``reward``
 (``"score"``, ``"normalised"`` or ``"win"``; see
-:func:`binocle.encoding.reward_bounds`) and every whole-number or true/false
-option of the profile, with the profile's defaults.  Each step's reward is the
+:func:`binocle.encoding.reward_bounds`), ``normalised`` (false, the default,
+or true: the observation and information-state tensors with each entry divided
+by :func:`binocle.encoding.tensor_scale`'s, points and counts brought near
+[-1, 1]) and every whole-number or true/false option of the profile, with the
+profile's defaults.  Each step's reward is the
 change of the episode's return since the previous decision; a one-hand episode
 pays only at its end, and its games declare the ``TERMINAL`` reward model
 (``REWARDS`` with more hands).
@@ -34,7 +37,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -109,7 +112,7 @@ def _game_type(name: str, reward_model: Any = None) -> pyspiel.GameType:
         provides_factored_observation_string=True,
         parameter_specification={
             "hands": 1, "dealer": 0, "dealer_choice": "seat", "reward": "score",
-            **_options(default),
+            "normalised": False, **_options(default),
         },
     )  # fmt: skip
 
@@ -146,12 +149,17 @@ class BinocleGame(pyspiel.Game):  # type: ignore[misc]
         dealer = merged.pop("dealer")
         choice = merged.pop("dealer_choice")
         reward = E.check_reward(merged.pop("reward"))
+        normalised = merged.pop("normalised")
+        if not isinstance(normalised, bool):
+            raise InvalidArgumentError(f"normalised is true or false, not {normalised!r}")
         self.profile = get_profile(self.profile_name, **merged)
         if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
             raise InvalidArgumentError(f"hands is 1 to {MAX_HANDS}, not {hands!r}")
         self.hands = hands
         self.dealer = _dealer_setting(dealer, choice, self.profile.players)
         self.reward = reward
+        #: Whether the observation and information-state tensors are normalised.
+        self.normalised = normalised
         self._episodes = 0
         low, high = E.reward_bounds(self.profile, hands, reward)
         chance = max(len(kinds(self.profile.pack_size)), self.profile.players)
@@ -190,6 +198,7 @@ class BinocleGame(pyspiel.Game):  # type: ignore[misc]
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
             params,
             self.hands,
+            normalised=self.normalised,
         )
 
     def deserialize_state(self, text: str) -> BinocleState:
@@ -207,87 +216,166 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
 
     What OpenSpiel asks many times a step (who acts, whether the episode is over,
     the legal ids, the chance outcomes) is worked out once per step and kept until
-    the next action.
+    the next action.  ``legal_actions`` and ``legal_actions_mask`` answer Python
+    callers directly, as OpenSpiel's own would through the state's C++ side.
     """
+
+    _episode: E.Episode
+    _player: int
+    _legal: Sequence[int] | None
+    _outcomes: list[tuple[int, float]] | None
+    _pending: list[int]
+    _run: list[int] | None
+    _todo: int
 
     def __init__(self, game: BinocleGame, episode: E.Episode, choose_dealer: bool = False) -> None:
         super().__init__(game)
+        self._dealer_next = False
         self.episode = episode
         #: Whether the next step is the chance outcome that picks the dealer.
         self.choose_dealer = choose_dealer
         self.reward_option = game.reward
-        self._paid = (0.0,) * game.profile.players
+        # The episode before the last decision: the rewards are counted since it.
+        self._paid_from: E.Episode | None = None
 
     @property
     def episode(self) -> E.Episode:
         """The episode this state stands for; setting it starts the state afresh."""
+        pending = self._pending
+        if pending:
+            # The chance outcomes of a deal or a draw under way, applied at once.
+            self._episode = self._episode._chance_run(pending)
+            self._pending = []
         return self._episode
 
     @episode.setter
     def episode(self, episode: E.Episode) -> None:
+        self._step_to(episode)
+
+    @property
+    def choose_dealer(self) -> bool:
+        """Whether the next step is the chance outcome that picks the dealer."""
+        return self._dealer_next
+
+    @choose_dealer.setter
+    def choose_dealer(self, value: bool) -> None:
+        self._dealer_next = bool(value)
+        self._step_to(self.episode)
+
+    def _step_to(self, episode: E.Episode) -> None:
         self._episode = episode
-        if episode.is_terminal():
-            self._player = _TERMINAL
-        elif episode.is_chance():
-            self._player = _CHANCE
-        else:
-            p = episode.state.current_player
-            assert p is not None
-            self._player = p
-        self._legal: list[int] | None = None
-        self._outcomes: list[tuple[int, float]] | None = None
+        # A deal or a draw under way: the outcomes taken since ``_episode`` (made into an
+        # episode when it is asked for), the copies of each card kind left, and how many
+        # outcomes the deal or the draw still takes.
+        self._pending = []
+        self._run = None
+        self._todo = 0
+        # The episode's own record of where it stands: a seat, or OpenSpiel's id of
+        # chance or of the end (or of nobody, which no reachable episode gives).
+        self._player = _CHANCE if self._dealer_next else episode._where()
+        self._legal = None
+        self._outcomes = None
 
     # -- the pyspiel API -----------------------------------------------------------
 
     def current_player(self) -> int:
-        if self.choose_dealer:
-            return _CHANCE
         return self._player
 
     def is_terminal(self) -> bool:
-        return not self.choose_dealer and self._player == _TERMINAL
+        return self._player == _TERMINAL
 
     def is_chance_node(self) -> bool:
-        return self.choose_dealer or self._player == _CHANCE
+        return self._player == _CHANCE
 
-    def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal ids of ``player`` (default: the player to act), ascending, as
+        OpenSpiel's C++ side gives them: none at the end, the chance outcomes at
+        chance, none for another seat; another negative id is an error."""
+        at = self._player
+        if at == _TERMINAL:
             return []
-        if self.choose_dealer:
-            return [i for i, _ in self.chance_outcomes()]
+        if at == _CHANCE or player is None or player == at:
+            return list(self._ids())
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each legal id of ``player`` (default: the player to act), else 0, over
+        every id (every chance outcome at chance)."""
+        at = self._player
+        if player is None:
+            player = at
+        game = self.get_game()
+        size = game.max_chance_outcomes() if player == _CHANCE else game.num_distinct_actions()
+        mask = [0] * size
+        for i in self.legal_actions(player):
+            mask[i] = 1
+        return mask
+
+    def _ids(self) -> Sequence[int]:
+        """The legal ids (the chance outcomes at chance), kept until the next action."""
         legal = self._legal
         if legal is None:
-            if player == _CHANCE:
+            if self._player == _CHANCE:
                 legal = [i for i, _ in self.chance_outcomes()]
             else:
-                legal = list(self._episode.legal_ids())
+                legal = self._episode.legal_ids()
             self._legal = legal
         return legal
 
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self._player:
+            return []
+        return list(self._ids())
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.choose_dealer:
-            n = self.episode.profile.players
-            return [(seat, 1.0 / n) for seat in range(n)]
         outcomes = self._outcomes
         if outcomes is None:
-            outcomes = self._outcomes = self._episode.chance_outcomes()
+            if self._dealer_next:
+                n = self._episode.profile.players
+                outcomes = [(seat, 1.0 / n) for seat in range(n)]
+            elif self._run is not None:
+                outcomes = E.Episode._outcomes_of(self._run)
+            else:
+                outcomes = self._episode.chance_outcomes()
+            self._outcomes = outcomes
         return outcomes
 
     def _apply_action(self, action: int) -> None:
-        if self.choose_dealer:
-            n = self.episode.profile.players
+        ep = self._episode
+        if self._dealer_next:
+            n = ep.profile.players
             seat = int(action)
             if not 0 <= seat < n:
                 raise InvalidArgumentError(f"the dealer is a seat 0..{n - 1}, not {seat}")
-            ep = self.episode
-            self.episode = E.Episode.new(ep.profile, hands=ep.hands, dealer=seat)
-            self.choose_dealer = False
+            self._dealer_next = False
+            self._step_to(E.Episode.new(ep.profile, hands=ep.hands, dealer=seat))
+            return
+        at = self._player
+        # The episode's own steps, as Episode.apply takes them (OpenSpiel gives an int).
+        if at == _CHANCE:
+            run = self._run
+            if run is None:
+                run = self._run = list(ep._counts())
+                self._todo = ep._chance_left()
+            if self._todo > 1 and 0 <= action < len(run) and run[action]:
+                # A card of a deal or a draw that goes on: noted, the episode made later.
+                run[action] -= 1
+                self._todo -= 1
+                self._pending.append(action)
+                self._legal = None
+                self._outcomes = None
+                return
+            self._step_to(self.episode._chance(action))  # refused: nothing changes
             return
         ep = self.episode
-        after = ep.apply(int(action))  # refused: nothing changes
-        if not ep.is_chance():
-            self._paid = E.episode_returns(ep, self.reward_option)
-        self.episode = after
+        if at >= 0:
+            after = ep._decision(action)  # refused: nothing changes
+            self._paid_from = ep
+        else:
+            after = ep.apply(action)
+        self._step_to(after)
 
     def _action_to_string(self, player: int, action: int) -> str:
         action = int(action)
@@ -303,9 +391,13 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
 
     def rewards(self) -> list[float]:
         now = E.episode_returns(self.episode, self.reward_option)
-        if self.episode.is_chance() or self.choose_dealer:
+        if self._player == _CHANCE:
             return [0.0] * len(now)
-        return [a - b for a, b in zip(now, self._paid, strict=True)]
+        paid = self._paid_from
+        if paid is None:
+            return list(now)
+        before = E.episode_returns(paid, self.reward_option)
+        return [a - b for a, b in zip(now, before, strict=True)]
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Any = None
@@ -365,10 +457,19 @@ class BinocleObserver:
     Otherwise the observation: the compact view of the present
     (:func:`binocle.encoding.observation_tensor`).  A public-only or
     private-only observation type gives strings only: the public or the
-    private lines of the observation.
+    private lines of the observation.  With ``normalised`` (the game parameter)
+    each tensor entry is divided by :func:`binocle.encoding.tensor_scale`'s.
     """
 
-    def __init__(self, profile: Profile, iig_obs_type: Any, params: Any, hands: int = 1) -> None:
+    def __init__(
+        self,
+        profile: Profile,
+        iig_obs_type: Any,
+        params: Any,
+        hands: int = 1,
+        *,
+        normalised: bool = False,
+    ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self.profile = profile
@@ -381,10 +482,12 @@ class BinocleObserver:
             self.part = "public"
         self.dict: dict[str, np.ndarray] = {}
         self.tensor: np.ndarray | None = None
+        self.scale: np.ndarray | None = None
         if self.part == "all":
-            layout = E.tensor_layout(
-                profile, "perfect_recall" if self.full else "observation", hands
-            )
+            kind = "perfect_recall" if self.full else "observation"
+            layout = E.tensor_layout(profile, kind, hands)
+            if normalised:
+                self.scale = np.asarray(E.tensor_scale(profile, kind, hands), np.float32)
             self.tensor = np.zeros(layout.size, np.float32)
             for name, (start, shape) in layout.offsets().items():
                 size = int(np.prod(shape))
@@ -397,6 +500,8 @@ class BinocleObserver:
             self.tensor[:] = E.perfect_recall_tensor(state.episode, player)
         else:
             self.tensor[:] = E.observation_tensor(state.episode.view(player))
+        if self.scale is not None:
+            self.tensor /= self.scale
 
     def string_from(self, state: BinocleState, player: int) -> str:
         if self.full:

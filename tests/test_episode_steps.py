@@ -1,0 +1,97 @@
+"""An episode's steps keep what a step does not change (where it stands, the chance
+counts, the views of a finished hand) and answer as an episode rebuilt from its fields
+would (docs: "Binocle for AI research", Episodes)."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+import binocle
+from binocle import encoding as E
+
+PROFILES = ["cutthroat", "classic", "three-handed", "three-handed(claim_overlooked=true)"]
+
+
+def _rebuilt(ep: E.Episode) -> E.Episode:
+    """The same episode made afresh from its public fields, nothing kept from its steps."""
+    return E.Episode(
+        ep.state, ep.hands, ep.first_results, ep.start_scores, ep.deck, ep.ready, ep.history,
+        ep.base, ep.actors, ep.ended,
+    )  # fmt: skip
+
+
+def _answers(ep: E.Episode) -> tuple[object, ...]:
+    return (
+        ep.is_terminal(), ep.is_chance(), ep.current_player, ep.chance_outcomes(),
+        ep.legal_ids(), ep.returns(), ep.rewards(),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("hands", [1, 3])
+def test_a_stepped_episode_answers_as_one_rebuilt_from_its_fields(profile: str, hands: int) -> None:
+    """At every step of random episodes (chance by its odds, decisions uniform): where it
+    stands, the chance outcomes, the legal ids, returns and rewards, and the next step
+    are the same for the stepped episode and for one rebuilt from its fields (its legal
+    ids asked for first, or not)."""
+    stepped = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        ep = E.Episode.new(profile, hands=hands, dealer=seed % 2)
+        while not ep.is_terminal():
+            fresh = _rebuilt(ep)
+            assert _answers(ep) == _answers(fresh)
+            if ep.is_chance():
+                outcomes = ep.chance_outcomes()
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                step = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                step = rng.choice(ep.legal_ids())
+            after, again = ep.apply(step), fresh.apply(step)
+            assert after.state == again.state
+            # An episode whose legal ids were never asked for steps the same.
+            assert _rebuilt(ep).apply(step).state == after.state
+            assert after.state.actions() == again.state.actions()
+            assert (after.history, after.actors, after.deck, after.base, after.ready) == (
+                again.history, again.actors, again.deck, again.base, again.ready,
+            )  # fmt: skip
+            if len(after.state.results) > len(ep.state.results):
+                # The views of a finished hand: every seat's, just before its last action.
+                views = tuple(binocle.observe(ep.state, i) for i in range(len(ep.state.scores)))
+                assert after.ended[-1] == (len(after.history), views)
+                assert after.ended == again.ended
+            ep = after
+            stepped += 1
+        assert _answers(ep) == _answers(_rebuilt(ep))
+        assert ep.legal_ids() == () and ep.chance_outcomes() == []
+    assert stepped > 100
+
+
+def test_refused_chance_outcomes_change_nothing() -> None:
+    """A chance outcome that is not a card index, or whose copies are all dealt, is
+    refused with IllegalActionError; the episode still offers the same outcomes."""
+    ep = E.Episode.new("cutthroat")
+    for i in (3, 3):
+        ep = ep.apply(i)
+    before = ep.chance_outcomes()
+    assert 3 not in [a for a, _ in before]
+    for bad in (3, 24, -1):
+        with pytest.raises(binocle.IllegalActionError):
+            ep.apply(bad)
+        assert ep.chance_outcomes() == before
+        assert ep.legal_ids() == tuple(a for a, _ in before)
+    assert len(ep.history) == 2
+
+
+def test_ended_is_a_field_like_the_others() -> None:
+    """``ended`` is given to ``Episode(...)`` and ``attrs.evolve`` by that name and read
+    back as given."""
+    ep = E.Episode.new("classic")
+    view = ep.view(0)
+    marked = attrs.evolve(ep, ended=((0, (view, view)),))
+    assert marked.ended == ((0, (view, view)),)
+    assert E.Episode(ep.state, ended=((5, (view,)),)).ended == ((5, (view,)),)
+    assert attrs.evolve(marked, hands=2).ended == marked.ended
