@@ -258,3 +258,48 @@ def test_observation_options() -> None:
     for bad in ({"observation": "pixels"}, {"normalised": 1}):
         with pytest.raises(binocle.InvalidArgumentError):
             raw_env("classic", **bad)
+
+
+class _CardByCard(raw_env):  # type: ignore[misc]
+    """The environment drawing chance one outcome at a time, from the probabilities
+    ``chance_outcomes`` lists: the sampling the environment's contract describes."""
+
+    def _chance(self, ep: E.Episode) -> E.Episode:
+        while ep.is_chance():
+            r = self._rng.random()
+            outcomes = ep.chance_outcomes()
+            pick = outcomes[-1][0]
+            for outcome, p in outcomes:
+                r -= p
+                if r < 0:
+                    pick = outcome
+                    break
+            ep = ep.apply(pick)
+        return ep
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])
+def test_a_deal_drawn_whole_is_the_deal_drawn_card_by_card(profile: str) -> None:
+    """Chance drawn a deal or a draw at a time gives the same episode, outcome for
+    outcome, as drawing each card from ``chance_outcomes`` with the seeded
+    generator; the same seed, the same deals and stock draws."""
+    for seed in range(4):
+        fast, slow = raw_env(profile, hands=2), _CardByCard(profile, hands=2)
+        fast.reset(seed=seed)
+        slow.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while fast.agents:
+            assert fast.episode.history == slow.episode.history
+            assert fast.agent_selection == slow.agent_selection
+            agent = fast.agent_selection
+            if fast.terminations[agent]:
+                fast.step(None)
+                slow.step(None)
+                continue
+            legal = np.flatnonzero(fast.observe(agent)["action_mask"])
+            calm = [a for a in legal if E.action_labels(profile)[a] not in ("claim", "concede")]
+            a = int(rng.choice(calm or legal))
+            fast.step(a)
+            slow.step(a)
+        assert fast.episode.history == slow.episode.history
+        assert len(fast.episode.history) > 60

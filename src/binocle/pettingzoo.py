@@ -173,17 +173,28 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = self._selected()
 
     def _chance(self, ep: E.Episode) -> E.Episode:
-        """Draw chance outcomes from the seeded generator until someone decides."""
+        """Draw chance outcomes from the seeded generator until someone decides.
+
+        Each outcome is drawn as :meth:`~binocle.encoding.Episode.chance_outcomes`
+        weighs them (one uniform number a card, walked down the outcomes in
+        order); a deal or a draw is drawn whole, then applied at once."""
         while ep.is_chance():
-            outcomes = ep.chance_outcomes()
-            r = self._rng.random()
-            pick = outcomes[-1][0]
-            for outcome, p in outcomes:
-                r -= p
-                if r < 0:
-                    pick = outcome
-                    break
-            ep = ep.apply(pick)
+            counts = list(ep._counts())
+            picks: list[int] = []
+            for r in self._rng.random(ep._chance_left()).tolist():
+                total = sum(counts)
+                pick = -1
+                for i, k in enumerate(counts):
+                    if k:
+                        pick = i
+                        r -= k / total
+                        if r < 0:
+                            break
+                counts[pick] -= 1
+                picks.append(pick)
+            if len(picks) > 1:
+                ep = ep._chance_run(picks[:-1])
+            ep = ep.apply(picks[-1])
         return ep
 
     def _selected(self) -> str:
