@@ -121,8 +121,15 @@ def binocle_playouts(name: str, *, uniform: bool = False) -> Work:
 # -- OpenSpiel ------------------------------------------------------------------------
 
 
-def openspiel_playouts(pyspiel: Any, name: str, played: Callable[[Any], int] | None = None) -> Work:
-    """Uniform-random playouts of an OpenSpiel game, chance outcomes counted as actions.
+def openspiel_playouts(
+    pyspiel: Any,
+    name: str,
+    played: Callable[[Any], int] | None = None,
+    enders: frozenset[int] = frozenset(),
+) -> Work:
+    """Random playouts of an OpenSpiel game, chance outcomes counted as actions:
+    uniform over the legal actions, except ``enders`` (ids that end a hand at once)
+    while another action is legal.
 
     The second count is the episodes, or with ``played`` what it counts of each
     finished state (binocle's games: the hands played to their last trick)."""
@@ -138,12 +145,27 @@ def openspiel_playouts(pyspiel: Any, name: str, played: Callable[[Any], int] | N
             if state.is_chance_node():
                 a = choice(state.chance_outcomes())[0]
             else:
-                a = choice(state.legal_actions())
+                legal = state.legal_actions()
+                a = choice(legal)
+                if a in enders:
+                    calm = [x for x in legal if x not in enders]
+                    if calm:
+                        a = choice(calm)
             state.apply_action(a)
             n += 1
         return n, 1 if played is None else played(state)
 
     return timed(play)
+
+
+def ender_ids(name: str) -> frozenset[int]:
+    """The action ids of profile ``name`` that end a hand at once (claims, concessions)."""
+    from binocle.encoding import action_labels
+
+    return frozenset(i for i, label in enumerate(action_labels(name)) if label in _ENDER_LABELS)
+
+
+_ENDER_LABELS = ("claim", "concede")
 
 
 def played_out(state: binocle.GameState) -> int:
@@ -152,15 +174,17 @@ def played_out(state: binocle.GameState) -> int:
     return sum(1 for r in state.results if r.outcome == "played")
 
 
-def pettingzoo_playouts(name: str) -> Work:
+def pettingzoo_playouts(name: str, *, uniform: bool = False) -> Work:
     """Random episodes (one hand each) of binocle's PettingZoo environment: each step a
-    uniform choice among the ids its action mask allows; steps counted, and the hands
-    played to their last trick."""
+    uniform choice among the ids its action mask allows, but (unless ``uniform``)
+    claims and concessions while another id is allowed, as the honest playouts of
+    line a; steps counted, and the hands played to their last trick."""
     from binocle.pettingzoo import raw_env
 
     env = raw_env(name)
     rng = random.Random(1)
     seed = [0]
+    enders = frozenset() if uniform else ender_ids(name)
 
     def episode() -> tuple[int, int]:
         seed[0] += 1
@@ -171,8 +195,13 @@ def pettingzoo_playouts(name: str) -> Work:
             if env.terminations[agent] or env.truncations[agent]:
                 env.step(None)
                 continue
-            legal = env.observe(agent)["action_mask"].nonzero()[0]
-            env.step(int(rng.choice(legal)))
+            legal = env.observe(agent)["action_mask"].nonzero()[0].tolist()
+            a = rng.choice(legal)
+            if a in enders:
+                calm = [x for x in legal if x not in enders]
+                if calm:
+                    a = rng.choice(calm)
+            env.step(a)
             n += 1
         return n, played_out(env.episode.state)
 
@@ -194,7 +223,7 @@ def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
 
     env = VectorEnv(name, num_envs=num_envs, seed=1)
     _, mask = env.reset()
-    calm = np.array([label not in ("claim", "concede") for label in action_labels(name)])
+    calm = np.array([label not in _ENDER_LABELS for label in action_labels(name)])
     rng = np.random.default_rng(1)
     box = [mask]
 
@@ -408,7 +437,8 @@ def run(seconds: float) -> dict[str, Any]:
 
         for name in adapter_names:
             game = "python_binocle_" + name.replace("-", "_")
-            rate, hands = best_rate(openspiel_playouts(pyspiel, game, os_played), seconds)
+            work = openspiel_playouts(pyspiel, game, os_played, ender_ids(name))
+            rate, hands = best_rate(work, seconds)
             ratio = rate / skat if skat else None
             row(
                 f"g. OpenSpiel {game} playout",
@@ -418,6 +448,16 @@ def run(seconds: float) -> dict[str, Any]:
                 ratio,
                 f">= {OPENSPIEL_FLOOR} x skat",
                 None if ratio is None else ratio >= OPENSPIEL_FLOOR,
+            )
+        for name in adapter_names:
+            game = "python_binocle_" + name.replace("-", "_")
+            rate, hands = best_rate(openspiel_playouts(pyspiel, game, os_played), seconds)
+            row(
+                f"g. OpenSpiel {game} playout, fully uniform",
+                rate,
+                "actions/s",
+                f"{hands:,.1f} hands played out/s",
+                rate / skat if skat else None,
             )
     try:
         importlib.import_module("pettingzoo")
@@ -434,6 +474,15 @@ def run(seconds: float) -> dict[str, Any]:
                 rate / skat if skat else None,
                 f">= {PETTINGZOO_FLOOR:,}/s",
                 rate >= PETTINGZOO_FLOOR,
+            )
+        for name in adapter_names:
+            rate, hands = best_rate(pettingzoo_playouts(name, uniform=True), seconds)
+            row(
+                f"g. PettingZoo binocle {name} playout, fully uniform",
+                rate,
+                "steps/s",
+                f"{hands:,.1f} hands played out/s",
+                rate / skat if skat else None,
             )
         for name in adapter_names:
             rate, hands = best_rate(vector_playouts(name), seconds)

@@ -53,6 +53,9 @@ from binocle.profiles import get_profile
 
 __all__ = ["env", "raw_env"]
 
+#: How many masks the environment remembers before it starts afresh.
+_MASKS_KEPT = 4096
+
 #: The tensors an observation can be.
 _OBSERVATIONS = ("information_state", "observation", "perfect_recall")
 
@@ -139,6 +142,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         # The tensors read from the state (the information state or the observation).
         self._encoder = FastEncoder(self.profile, full=observation == "information_state")
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
+        # Masks by the legal ids' tuple (the writer hands out one tuple per legal set).
+        self._masks: dict[int, tuple[tuple[int, ...], np.ndarray]] = {}
+        self._paid: tuple[E.Episode, tuple[float, ...]] = (self.episode, ())
         self._num_actions = size
         self._rng = np.random.default_rng()
         self.agents: list[str] = []
@@ -164,6 +170,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             seat = int(self.dealer)
         self._resets += 1
         self.episode = self._chance(E.Episode.new(self.profile, hands=self.hands, dealer=seat))
+        self._paid = (self.episode, E.episode_returns(self.episode, self.reward))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -206,11 +213,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        before = E.episode_returns(self.episode, self.reward)
+        episode, before = self._paid
+        if episode is not self.episode:  # the episode was set from outside
+            before = E.episode_returns(self.episode, self.reward)
         # Refused (a bad or illegal id): nothing changes, uncollected rewards stay.
         self.episode = self._chance(self.episode.apply(action))
         self._cumulative_rewards[agent] = 0.0
         after = E.episode_returns(self.episode, self.reward)
+        self._paid = (self.episode, after)
         self.rewards = {a: after[i] - before[i] for i, a in enumerate(self.possible_agents)}
         if self.episode.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
@@ -221,10 +231,19 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = self._seats[agent]
         episode = self.episode
         encoder = self._encoder
-        mask = np.zeros(self._num_actions, np.int8)
         if episode.current_player == seat:
             state = episode.state
-            mask[list(encoder.legal_ids(state, legal_actions(state)))] = 1
+            ids = encoder.legal_ids(state, legal_actions(state))
+            known = self._masks.get(id(ids))
+            if known is None or known[0] is not ids:
+                row = np.zeros(self._num_actions, np.int8)
+                row[list(ids)] = 1
+                if len(self._masks) > _MASKS_KEPT:
+                    self._masks.clear()
+                known = self._masks[id(ids)] = (ids, row)
+            mask = known[1].copy()
+        else:
+            mask = np.zeros(self._num_actions, np.int8)
         if self.observation_kind == "perfect_recall":
             tensor = np.asarray(E.perfect_recall_tensor(episode, seat), np.float32)
         else:
