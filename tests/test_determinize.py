@@ -15,7 +15,7 @@ import attrs
 import pytest
 
 import binocle
-from binocle import InvalidArgumentError, Phase
+from binocle import InvalidArgumentError, Kind, Phase, Rank
 from binocle.bots import BaselineBot
 from binocle.determinize import Determinizer
 from helpers import two_handed_continuation
@@ -249,6 +249,59 @@ def test_the_two_handed_game_is_sampled_with_claim_overlooked_on(seed: int) -> N
         t = binocle.determinize(v, k)
         assert binocle.observe(t, seat) == v and t.hands[seat] == s.hands[seat]
     assert ISMCTSBot(seed, iterations=20).choose(v) in binocle.legal_actions(s)
+
+
+#: Three-handed hands in play where players announced ``meld`` (the best declaration):
+#: the game's profile and seed, its actions, the seat whose view is sampled, the
+#: seeds to sample with (the first of them was refused before), the seats whose
+#: melds shown are whole melds, and what seat 1 shows.
+WHOLE_MELDS = {
+    # Seat 1 showed four Queens and a binocle (100) as his whole meld: he holds no King.
+    "four queens and no king": (
+        "three-handed", 14,
+        ("pass", "pass", "dix", "meld", "pass", "meld",
+         "play AH", "play 9H", "play JH", "play AD", "play TD", "play KD", "play AC"),
+        2, (3, 9, 0, 1, 2), (0, 1), ("four queens", "binocle"),
+    ),
+    # A duplicate deal of a ratings table (seed 2026, deal 2): seat 1 announced a
+    # royal marriage (40) as his whole meld, seat 0 a marriage (20) at his turn in
+    # the first trick, before his first card.
+    "ratings deal": (
+        "three-handed(max_hands=1)", 2026021933,
+        ("pass", "dix", "pass", "meld", "meld", "pass", "play AD", "play QD", "meld",
+         "play KD", "play QC", "play AC", "play AC", "play AS", "play JS", "play KS"),
+        2, (234, 0, 1), (0, 1), ("royal marriage",),
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(WHOLE_MELDS))
+def test_a_three_handed_meld_announced_whole_is_the_whole_meld_of_every_sample(
+    case: str,
+) -> None:
+    """Three-handed rules, Melds: ``meld`` announces the best total the hand makes, so
+    what such a player shows is all the meld of the sixteen cards he held after the
+    dix (four Queens shown alone: no King, each would make a marriage).  So few
+    placements of the hidden cards allow that that uniform proposals alone could all
+    miss it and the view was refused (as it was in a ratings run); every sample now
+    shows the seat exactly its view, and each such player's cards in it meld exactly
+    what he showed."""
+    spec, game_seed, actions, seat, seeds, whole, names = WHOLE_MELDS[case]
+    s = binocle.new_game(spec, seed=game_seed)
+    for text in actions:
+        s = binocle.apply(s, binocle.parse_action(s, text))
+    v = binocle.observe(s, seat)
+    shown = v.get("melds")
+    assert tuple(m.name for m in shown[1].melds) == names
+    for seed in seeds:
+        t = binocle.determinize(v, seed)
+        assert binocle.observe(t, seat) == v
+        for melder in whole:
+            played = [a.card for a, who in t.moves() if who == melder and a.kind is Kind.PLAY]
+            cards = tuple(sorted((*t.hands[melder], *played)))
+            assert t.profile.meld(cards, t.trump) == shown[melder]
+            if "four queens" in names and melder == 1:
+                assert Rank.KING not in {c.rank for c in cards}
 
 
 def a_view_in_play(spec: str, seed: int = 3, steps: int = 25) -> binocle.View:

@@ -4,8 +4,13 @@ A view that ``observe`` gave is edited (a field replaced, as ``attrs.evolve``
 would: another profile, seat, phase, hand, history entry, score, result, deck
 card, or a value of the wrong type) and sampled.  The contract: a documented
 refusal (a BinocleError), or a state whose view of that seat is exactly the
-edited view (an edit that changed nothing the rules can tell).  Registered in
-``fuzzlib.TARGETS`` by this module's ``TARGETS``.
+edited view (an edit that changed nothing the rules can tell).
+
+Fuzz target ``determinize_whole_melds``: :func:`binocle.determinize` on genuine
+views of hands whose melds were shown whole (cutthroat, three-handed ``meld``),
+which can pin the hidden hands tightly; none may be refused.
+
+Registered in ``fuzzlib.TARGETS`` by this module's ``TARGETS``.
 """
 
 from __future__ import annotations
@@ -207,7 +212,42 @@ def check_determinize(rng: random.Random, pool: fuzzlib.Pool, tally: fuzzlib.Tal
             tally.note("wrong", f"a state whose view is not the edited view ({how})")
 
 
+def _whole_meld_view(rng: random.Random) -> View:
+    """A genuine view of a hand in play whose melds were shown whole: a cutthroat or
+    three-handed game where every player announces ``meld`` (the best declaration)
+    when he may, then random cards, up to a point early in the play."""
+    spec = rng.choice([s for s in _lib().PROFILE_SPECS if not s.startswith("classic")])
+    s = binocle.new_game(spec, seed=rng.randrange(2**32))
+    plays = rng.randrange(1, 25)
+    while not binocle.is_over(s) and plays > 0:
+        legal = binocle.legal_actions(s)
+        whole = [a for a in legal if a.kind is Kind.MELD and a.name is None]
+        calm = [a for a in legal if a.kind not in (Kind.CLAIM, Kind.CONCEDE)] or legal
+        a = whole[0] if whole else rng.choice(calm)
+        plays -= a.kind is Kind.PLAY
+        s = binocle.apply(s, a)
+    seat = s.current_player
+    return binocle.observe(s, rng.randrange(s.profile.players) if seat is None else seat)
+
+
+def check_whole_melds(rng: random.Random, pool: fuzzlib.Pool, tally: fuzzlib.Tally) -> None:
+    """``determinize`` on a genuine view whose melds shown are whole melds (cutthroat
+    melds, three-handed ``meld``): never refused, and the sample's view is the view,
+    within 2 s.  Such melds can pin the hidden hands tightly (a player who showed four
+    Queens as his whole meld holds no King)."""
+    view = _whole_meld_view(random.Random(rng.randrange(2**32)))
+    seed = rng.randrange(2**32)
+    ok, got = _lib().timed(
+        tally, lambda: f"seed {seed}: {view!r}"[:300], lambda: binocle.determinize(view, seed)
+    )
+    if not ok and got is not None:
+        tally.note("wrong", f"a view that observe() gave refused (seed {seed}): {got}")
+    elif ok and binocle.observe(got, view.seat) != view:
+        tally.note("wrong", f"a sample whose view is not the view (seed {seed})")
+
+
 #: The targets of this module: (checker, relative cost weight for a time budget).
 TARGETS: dict[str, tuple[Callable[[random.Random, fuzzlib.Pool, fuzzlib.Tally], None], float]] = {
     "determinize": (check_determinize, 2.0),
+    "determinize_whole_melds": (check_whole_melds, 1.0),
 }

@@ -31,11 +31,12 @@ respect card counts, voids, cards known to be held and cards shown, and keeps
 a proposal only if the whole history replays to exactly the view; rejection
 from a uniform proposal keeps the result uniform.  In the cutthroat and
 three-handed games this is the uniform distribution over consistent deals.
-One exception: a cutthroat meld shown is the whole meld of its hand, and
-where the melds shown pin the hidden hands so tightly that 200 uniform
-proposals all fail, the sampler mends proposals by exchanging hidden cards
-until every meld fits (a hill climb): the sample is then consistent but no
-longer exactly uniform.
+One exception: a cutthroat meld shown, and a three-handed meld announced with
+``meld`` (the best declaration), is the whole meld of its hand, and where the
+melds shown pin the hidden hands so tightly that 200 uniform proposals all
+fail, the sampler mends proposals by exchanging hidden cards until every meld
+fits (a hill climb): the sample is then consistent but no longer exactly
+uniform.
 
 After a wrong claim in the three-handed game, the two players left go on with
 the classic game (see three-handed rules, The two-handed game after a retirement).
@@ -60,7 +61,7 @@ that the view's dealer, hand or deal cannot be; otherwise once a hand has had
 ``STRIKES`` deals that miss the view in what no hidden card decides (its phase,
 scores, trick …), ``FAILURES`` deals that cannot be completed or replayed,
 ``REPAIR_FAILURES`` deals mended in vain, or ``MISSES`` (``CURRENT_MISSES`` for
-the hand in progress, ``EXACT_ATTEMPTS`` more where cutthroat melds are shown)
+the hand in progress, ``EXACT_ATTEMPTS`` more where whole melds are shown)
 deals that replay but show otherwise than the view.  A view that ``observe`` gave needs far
 fewer, so the refusal comes within about a second on one core.
 
@@ -108,8 +109,8 @@ REPAIR_FAILURES = 30
 #: (or the public facts it left on show) before the view is declared impossible: a
 #: view that observe() gave is met within the first hundred or so.
 MISSES = 100
-#: The same for the hand in progress; a cutthroat hand whose melds are shown may need
-#: ``EXACT_ATTEMPTS`` more before its proposals are mended.
+#: The same for the hand in progress; a hand whose whole melds are shown (cutthroat,
+#: three-handed ``meld``) may need ``EXACT_ATTEMPTS`` more before its proposals are mended.
 CURRENT_MISSES = 200
 
 #: The fields of a view that its history and its seat's cards fix, whatever the others

@@ -236,6 +236,9 @@ class _Ledger:
         melded = False
         rule = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
         entries = self.entries
+        #: The seats that announced ``meld`` (the best declaration): what they show is
+        #: the whole meld of the hand they held after the dix (three-handed rules, Melds).
+        whole: set[int] = set()
         for idx, (a, actor) in enumerate(entries):
             k = a.kind
             if actor is None:
@@ -261,12 +264,15 @@ class _Ledger:
             elif k is Kind.MELD and a.name is not None:
                 for c, n in Counter(a.cards).items():
                     self._hold(actor, c, n)
+            elif k is Kind.MELD:
+                whole.add(actor)
             elif k is Kind.PLAY and a.card is not None:
                 if not melded:
                     self._shown_melds(view)
                     melded = True
                 self._no_card(actor, a.card, trick, rule)
                 self._use(actor, a.card)
+                self.played_by[actor].append(a.card)
                 trick.append(a.card)
                 if len(trick) >= active:
                     trick = []
@@ -277,6 +283,11 @@ class _Ledger:
                     trick = []
         if not melded:
             self._shown_melds(view)
+        if (self.current or self.final) and trump is not None:
+            melds = view.get("melds") or ()
+            for seat in sorted(whole):
+                if seat != self.observer and seat < len(melds) and melds[seat] is not None:
+                    self.meld_targets[seat] = melds[seat]
 
     def _classic(self, p: Any, s: GameState, positions: dict[int | str, list[int]]) -> None:
         size = self.size
