@@ -251,9 +251,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
             at: list[int] = []
             values: list[float] = []
             encoder.observe(episode.state, seat, ones, at, values)
-            tensor = np.bincount(ones, minlength=encoder.size).astype(np.float32)
             if at:
-                tensor[at] += values  # each column once
+                ones += at
+                weights = [1.0] * (len(ones) - len(at)) + values
+                tensor = np.bincount(ones, weights, encoder.size).astype(np.float32)
+            else:
+                tensor = np.bincount(ones, minlength=encoder.size).astype(np.float32)
         if self.normalised:
             tensor /= self._scale
         return {"observation": tensor, "action_mask": mask}

@@ -77,7 +77,7 @@ def _restocked(state: Any, stock: tuple[Card, ...]) -> GameState:
     prev, deal, actor = node
     cards = deal.cards
     relinked: tuple[Any, A.Action, int | None] = (
-        prev, A.deal((*cards[: len(cards) - len(stock)], *stock)), actor,
+        prev, A.new_action(Kind.DEAL, cards=(*cards[: len(cards) - len(stock)], *stock)), actor,
     )  # fmt: skip
     for _, action, seat in reversed(after):
         relinked = (relinked, action, seat)
@@ -463,7 +463,8 @@ class Episode:
                     history, self.base, actors, self._ended, _CHANCE, left,
                 )  # fmt: skip
             rest = [c for c, n in zip(cards, left, strict=True) for _ in range(n)]
-            s = _apply(s, A.deal((*deck, *sorted(rest))))
+            # The pack's own cards, in a deck order: built without the hand-made checks.
+            s = _apply(s, A.new_action(Kind.DEAL, cards=(*deck, *sorted(rest))))
             ready = False
         else:
             stock = _classic_part(s).stock
