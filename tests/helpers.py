@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
 import binocle
 from binocle import Card, GameState
 from binocle.rules.tricks import trick_winner
@@ -83,3 +88,14 @@ def kings_and_queens_laid_down(
     while s.current_player != 0:
         s = run(s, "pass", check=True)
     return run(s, "meld four kings KS KH KD KC", "meld four queens QS QH QD QC", "pass", check=True)
+
+
+def load_tool(name: str) -> ModuleType:
+    """The module ``tools/<name>.py`` of this repository, loaded from its file."""
+    path = Path(__file__).resolve().parent.parent / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import binocle
 from binocle import Action, GameState, InvalidArgumentError, Phase
 from binocle import encoding as E
 from binocle.encoding._bounds import hand_bounds
+from helpers import load_tool
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 
@@ -320,12 +320,7 @@ def test_bad_hand_counts_are_refused(hands: object) -> None:
 
 
 def _tool() -> object:
-    spec = importlib.util.spec_from_file_location("meld_bounds", TOOLS / "meld_bounds.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["meld_bounds"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("meld_bounds")
 
 
 def test_cutthroat_meld_figure_is_the_highest() -> None:

@@ -4,9 +4,7 @@ build needs follows it."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -17,17 +15,13 @@ from binocle.core import GameState
 from binocle.profiles._classic_state import ClassicState
 from binocle.profiles._cutthroat_state import Auction, CutthroatState
 from binocle.profiles._three_handed_state import ThreeHandedState
+from helpers import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_states", ROOT / "tools" / "gen_states.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gen_states"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_states")
 
 
 def test_the_generated_code_is_what_the_table_writes() -> None:

@@ -338,19 +338,14 @@ def test_reward_options() -> None:
                 claimed += 1
     assert claimed > 0
     # The rewards of a two-hand episode add up to its returns, step by step.
-    game = pyspiel.load_game("python_binocle_cutthroat(hands=2,reward=normalised,max_bid=400)")
-    rng = random.Random(4)
-    state = game.new_initial_state()
+    name = "python_binocle_cutthroat(hands=2,reward=normalised,max_bid=400)"
+    game = pyspiel.load_game(name)
+    states = _walk(name, 4)
     total = [0.0, 0.0, 0.0]
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        total = [t + r for t, r in zip(total, state.rewards(), strict=True)]
-    assert total == pytest.approx(state.returns())
-    assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
+    for state in states[1:]:
+        total = [t + r for t, r in zip(total, state.rewards(), strict=True)]  # type: ignore[attr-defined]
+    assert total == pytest.approx(states[-1].returns())  # type: ignore[attr-defined]
+    assert all(game.min_utility() <= r <= game.max_utility() for r in states[-1].returns())  # type: ignore[attr-defined]
 
 
 def test_mcts_bot_plays_a_one_hand_game() -> None:
