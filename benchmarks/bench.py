@@ -214,34 +214,39 @@ def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
     concessions (as the honest playouts do); agent steps (decisions) counted, and the
     hands played to their last trick.
 
-    The draw is one pass over the masks for all the games: the allowed ids in
-    row order (``nonzero``), then one uniform pick within each row's run of them."""
+    The draw reads the legal ids in their sparse form (``VectorEnv.legal_ids``, as
+    line c's driver reads skat's legal actions): the ids each game may choose, then
+    one uniform pick within each game's run of them.  The environment writes its
+    masks at every step all the same."""
     import numpy as np
 
     from binocle.encoding import action_labels
     from binocle.vector import VectorEnv
 
     env = VectorEnv(name, num_envs=num_envs, seed=1)
-    _, mask = env.reset()
+    env.reset()
     calm = np.array([label not in _ENDER_LABELS for label in action_labels(name)])
     rng = np.random.default_rng(1)
-    box = [mask]
+    games = np.arange(num_envs)
 
-    def pick(m: Any) -> Any:
-        allowed = m & calm
-        stuck = ~allowed.any(axis=1)
+    def pick() -> Any:
+        ids, starts = env.legal_ids()
+        counts = np.diff(starts)
+        rows = np.repeat(games, counts)
+        allowed = calm[ids]
+        stuck = np.bincount(rows, allowed, num_envs) == 0
         if stuck.any():  # only a claim or a concession is legal: take it
-            allowed[stuck] = m[stuck]
-        rows, cols = np.nonzero(allowed)
-        counts = np.bincount(rows, minlength=num_envs)
-        starts = np.cumsum(counts) - counts
-        return cols[starts + (rng.random(num_envs) * counts).astype(np.intp)]
+            allowed |= stuck[rows]
+        where = np.flatnonzero(allowed)
+        counts = np.bincount(rows[where], minlength=num_envs)
+        firsts = np.cumsum(counts) - counts
+        return ids[where[firsts + (rng.random(num_envs) * counts).astype(np.intp)]]
 
     def batch() -> tuple[int, int]:
         before = env.hands_played_out
         n = 0
         for _ in range(8):
-            box[0] = env.step(pick(box[0]))[1]
+            env.step(pick())
             n += num_envs
         return n, env.hands_played_out - before
 

@@ -4,6 +4,7 @@ would (docs: "Binocle for AI research", Episodes)."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import attrs
@@ -95,3 +96,68 @@ def test_ended_is_a_field_like_the_others() -> None:
     assert marked.ended == ((0, (view, view)),)
     assert E.Episode(ep.state, ended=((5, (view,)),)).ended == ((5, (view,)),)
     assert attrs.evolve(marked, hands=2).ended == marked.ended
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("hands", [1, 2])
+def test_a_walk_stepped_in_place_reaches_the_episodes_steps(profile: str, hands: int) -> None:
+    """A walk (the steps in place that the OpenSpiel state takes) stepped through whole
+    random episodes, read only now and then, stands where the episode stepped one id at a
+    time stands: the same state and history (a classic stock's draws written into the
+    hand's deal when the walk is read), the same legal ids, outcomes and fields; a
+    copy of it moves on alone, and a refused id changes nothing."""
+    from binocle.encoding._walk import END
+
+    for seed in range(4):
+        rng = random.Random(seed)
+        ep = E.Episode.new(profile, hands=hands, dealer=seed % 2)
+        walk = ep._walk()
+        steps = 0
+        while walk.where() != END:
+            ids = walk.legal_ids()
+            if walk.where() == -1:
+                outcomes = walk.outcomes()
+                assert outcomes == ep.chance_outcomes()
+                step = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                step = rng.choice(ids)
+            assert ids == ep.legal_ids()
+            if steps % 17 == 3:
+                with pytest.raises(binocle.BinocleError):
+                    walk.step(10_000)
+            walk.step(step)
+            ep = ep.apply(step)
+            steps += 1
+            if rng.random() < 0.1:
+                # Read now and then: the walk's own episode is the stepped one.
+                seen = E.Episode._of_walk(walk)
+                assert seen.state == ep.state == _replayed(seen.state)
+                assert seen.state.actions() == ep.state.actions()
+                assert (seen.history, seen.actors, seen.deck, seen.base) == (
+                    ep.history, ep.actors, ep.deck, ep.base,
+                )  # fmt: skip
+            if steps == 40:
+                alone = walk.copy()
+                alone.step(alone.legal_ids()[0])
+                assert len(walk.history) == steps
+                # Pickled in the middle of a stock's draws, it comes back where it stood.
+                back = pickle.loads(pickle.dumps(walk))
+                assert back.legal_ids() == walk.legal_ids()
+                assert back.state.actions() == walk.state.actions() == ep.state.actions()
+        assert ep.is_terminal()
+        done = E.Episode._of_walk(walk)
+        assert done.state == ep.state and done.state.actions() == ep.state.actions()
+        assert done.history == ep.history and done.ended == ep.ended
+        # The history replays to the state: each hand's deal holds its stock in the
+        # order the stock was drawn.
+        assert _replayed(done.state) == done.state
+        for _, views in done.ended:
+            for view in views:
+                assert view.deck is not None
+
+
+def _replayed(state: binocle.GameState) -> binocle.GameState:
+    s = binocle.start(state.profile, state.seed, state.first_dealer)
+    for action in state.actions():
+        s = binocle.apply(s, action)
+    return s

@@ -57,6 +57,11 @@ def test_arrays_are_the_seats_observation_and_legal_ids(
             view = binocle.observe(s, seat)
             assert obs[i].tolist() == E.observation_tensor(view)
             assert np.flatnonzero(mask[i]).tolist() == list(E.legal_ids(s))
+        # The sparse form holds the same ids, game by game.
+        ids, starts = env.legal_ids()
+        assert starts[0] == 0 and starts[-1] == len(ids) == mask.sum()
+        for i in range(env.num_envs):
+            assert ids[starts[i] : starts[i + 1]].tolist() == np.flatnonzero(mask[i]).tolist()
         # Every other stretch of steps plays honestly, the rest uniformly.
         honest = step // 50 % 2 == 1
         actions = _honest(mask, rng, env.profile) if honest else _random(mask, rng)
@@ -121,6 +126,8 @@ def test_illegal_ids_and_bad_arguments_are_refused() -> None:
     env = VectorEnv("cutthroat", num_envs=2, seed=4)
     with pytest.raises(binocle.InvalidArgumentError):
         env.step([0, 0])  # before reset
+    with pytest.raises(binocle.InvalidArgumentError):
+        env.legal_ids()
     _, mask = env.reset()
     states = [env.state(0), env.state(1)]
     good = int(np.flatnonzero(mask[0])[0])

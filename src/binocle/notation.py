@@ -60,7 +60,7 @@ def position(subject: GameState | View, seat: int | None = None) -> str:
     ``position(view)``, or ``position(state, seat=n)`` for ``observe(state, n)``,
     is what that seat knows, read back by :func:`view_from_position`: its
     summary shows no card hidden from the seat, and its moves are those of a
-    game drawn from the view alone (:func:`binocle.determinize` with seed 0), so
+    game drawn from the view alone (:func:`binocle.determinize` seeded with 0), so
     a card hidden from the seat in them is made up and tells nothing of the
     game observed.
 

@@ -48,6 +48,7 @@ from binocle.actions import Kind
 from binocle.cards import kinds
 from binocle.core import GameState, Phase, Profile
 from binocle.determinize import determinize
+from binocle.encoding._walk import Walk
 from binocle.errors import BinocleError, InvalidArgumentError, InvalidStateError, excerpt
 from binocle.profiles import get_profile
 
@@ -220,13 +221,11 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
     callers directly, as OpenSpiel's own would through the state's C++ side.
     """
 
-    _episode: E.Episode
+    _walk: Walk
+    _snap: E.Episode | None
     _player: int
     _legal: Sequence[int] | None
     _outcomes: list[tuple[int, float]] | None
-    _pending: list[int]
-    _run: list[int] | None
-    _todo: int
 
     def __init__(self, game: BinocleGame, episode: E.Episode, choose_dealer: bool = False) -> None:
         super().__init__(game)
@@ -235,22 +234,20 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         #: Whether the next step is the chance outcome that picks the dealer.
         self.choose_dealer = choose_dealer
         self.reward_option = game.reward
-        # The episode before the last decision: the rewards are counted since it.
-        self._paid_from: E.Episode | None = None
 
     @property
     def episode(self) -> E.Episode:
         """The episode this state stands for; setting it starts the state afresh."""
-        pending = self._pending
-        if pending:
-            # The chance outcomes of a deal or a draw under way, applied at once.
-            self._episode = self._episode._chance_run(pending)
-            self._pending = []
-        return self._episode
+        ep = self._snap
+        if ep is None:
+            ep = self._snap = E.Episode._of_walk(self._walk)
+        return ep
 
     @episode.setter
     def episode(self, episode: E.Episode) -> None:
-        self._step_to(episode)
+        self._walk = episode._walk()
+        self._snap = episode
+        self._moved()
 
     @property
     def choose_dealer(self) -> bool:
@@ -260,19 +257,13 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
     @choose_dealer.setter
     def choose_dealer(self, value: bool) -> None:
         self._dealer_next = bool(value)
-        self._step_to(self.episode)
+        self._moved()
 
-    def _step_to(self, episode: E.Episode) -> None:
-        self._episode = episode
-        # A deal or a draw under way: the outcomes taken since ``_episode`` (made into an
-        # episode when it is asked for), the copies of each card kind left, and how many
-        # outcomes the deal or the draw still takes.
-        self._pending = []
-        self._run = None
-        self._todo = 0
-        # The episode's own record of where it stands: a seat, or OpenSpiel's id of
-        # chance or of the end (or of nobody, which no reachable episode gives).
-        self._player = _CHANCE if self._dealer_next else episode._where()
+    def _moved(self) -> None:
+        """Forget what the last position answered: the walk moved (or was replaced)."""
+        # The walk's own record of where it stands: a seat, or OpenSpiel's id of chance
+        # or of the end (or of nobody, which no reachable episode gives).
+        self._player = _CHANCE if self._dealer_next else self._walk.where()
         self._legal = None
         self._outcomes = None
 
@@ -317,10 +308,10 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         """The legal ids (the chance outcomes at chance), kept until the next action."""
         legal = self._legal
         if legal is None:
-            if self._player == _CHANCE:
-                legal = [i for i, _ in self.chance_outcomes()]
+            if self._dealer_next:
+                legal = list(range(self._walk.raw.profile.players))
             else:
-                legal = self._episode.legal_ids()
+                legal = self._walk.legal_ids()
             self._legal = legal
         return legal
 
@@ -333,49 +324,28 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         outcomes = self._outcomes
         if outcomes is None:
             if self._dealer_next:
-                n = self._episode.profile.players
+                n = self._walk.raw.profile.players
                 outcomes = [(seat, 1.0 / n) for seat in range(n)]
-            elif self._run is not None:
-                outcomes = E.Episode._outcomes_of(self._run)
             else:
-                outcomes = self._episode.chance_outcomes()
+                outcomes = self._walk.outcomes()
             self._outcomes = outcomes
         return outcomes
 
     def _apply_action(self, action: int) -> None:
-        ep = self._episode
         if self._dealer_next:
+            ep = self.episode
             n = ep.profile.players
             seat = int(action)
             if not 0 <= seat < n:
                 raise InvalidArgumentError(f"the dealer is a seat 0..{n - 1}, not {seat}")
             self._dealer_next = False
-            self._step_to(E.Episode.new(ep.profile, hands=ep.hands, dealer=seat))
+            self.episode = E.Episode.new(ep.profile, hands=ep.hands, dealer=seat)
             return
-        at = self._player
-        # The episode's own steps, as Episode.apply takes them (OpenSpiel gives an int).
-        if at == _CHANCE:
-            run = self._run
-            if run is None:
-                run = self._run = list(ep._counts())
-                self._todo = ep._chance_left()
-            if self._todo > 1 and 0 <= action < len(run) and run[action]:
-                # A card of a deal or a draw that goes on: noted, the episode made later.
-                run[action] -= 1
-                self._todo -= 1
-                self._pending.append(action)
-                self._legal = None
-                self._outcomes = None
-                return
-            self._step_to(self.episode._chance(action))  # refused: nothing changes
-            return
-        ep = self.episode
-        if at >= 0:
-            after = ep._decision(action)  # refused: nothing changes
-            self._paid_from = ep
-        else:
-            after = ep.apply(action)
-        self._step_to(after)
+        # The walk's own step (OpenSpiel gives an int); a refused one changes nothing.
+        self._player = self._walk.step(action)
+        self._snap = None
+        self._legal = None
+        self._outcomes = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         action = int(action)
@@ -390,14 +360,17 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         return list(E.episode_returns(self.episode, self.reward_option))
 
     def rewards(self) -> list[float]:
-        now = E.episode_returns(self.episode, self.reward_option)
+        ep = self.episode
+        now = E.episode_returns(ep, self.reward_option)
         if self._player == _CHANCE:
             return [0.0] * len(now)
-        paid = self._paid_from
+        paid = self._walk.paid
         if paid is None:
             return list(now)
-        before = E.episode_returns(paid, self.reward_option)
-        return [a - b for a, b in zip(now, before, strict=True)]
+        # The episode as it stood before the last decision (a decision point: not over).
+        before = E.Episode.from_state(paid, like=ep)
+        was = E.episode_returns(before, self.reward_option)
+        return [a - b for a, b in zip(now, was, strict=True)]
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Any = None

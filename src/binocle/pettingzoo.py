@@ -185,10 +185,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         Each outcome is drawn as :meth:`~binocle.encoding.Episode.chance_outcomes`
         weighs them (one uniform number a card, walked down the outcomes in
         order); a deal or a draw is drawn whole, then applied at once."""
-        while ep.is_chance():
-            counts = list(ep._counts())
-            picks: list[int] = []
-            for r in self._rng.random(ep._chance_left()).tolist():
+        if not ep.is_chance():
+            return ep
+        walk = ep._walk()
+        while walk.is_chance():
+            counts = list(walk.counts())
+            for r in self._rng.random(walk.to_draw()).tolist():
                 total = sum(counts)
                 pick = -1
                 for i, k in enumerate(counts):
@@ -198,11 +200,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
                         if r < 0:
                             break
                 counts[pick] -= 1
-                picks.append(pick)
-            if len(picks) > 1:
-                ep = ep._chance_run(picks[:-1])
-            ep = ep.apply(picks[-1])
-        return ep
+                walk.chance(pick)
+        return E.Episode._of_walk(walk)
 
     def _selected(self) -> str:
         p = self.episode.current_player

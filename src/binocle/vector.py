@@ -130,6 +130,10 @@ class VectorEnv:
         gone = self._encoder.one["gone"]
         self._gone_part = slice(gone, gone + width)
         self._bases = np.arange(0, n * self.observation_size, self.observation_size)
+        # The flat positions of the legal ids in ``action_masks``, and their sparse form
+        # (made when first asked for).
+        self._legal_at = np.zeros(0, np.intp)
+        self._sparse: tuple[np.ndarray, np.ndarray] | None = None
 
     # -- episodes ------------------------------------------------------------------
 
@@ -267,8 +271,31 @@ class VectorEnv:
             obs[whole, part] -= self._gone[whole]
         masks = self.action_masks
         masks[:] = False
-        masks.reshape(-1)[legal_at] = True
+        legal = np.array(legal_at, np.intp)
+        masks.reshape(-1)[legal] = True
+        self._legal_at = legal
+        self._sparse = None
         self.current_player[:] = seats
+
+    def legal_ids(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every game's legal ids at once, in sparse form: ``(ids, starts)``, both
+        int arrays, where game ``i``'s legal ids (ascending) are
+        ``ids[starts[i]:starts[i + 1]]``.
+
+        They are the ids ``action_masks`` allows, for a caller that samples among
+        them without scanning the masks' ``num_envs`` × ``num_actions`` entries (a
+        uniform or a softmax policy over the legal ids).  Like the other arrays they
+        are the environment's own until the next :meth:`step` or :meth:`reset`.
+        """
+        if not self._states:
+            raise InvalidArgumentError("reset() the environment first")
+        found = self._sparse
+        if found is None:
+            rows, ids = np.divmod(np.sort(self._legal_at), self.num_actions)
+            starts = np.zeros(self.num_envs + 1, np.intp)
+            np.cumsum(np.bincount(rows, minlength=self.num_envs), out=starts[1:])
+            found = self._sparse = (ids, starts)
+        return found
 
     # -- reading the games -----------------------------------------------------------
 

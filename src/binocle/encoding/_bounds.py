@@ -104,7 +104,8 @@ def utility_bounds(profile: Any, hands: int = 1) -> tuple[int, int]:
     The highest is capped by the target: before its last hand a seat's score is
     below the target, unless another seat's is at the target too (cutthroat: an
     exact tie of two non-bidders, cutthroat rules, Winning; classic and
-    three-handed: both reached it, raising the targets, rules, End of a hand),
+    three-handed: both reached it, raising the targets: classic rules and
+    three-handed rules, End of a hand),
     and then the two scores added are at most the hands played times the most
     two seats gain together in a hand (cutthroat: 2570, two hands' highest meld
     together, 2320, and 250; classic: 1520, 1560 with ``grand_binocle``, 1720 and

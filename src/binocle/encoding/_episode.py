@@ -2,199 +2,37 @@
 
 from __future__ import annotations
 
-import functools
 import operator
-from collections import Counter
 from typing import Any, Final
 
 import attrs
 
 from binocle import actions as A
-from binocle.actions import Kind
 from binocle.cards import Card
 from binocle.core import GameState, Phase, Profile, View
-from binocle.encoding._actions import ActionSpace, _space
+from binocle.encoding._actions import _space
 from binocle.encoding._common import _check_id, _check_state, _profile_of, kinds
+from binocle.encoding._walk import (
+    CHANCE,
+    END,
+    UNKNOWN,
+    Legal,
+    Unseen,
+    Walk,
+    action_of,
+    legal_of,
+    locate,
+    outcomes_of,
+    remaining,
+)
 from binocle.errors import (
     BinocleError,
-    IllegalActionError,
     InvalidArgumentError,
-    RuleCode,
     excerpt,
 )
-from binocle.game import apply as _apply
-from binocle.game import legal_actions as _legal_actions
 from binocle.game import observe as _observe
 
-# Where an episode stands (besides a seat to decide), with OpenSpiel's player ids for
-# the same: the episode is over, a chance outcome is next, or nobody acts.
-_END: Final = -4
-_CHANCE: Final = -1
-_NOBODY: Final = -3
-
 _sub = operator.sub
-
-
-def _classic_part(state: GameState) -> Any:
-    """The classic (two-handed, with a stock) state inside ``state``, or None."""
-    if state.profile.name == "classic":
-        return state
-    return getattr(state, "sub", None)
-
-
-def _with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
-    """``state`` with the classic stock (top first) replaced by ``stock``, the same cards.
-
-    The hand's ``deal`` is rewritten with that stock order and the game replayed
-    from its start, so the state's history replays to the state itself (records,
-    saved states and determinization read it).
-    """
-    if state.profile.name == "classic":
-        return _restocked(state, stock)
-    from binocle.game import apply, start
-
-    moves = state.moves()
-    last = max(i for i, (a, _) in enumerate(moves) if a.kind is Kind.DEAL)
-    cards = moves[last][0].cards
-    keep = len(cards) - len(stock)
-    deck = (*cards[:keep], *stock)
-    s = start(state.profile, state.seed, state.first_dealer)
-    for i, (action, _) in enumerate(moves):
-        s = apply(s, A.deal(deck) if i == last else action)
-    return s
-
-
-def _restocked(state: Any, stock: tuple[Card, ...]) -> GameState:
-    """The classic ``state`` with its stock replaced, with no replay: the actions since
-    the hand's deal are linked again behind the deal with the new stock order (the
-    stock is the end of the deck; nothing else in a classic position depends on its
-    order), so the history still replays to the state."""
-    after: list[tuple[Any, A.Action, int | None]] = []
-    node = state.history
-    while node[1].kind is not Kind.DEAL:
-        after.append(node)
-        node = node[0]
-    prev, deal, actor = node
-    cards = deal.cards
-    relinked: tuple[Any, A.Action, int | None] = (
-        prev, A.new_action(Kind.DEAL, cards=(*cards[: len(cards) - len(stock)], *stock)), actor,
-    )  # fmt: skip
-    for _, action, seat in reversed(after):
-        relinked = (relinked, action, seat)
-    restocked: GameState = state.replace(stock=stock, history=relinked)
-    return restocked
-
-
-def _dealt_by_chance(state: GameState) -> int:
-    """How many deck cards the pending deal reveals as chance: all but the classic stock."""
-    classic = _classic_part(state)
-    if classic is not None or state.profile.name == "classic":
-        return 25
-    return state.profile.pack_size
-
-
-@functools.lru_cache(maxsize=64)
-def _by_identity(space: ActionSpace) -> dict[int, int]:
-    """The fixed ids of ``space`` by the ``id()`` of their interned actions (the space
-    keeps them alive): a legal action is mostly one of them, found without hashing."""
-    return {id(a): i for a, i in space._fixed.items()}
-
-
-#: Each profile's action space by the profile's ``id()`` (a profile hashes its options
-#: each time: this is a read by identity), with the profile kept alive beside it.
-_SPACES: dict[int, tuple[Profile, ActionSpace]] = {}
-
-
-def _space_of(profile: Profile) -> ActionSpace:
-    found = _SPACES.get(id(profile))
-    if found is None or found[0] is not profile:
-        if len(_SPACES) >= 64:
-            _SPACES.clear()
-        found = _SPACES[id(profile)] = (profile, _space(profile))
-    return found[1]
-
-
-#: The ids of melds that name no table copy, by the meld (they do not depend on the
-#: state), per action space.
-_MELD_IDS: dict[ActionSpace, dict[A.Action, int]] = {}
-
-
-def _id_of(space: ActionSpace, state: GameState, action: A.Action) -> int:
-    """``space.id(state, action)``, a meld that names no table copy read from a memo."""
-    if action.kind is not Kind.MELD or "#" in (action.source or ""):
-        return space.id(state, action)
-    memo = _MELD_IDS.get(space)
-    if memo is None:
-        if len(_MELD_IDS) >= 64:
-            _MELD_IDS.clear()
-        memo = _MELD_IDS[space] = {}
-    i = memo.get(action)
-    if i is None:
-        i = memo[action] = space.id(state, action)
-    return i
-
-
-def _legal_of(state: GameState) -> tuple[tuple[int, ...], list[int], tuple[A.Action, ...]]:
-    """The legal ids ascending (``ActionSpace.legal_ids``), and each legal action's id
-    beside the legal actions (the interned ones found by identity)."""
-    space = _space_of(state.profile)
-    legal = _legal_actions(state)
-    ids: list[Any] = list(map(_by_identity(space).get, map(id, legal)))
-    if None in ids:
-        ids = [
-            _id_of(space, state, a) if i is None else i for i, a in zip(ids, legal, strict=True)
-        ]  # fmt: skip
-    return tuple(sorted(ids)), ids, legal
-
-
-def _action(ep: Episode, action_id: int) -> A.Action:
-    """``ActionSpace.action``: the legal action with that id (interned ones found by
-    identity among the legal actions, others among the legal ids when they are known;
-    anything else asked of the space, which raises its errors)."""
-    state = ep.state
-    space = _space_of(state.profile)
-    by_id = space._by_id
-    if 0 <= action_id < len(by_id) and state.current_player is not None:
-        fixed = by_id[action_id]
-        known = ep._legal
-        if known is not None:
-            ids = known[1]
-            if action_id in ids:
-                return known[2][ids.index(action_id)]
-        elif fixed is not None:
-            for a in _legal_actions(state):
-                if a is fixed:
-                    return a
-    return space.action(state, action_id)
-
-
-#: ``_outcome_rows(n, total)[i][k]``: the chance outcome ``(i, k / total)``, made once.
-_ROWS: dict[tuple[int, int], list[tuple[tuple[int, float], ...]]] = {}
-
-
-def _outcome_rows(n: int, total: int) -> list[tuple[tuple[int, float], ...]]:
-    """For each of ``n`` card kinds, its outcome with 0, 1 and 2 copies of ``total`` left."""
-    rows = _ROWS.get((n, total))
-    if rows is None:
-        rows = _ROWS[n, total] = [tuple([(i, k / total) for k in range(3)]) for i in range(n)]
-    return rows
-
-
-class _Unseen:
-    """Every seat's views of a state, made when first asked for (then kept)."""
-
-    __slots__ = ("_state", "_views")
-
-    def __init__(self, state: GameState) -> None:
-        self._state = state
-        self._views: tuple[View, ...] | None = None
-
-    def views(self) -> tuple[View, ...]:
-        views = self._views
-        if views is None:
-            s = self._state
-            views = self._views = tuple([_observe(s, i) for i in range(len(s.scores))])
-        return views
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -233,7 +71,7 @@ class Episode:
     # are read from), so a step that ends a hand does not pay for them.
     _ended: tuple[tuple[int, tuple[View, ...]], ...] = attrs.field(default=(), alias="ended")
     # Worked out once, on first need (a step that knows them sets them): where the
-    # episode stands (a seat, _CHANCE, _END or _NOBODY), and at chance how many copies
+    # episode stands (a seat, CHANCE, END or NOBODY), and at chance how many copies
     # of each card kind the next outcome is drawn from.
     _at: int | None = attrs.field(default=None, init=False, repr=False)
     _left: tuple[int, ...] | None = attrs.field(default=None, init=False, repr=False)
@@ -282,8 +120,8 @@ class Episode:
         """For each hand the episode finished: the length of ``history`` when it ended
         and every seat's view just before its last action."""
         ended: tuple[tuple[int, Any], ...] = self._ended
-        if any(isinstance(v, _Unseen) for _, v in ended):
-            ended = tuple([(n, v.views() if isinstance(v, _Unseen) else v) for n, v in ended])
+        if any(isinstance(v, Unseen) for _, v in ended):
+            ended = tuple([(n, v.views() if isinstance(v, Unseen) else v) for n, v in ended])
             object.__setattr__(self, "_ended", ended)
         return ended
 
@@ -295,35 +133,22 @@ class Episode:
         return self.state.profile
 
     def _where(self) -> int:
-        """Where the episode stands: the seat to decide, ``_CHANCE``, ``_END`` or ``_NOBODY``."""
+        """Where the episode stands: the seat to decide, ``CHANCE``, ``END`` or ``NOBODY``."""
         at = self._at
         if at is None:
-            at = self._locate()
+            at = locate(self.state, self.first_results, self.hands, self.ready)
             object.__setattr__(self, "_at", at)
         return at
-
-    def _locate(self) -> int:
-        s = self.state
-        phase = s.phase
-        if phase is Phase.OVER:
-            return _END
-        if phase is Phase.DEAL:
-            return _END if len(s.results) - self.first_results >= self.hands else _CHANCE
-        classic = _classic_part(s)
-        if classic is not None and classic.phase is Phase.ANNOUNCE and not self.ready:
-            return _CHANCE
-        seat = s.current_player
-        return _NOBODY if seat is None else seat
 
     def is_terminal(self) -> bool:
         """Whether the episode is over: the game ended, or its hands are played."""
         at = self._at
-        return (self._where() if at is None else at) == _END
+        return (self._where() if at is None else at) == END
 
     def is_chance(self) -> bool:
         """Whether the next step is a chance outcome (a card dealt or drawn)."""
         at = self._at
-        return (self._where() if at is None else at) == _CHANCE
+        return (self._where() if at is None else at) == CHANCE
 
     @property
     def current_player(self) -> int | None:
@@ -333,69 +158,33 @@ class Episode:
 
     # -- chance ----------------------------------------------------------------
 
-    def _remaining(self) -> list[int]:
-        """How many copies of each card kind the next chance outcome is drawn from."""
-        s = self.state
-        cards = kinds(s.profile.pack_size)
-        dealt = Counter(self.deck)
-        if s.phase is Phase.DEAL:
-            return [2 - dealt[c] for c in cards]
-        left = Counter(_classic_part(s).stock)
-        return [left[c] - dealt[c] for c in cards]
-
     def _counts(self) -> tuple[int, ...]:
-        """``_remaining()``, kept: each chance step passes the next its counts."""
+        """How many copies of each card kind the next chance outcome is drawn from (kept:
+        each chance step passes the next its counts)."""
         left = self._left
         if left is None:
-            left = tuple(self._remaining())
+            left = tuple(remaining(self.state, self.deck))
             object.__setattr__(self, "_left", left)
         return left
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The possible outcomes (card indices) with their probabilities, ascending."""
-        if self._where() != _CHANCE:
+        if self._where() != CHANCE:
             return []
-        return self._outcomes_of(self._counts())
-
-    @staticmethod
-    def _outcomes_of(counts: tuple[int, ...] | list[int]) -> list[tuple[int, float]]:
-        """The chance outcomes with ``counts`` copies of each card kind left."""
-        rows = _outcome_rows(len(counts), sum(counts))
-        return [row[k] for row, k in zip(rows, counts, strict=True) if k]
-
-    def _chance_left(self) -> int:
-        """At chance: how many outcomes the deal or the draw under way still takes."""
-        s = self.state
-        if s.phase is Phase.DEAL:
-            return _dealt_by_chance(s) - len(self.deck)
-        return min(2, len(_classic_part(s).stock)) - len(self.deck)
-
-    def _chance_run(self, outcomes: list[int]) -> Episode:
-        """The episode after ``outcomes``, chance outcomes each legal in turn that end no
-        deal or draw (as many ``apply`` calls give), made at once."""
-        counts = list(self._counts())
-        for o in outcomes:
-            counts[o] -= 1
-        cards = kinds(self.state.profile.pack_size)
-        return _made(
-            self.state, self.hands, self.first_results, self.start_scores,
-            (*self.deck, *[cards[o] for o in outcomes]), self.ready, (*self.history, *outcomes),
-            self.base, (*self.actors, *[-1] * len(outcomes)), self._ended, _CHANCE,
-            tuple(counts),
-        )  # fmt: skip
+        return outcomes_of(list(self._counts()))
 
     # -- steps -----------------------------------------------------------------
 
     def legal_ids(self) -> tuple[int, ...]:
         """The legal ids of the player to decide (chance outcomes at chance)."""
         at = self._where()
-        if at == _CHANCE:
+        if at == CHANCE:
             return tuple([i for i, k in enumerate(self._counts()) if k])
         if at < 0:
             return ()
         known = self._legal
         if known is None:
-            known = _legal_of(self.state)
+            known = legal_of(self.state)
             object.__setattr__(self, "_legal", known)
         return known[0]
 
@@ -406,79 +195,45 @@ class Episode:
         a bool, a float or text raises :class:`~binocle.InvalidArgumentError`.
         """
         action_id = _check_id(action_id)
-        at = self._where()
-        if at == _END:
-            raise IllegalActionError("the episode is over", RuleCode.GAME_OVER)
-        if at == _CHANCE:
-            return self._chance(action_id)
-        return self._decide(_action(self, action_id), action_id)
+        w = self._walk()
+        w.step(action_id)
+        return Episode._of_walk(w)
 
     def _decision(self, action_id: int) -> Episode:
         """``apply`` at a decision, for a caller that knows it is one and gives an int."""
-        return self._decide(_action(self, action_id), action_id)
+        return self._decide(action_of(self.state, self._legal, action_id), action_id)
 
     def _decide(self, action: A.Action, action_id: int) -> Episode:
         """The episode after the decision ``action`` (legal here, with id ``action_id``)."""
-        before = self.state
-        s = _apply(before, action)
-        seat = before.current_player
-        assert seat is not None
-        ended = self._ended
-        history = (*self.history, action_id)
-        if len(s.results) > len(before.results):
-            # A hand ended: keep what each seat saw of it, for the perfect-recall encodings
-            # (the views made when ``ended`` is first read).
-            unseen: Any = _Unseen(before)
-            ended = (*ended, (len(history), unseen))
-        return _made(
-            s, self.hands, self.first_results, self.start_scores, (), False, history,
-            tuple(map(_sub, before.scores, self.start_scores)), (*self.actors, seat), ended,
-            None, None,
-        )  # fmt: skip
+        w = self._walk()
+        w.decide(action, action_id)
+        return Episode._of_walk(w)
 
     def _chance(self, outcome: int) -> Episode:
-        counts = self._left
-        if counts is None:
-            counts = self._counts()
-        if not 0 <= outcome < len(counts):
-            raise IllegalActionError(
-                f"chance outcome {excerpt(outcome)} is not a card index", RuleCode.BAD_DECK
-            )
-        s = self.state
-        cards = kinds(s.profile.pack_size)
-        card = cards[outcome]
-        k = counts[outcome]
-        if not k:
-            raise IllegalActionError(
-                f"chance outcome {card}: no copy of it is left to deal", RuleCode.BAD_DECK
-            )
-        left = (*counts[:outcome], k - 1, *counts[outcome + 1 :])
-        deck = (*self.deck, card)
-        history = (*self.history, outcome)
-        actors = (*self.actors, -1)
-        if s.phase is Phase.DEAL:
-            if len(deck) < _dealt_by_chance(s):
-                return _made(
-                    s, self.hands, self.first_results, self.start_scores, deck, self.ready,
-                    history, self.base, actors, self._ended, _CHANCE, left,
-                )  # fmt: skip
-            rest = [c for c, n in zip(cards, left, strict=True) for _ in range(n)]
-            # The pack's own cards, in a deck order: built without the hand-made checks.
-            s = _apply(s, A.new_action(Kind.DEAL, cards=(*deck, *sorted(rest))))
-            ready = False
-        else:
-            stock = _classic_part(s).stock
-            if len(deck) < min(2, len(stock)):
-                return _made(
-                    s, self.hands, self.first_results, self.start_scores, deck, self.ready,
-                    history, self.base, actors, self._ended, _CHANCE, left,
-                )  # fmt: skip
-            rest = [c for c, n in zip(cards, left, strict=True) for _ in range(n)]
-            s = _with_stock(s, (*deck, *sorted(rest)))
-            ready = True
+        """``apply`` at chance."""
+        w = self._walk()
+        w.chance(outcome)
+        return Episode._of_walk(w)
+
+    def _walk(self) -> Walk:
+        """A :class:`~binocle.encoding._walk.Walk` at this episode's position."""
+        at = self._at
+        left = self._left
+        return Walk(
+            self.state, self.hands, self.first_results, self.start_scores, list(self.deck),
+            self.ready, list(self.history), self.base, list(self.actors), list(self._ended),
+            UNKNOWN if at is None else at, None if left is None else list(left), self._legal,
+        )  # fmt: skip
+
+    @staticmethod
+    def _of_walk(w: Walk) -> Episode:
+        """The episode at ``w``'s position."""
+        at = w.at
+        left = w.left
         return _made(
-            s, self.hands, self.first_results, self.start_scores, (), ready, history, self.base,
-            actors, self._ended, None, None,
+            w.state, w.hands, w.first_results, w.start_scores, tuple(w.deck), w.ready,
+            tuple(w.history), w.base, tuple(w.actors), tuple(w.ended),
+            None if at == UNKNOWN else at, None if left is None else tuple(left), w.legal,
         )  # fmt: skip
 
     def action_label(self, action_id: int) -> str:
@@ -543,6 +298,7 @@ def _made(
     ended: tuple[tuple[int, tuple[View, ...]], ...],
     at: int | None,
     left: tuple[int, ...] | None,
+    legal: Legal | None = None,
 ) -> Episode:
     """``Episode(...)`` with every field given (and where it stands, when known)."""
     ep: Episode = _bare(Episode)
@@ -558,5 +314,5 @@ def _made(
     _set_ended(ep, ended)
     _set_at(ep, at)
     _set_left(ep, left)
-    _set_legal(ep, None)
+    _set_legal(ep, legal)
     return ep

@@ -1,0 +1,547 @@
+"""An episode's steps made in place: :class:`Walk`, and what it and
+:class:`~binocle.encoding.Episode` share (where an episode stands, its legal ids, its
+chance counts).
+
+An :class:`~binocle.encoding.Episode` is a value: each step makes a new one.  A
+:class:`Walk` holds the same fields with its sequences as lists and takes each step
+in place, so a caller that owns one position and moves it along (the OpenSpiel
+state, which OpenSpiel mutates) pays no copy per step; ``Episode`` takes its own
+steps through a walk too, so the two cannot step differently.
+
+The compiled build compiles this module (the OpenSpiel adapter's step is its hot
+path), so it is written with typed locals and no closures.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from binocle import actions as A
+from binocle._step import apply as _apply
+from binocle._step import legal_actions as _legal_actions
+from binocle.actions import Action, Kind
+from binocle.cards import Card
+from binocle.core import GameState, Phase, Profile, View
+from binocle.encoding._actions import ActionSpace, _space
+from binocle.encoding._common import _kind_index, kinds
+from binocle.errors import IllegalActionError, RuleCode, excerpt
+
+# Where an episode stands (besides a seat to decide), with OpenSpiel's player ids for
+# the same: the episode is over, a chance outcome is next, or nobody acts; and not yet
+# worked out.
+END: Final = -4
+CHANCE: Final = -1
+NOBODY: Final = -3
+UNKNOWN: Final = -9
+
+_DEAL: Final = Phase.DEAL
+_OVER: Final = Phase.OVER
+_ANNOUNCE: Final = Phase.ANNOUNCE
+
+
+def classic_part(state: GameState) -> Any:
+    """The classic (two-handed, with a stock) state inside ``state``, or None."""
+    if state.profile.name == "classic":
+        return state
+    return getattr(state, "sub", None)
+
+
+def with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
+    """``state`` with the classic stock (top first) replaced by ``stock``, the same cards.
+
+    The hand's ``deal`` is rewritten with that stock order and the game replayed
+    from its start, so the state's history replays to the state itself (records,
+    saved states and determinization read it).
+    """
+    if state.profile.name == "classic":
+        return restocked(state, stock)
+    from binocle.game import start
+
+    moves = state.moves()
+    last = max(i for i, (a, _) in enumerate(moves) if a.kind is Kind.DEAL)
+    cards = moves[last][0].cards
+    keep = len(cards) - len(stock)
+    deck = (*cards[:keep], *stock)
+    s = start(state.profile, state.seed, state.first_dealer)
+    for i, (action, _) in enumerate(moves):
+        s = _apply(s, A.deal(deck) if i == last else action)
+    return s
+
+
+def restocked(
+    state: Any, stock: tuple[Card, ...], tail: tuple[Card, ...] | None = None
+) -> GameState:
+    """The classic ``state`` with its stock replaced, with no replay: the actions since
+    the hand's deal are linked again behind the deal with the new stock order (the
+    stock is the end of the deck; nothing else in a classic position depends on its
+    order), so the history still replays to the state.
+
+    With ``tail``, the state keeps its stock and the deal's last ``len(tail)`` cards
+    become ``tail`` (a stock whose draws were written to the state alone)."""
+    if tail is None:
+        tail = stock
+    else:
+        stock = state.stock
+    after: list[tuple[Any, Action, int | None]] = []
+    node = state.history
+    while node[1].kind is not Kind.DEAL:
+        after.append(node)
+        node = node[0]
+    prev, deal, actor = node
+    cards = deal.cards
+    relinked: tuple[Any, Action, int | None] = (
+        prev, A.new_action(Kind.DEAL, cards=(*cards[: len(cards) - len(tail)], *tail)), actor,
+    )  # fmt: skip
+    for j in range(len(after) - 1, -1, -1):
+        link = after[j]
+        relinked = (relinked, link[1], link[2])
+    out: GameState = state.replace(stock=stock, history=relinked)
+    return out
+
+
+def dealt_by_chance(state: GameState) -> int:
+    """How many deck cards the pending deal reveals as chance: all but the classic stock."""
+    if classic_part(state) is not None:
+        return 25
+    return state.profile.pack_size
+
+
+class _Space:
+    """A profile's action space, with what a step reads of it kept beside it: the
+    fixed ids by the ``id()`` of their interned actions (the space keeps them alive:
+    a legal action is mostly one of them, found without hashing), and the ids of
+    melds that name no table copy (they do not depend on the state) by the meld."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+        self.space: ActionSpace = _space(profile)
+        self.by_identity: dict[int, int] = {id(a): i for a, i in self.space._fixed.items()}
+        self.melds: dict[Action, int] = {}
+
+
+#: Each profile's action space by the profile's ``id()`` (a profile hashes its options
+#: each time: this is a read by identity), the profile kept alive beside it.
+_SPACES: dict[int, _Space] = {}
+
+
+def _space_of(profile: Profile) -> _Space:
+    found = _SPACES.get(id(profile))
+    if found is None or found.profile is not profile:
+        if len(_SPACES) >= 64:
+            _SPACES.clear()
+        found = _SPACES[id(profile)] = _Space(profile)
+    return found
+
+
+def space_of(profile: Profile) -> ActionSpace:
+    """``profile``'s action space."""
+    return _space_of(profile).space
+
+
+def _id_of(found: _Space, state: GameState, action: Action) -> int:
+    """``space.id(state, action)``, a meld that names no table copy read from a memo."""
+    space = found.space
+    if action.kind is not Kind.MELD or "#" in (action.source or ""):
+        i: int = space.id(state, action)
+        return i
+    memo = found.melds
+    known = memo.get(action)
+    if known is None:
+        known = memo[action] = space.id(state, action)
+    return known
+
+
+#: At a decision: the legal ids ascending, and each legal action's id beside the legal
+#: actions.
+Legal = tuple[tuple[int, ...], list[int], tuple[Action, ...]]
+
+
+def legal_of(state: GameState) -> Legal:
+    """The legal ids ascending (``ActionSpace.legal_ids``), and each legal action's id
+    beside the legal actions (the interned ones found by identity)."""
+    found = _space_of(state.profile)
+    legal: tuple[Action, ...] = tuple(_legal_actions(state))
+    by_identity = found.by_identity
+    ids: list[int] = []
+    for a in legal:
+        i = by_identity.get(id(a))
+        ids.append(_id_of(found, state, a) if i is None else i)
+    return tuple(sorted(ids)), ids, legal
+
+
+def action_of(state: GameState, known: Legal | None, action_id: int) -> Action:
+    """``ActionSpace.action``: the legal action with that id (found among the legal
+    actions, by their ids when they are known, else the interned ones by identity;
+    anything else asked of the space, which raises its errors)."""
+    space = _space_of(state.profile).space
+    by_id = space._by_id
+    if 0 <= action_id < len(by_id) and state.current_player is not None:
+        fixed = by_id[action_id]
+        if known is not None:
+            ids = known[1]
+            if action_id in ids:
+                return known[2][ids.index(action_id)]
+        elif fixed is not None:
+            for a in _legal_actions(state):
+                if a is fixed:
+                    return a
+    found: Action = space.action(state, action_id)
+    return found
+
+
+def locate(state: GameState, first_results: int, hands: int, ready: bool) -> int:
+    """Where an episode stands: the seat to decide, ``CHANCE``, ``END`` or ``NOBODY``."""
+    phase = state.phase
+    if phase is _OVER:
+        return END
+    if phase is _DEAL:
+        return END if len(state.results) - first_results >= hands else CHANCE
+    classic = classic_part(state)
+    if classic is not None and classic.phase is _ANNOUNCE and not ready:
+        return CHANCE
+    seat = state.current_player
+    return NOBODY if seat is None else seat
+
+
+def remaining(state: GameState, deck: tuple[Card, ...] | list[Card]) -> list[int]:
+    """How many copies of each card kind the next chance outcome is drawn from, with
+    ``deck`` drawn so far."""
+    size = state.profile.pack_size
+    index = _kind_index(size)
+    if state.phase is _DEAL:
+        left = [2] * len(index)
+    else:
+        left = [0] * len(index)
+        for c in classic_part(state).stock:
+            left[index[int(c)]] += 1
+    for c in deck:
+        left[index[int(c)]] -= 1
+    return left
+
+
+def chance_left(state: GameState, drawn: int) -> int:
+    """At chance, with ``drawn`` outcomes taken: how many the deal or the draw under way
+    still takes."""
+    if state.phase is _DEAL:
+        return dealt_by_chance(state) - drawn
+    return min(2, len(classic_part(state).stock)) - drawn
+
+
+#: ``_outcome_rows(n, total)[i][k]``: the chance outcome ``(i, k / total)``, made once.
+_ROWS: dict[tuple[int, int], list[tuple[tuple[int, float], ...]]] = {}
+
+
+def _outcome_rows(n: int, total: int) -> list[tuple[tuple[int, float], ...]]:
+    """For each of ``n`` card kinds, its outcome with 0, 1 and 2 copies of ``total`` left."""
+    rows = _ROWS.get((n, total))
+    if rows is None:
+        rows = _ROWS[n, total] = [tuple([(i, k / total) for k in range(3)]) for i in range(n)]
+    return rows
+
+
+def outcomes_of(counts: list[int]) -> list[tuple[int, float]]:
+    """The chance outcomes with ``counts`` copies of each card kind left."""
+    total = 0
+    for k in counts:
+        total += k
+    rows = _outcome_rows(len(counts), total)
+    out: list[tuple[int, float]] = []
+    for i in range(len(counts)):
+        k = counts[i]
+        if k:
+            row: tuple[tuple[int, float], ...] = rows[i]
+            out.append(row[k])
+    return out
+
+
+class Unseen:
+    """Every seat's views of a state, made when first asked for (then kept)."""
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+        self._views: tuple[View, ...] | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Unseen, (self._state,))
+
+    def views(self) -> tuple[View, ...]:
+        views = self._views
+        if views is None:
+            from binocle.game import observe
+
+            s = self._state
+            views = self._views = tuple([observe(s, i) for i in range(len(s.scores))])
+        return views
+
+
+class Walk:
+    """An episode's fields, its sequences as lists, stepped in place.
+
+    The fields are :class:`~binocle.encoding.Episode`'s (``ended`` holds a hand's
+    views still unmade as an :class:`Unseen`); ``at`` is where it stands (``UNKNOWN``
+    until worked out), ``left`` the copies of each card kind left at chance and
+    ``legal`` the legal ids and actions at a decision (None until worked out).  A
+    refused step raises before it changes anything.
+    """
+
+    def __init__(
+        self,
+        state: GameState,
+        hands: int,
+        first_results: int,
+        start_scores: tuple[int, ...],
+        deck: list[Card],
+        ready: bool,
+        history: list[int],
+        base: tuple[int, ...],
+        actors: list[int],
+        ended: list[tuple[int, Any]],
+        at: int,
+        left: list[int] | None,
+        legal: Legal | None,
+    ) -> None:
+        self.raw = state
+        self.hands = hands
+        self.first_results = first_results
+        self.start_scores = start_scores
+        self.deck = deck
+        self.ready = ready
+        self.history = history
+        self.base = base
+        self.actors = actors
+        self.ended = ended
+        self.at = at
+        self.left = left
+        self.legal = legal
+        #: The game state before the last decision (None before the first; only its
+        #: scores and where it stood are read).
+        self.paid: GameState | None = None
+        # A classic stock draw writes its cards to the state's stock alone (relinking the
+        # history behind the hand's deal costs a copy of every action since): ``drawn``
+        # holds the cards drawn since the deal was last written, and ``tail`` how many
+        # of the deal's last cards were still undrawn then (-1: none drawn since).
+        self.drawn: list[Card] = []
+        self.tail = -1
+
+    @property
+    def state(self) -> GameState:
+        """The game state, its history written out (the hand's deal in the order the
+        stock was drawn)."""
+        if self.tail < 0:
+            return self.raw
+        return self.settle()
+
+    def settle(self) -> GameState:
+        """Write the stock draws made since the deal was last written into its history."""
+        s = self.raw
+        tail = self.tail
+        if tail >= 0:
+            drawn = self.drawn
+            stock: tuple[Card, ...] = s.stock  # type: ignore[attr-defined]
+            left = tail - len(drawn)
+            s = self.raw = restocked(s, (), (*drawn, *stock[len(stock) - left :]))
+            self.drawn = []
+            self.tail = -1
+        return s
+
+    def copy(self) -> Walk:
+        """A walk of its own at the same position."""
+        left = self.left
+        w = Walk(
+            self.raw, self.hands, self.first_results, self.start_scores, list(self.deck),
+            self.ready, list(self.history), self.base, list(self.actors), list(self.ended),
+            self.at, None if left is None else list(left), self.legal,
+        )  # fmt: skip
+        w.paid = self.paid
+        w.drawn = list(self.drawn)
+        w.tail = self.tail
+        return w
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled by its fields (the compiled class has no default reconstruction).
+        return (_walk_from, (
+            self.raw, self.hands, self.first_results, self.start_scores, self.deck,
+            self.ready, self.history, self.base, self.actors, self.ended, self.at, self.left,
+            self.legal, self.paid, self.drawn, self.tail,
+        ))  # fmt: skip
+
+    def __copy__(self) -> Walk:
+        return self.copy()
+
+    def __deepcopy__(self, memo: Any) -> Walk:
+        return self.copy()
+
+    def where(self) -> int:
+        """Where the walk stands: the seat to decide, ``CHANCE``, ``END`` or ``NOBODY``."""
+        at = self.at
+        if at == UNKNOWN:
+            at = self.at = locate(self.raw, self.first_results, self.hands, self.ready)
+        return at
+
+    def is_chance(self) -> bool:
+        """Whether the next step is a chance outcome."""
+        return self.where() == CHANCE
+
+    def to_draw(self) -> int:
+        """At chance: how many outcomes the deal or the draw under way still takes."""
+        return chance_left(self.raw, len(self.deck))
+
+    def counts(self) -> list[int]:
+        """At chance: how many copies of each card kind the next outcome is drawn from."""
+        left = self.left
+        if left is None:
+            left = self.left = remaining(self.raw, self.deck)
+        return left
+
+    def outcomes(self) -> list[tuple[int, float]]:
+        """The chance outcomes (card indices) with their probabilities, ascending."""
+        if self.where() != CHANCE:
+            return []
+        return outcomes_of(self.counts())
+
+    def legal_ids(self) -> tuple[int, ...]:
+        """The legal ids of the player to decide (the chance outcomes at chance)."""
+        at = self.where()
+        if at == CHANCE:
+            counts = self.counts()
+            ids: list[int] = []
+            for i in range(len(counts)):
+                if counts[i]:
+                    ids.append(i)
+            return tuple(ids)
+        if at < 0:
+            return ()
+        known = self.legal
+        if known is None:
+            known = self.legal = legal_of(self.raw)
+        return known[0]
+
+    def step(self, action_id: int) -> int:
+        """Take a decision or a chance outcome by id, as :meth:`Episode.apply
+        <binocle.encoding.Episode.apply>` does; return where the walk then stands."""
+        at = self.where()
+        if at == END:
+            raise IllegalActionError("the episode is over", RuleCode.GAME_OVER)
+        if at == CHANCE:
+            self.chance(action_id)
+        else:
+            self.decide(action_of(self.raw, self.legal, action_id), action_id)
+        return self.where()
+
+    def action(self, action_id: int) -> Action:
+        """The legal action with id ``action_id`` here (a decision), or the space's error."""
+        return action_of(self.raw, self.legal, action_id)
+
+    def chance(self, outcome: int) -> None:
+        """Take the chance outcome ``outcome`` (a card index); a deal or a stock draw is
+        applied to the state when its last card is drawn."""
+        counts = self.counts()
+        state = self.raw
+        cards = kinds(state.profile.pack_size)
+        if not 0 <= outcome < len(counts):
+            raise IllegalActionError(
+                f"chance outcome {excerpt(outcome)} is not a card index", RuleCode.BAD_DECK
+            )
+        card = cards[outcome]
+        if not counts[outcome]:
+            raise IllegalActionError(
+                f"chance outcome {card}: no copy of it is left to deal", RuleCode.BAD_DECK
+            )
+        deck = self.deck
+        if len(deck) + 1 < chance_left(state, 0):
+            deck.append(card)
+            counts[outcome] -= 1
+            self.history.append(outcome)
+            self.actors.append(-1)
+            self.at = CHANCE
+            return
+        # The last card of the deal or the draw: the rest of the pack (or the stock) in
+        # its sorted order follows the cards drawn.
+        counts = list(counts)
+        counts[outcome] -= 1
+        rest: list[Card] = []
+        for i in range(len(counts)):
+            for _ in range(counts[i]):
+                rest.append(cards[i])
+        dealt = (*deck, card, *sorted(rest))
+        if state.phase is _DEAL:
+            # The pack's own cards, in a deck order: built without the hand-made checks.
+            after = _apply(state, A.new_action(Kind.DEAL, cards=dealt))
+            ready = False
+        elif state.profile.name == "classic":
+            # The draw written to the stock alone; the deal with the last one.
+            if self.tail < 0:
+                self.tail = len(dealt)
+            self.drawn.extend(dealt[: len(deck) + 1])
+            after = state.replace(stock=dealt)
+            if not rest:
+                self.raw = after
+                after = self.settle()
+            ready = True
+        else:
+            after = with_stock(state, dealt)
+            ready = True
+        self.raw = after
+        self.ready = ready
+        self.deck = []
+        self.history.append(outcome)
+        self.actors.append(-1)
+        self.at = UNKNOWN
+        self.left = None
+        self.legal = None
+
+    def decide(self, action: Action, action_id: int) -> None:
+        """Take the decision ``action`` (legal here, with id ``action_id``)."""
+        before = self.raw
+        s = _apply(before, action)
+        if len(s.results) > len(before.results) and self.tail >= 0:
+            # A hand ended before its stock was drawn: its history written out first.
+            before = self.settle()
+            s = _apply(before, action)
+        seat = before.current_player
+        assert seat is not None
+        history = self.history
+        history.append(action_id)
+        self.actors.append(seat)
+        if len(s.results) > len(before.results):
+            # A hand ended: keep what each seat saw of it, for the perfect-recall encodings
+            # (the views made when ``ended`` is first read).
+            self.ended.append((len(history), Unseen(before)))
+        start = self.start_scores
+        self.base = tuple([x - start[i] for i, x in enumerate(before.scores)])
+        self.paid = before
+        self.raw = s
+        self.deck = []
+        self.ready = False
+        self.at = UNKNOWN
+        self.left = None
+        self.legal = None
+
+
+def _walk_from(
+    raw: GameState,
+    hands: int,
+    first_results: int,
+    start_scores: tuple[int, ...],
+    deck: list[Card],
+    ready: bool,
+    history: list[int],
+    base: tuple[int, ...],
+    actors: list[int],
+    ended: list[tuple[int, Any]],
+    at: int,
+    left: list[int] | None,
+    legal: Legal | None,
+    paid: GameState | None,
+    drawn: list[Card],
+    tail: int,
+) -> Walk:
+    """A walk unpickled: :meth:`Walk.__reduce__`'s fields."""
+    w = Walk(
+        raw, hands, first_results, start_scores, deck, ready, history, base, actors, ended, at,
+        left, legal,
+    )  # fmt: skip
+    w.paid = paid
+    w.drawn = drawn
+    w.tail = tail
+    return w
