@@ -6,6 +6,7 @@ Needs the ``pettingzoo`` extra; without it the module is skipped (never in CI).
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
 
@@ -264,18 +265,19 @@ class _CardByCard(raw_env):  # type: ignore[misc]
     """The environment drawing chance one outcome at a time, from the probabilities
     ``chance_outcomes`` lists: the sampling the environment's contract describes."""
 
-    def _chance(self, ep: E.Episode) -> E.Episode:
-        while ep.is_chance():
+    def _chance(self, walk: Any) -> None:
+        # The environment's walk, stepped one outcome at a time as the episode there
+        # lists them.
+        while walk.is_chance():
             r = self._rng.random()
-            outcomes = ep.chance_outcomes()
+            outcomes = E.Episode._of_walk(walk).chance_outcomes()
             pick = outcomes[-1][0]
             for outcome, p in outcomes:
                 r -= p
                 if r < 0:
                     pick = outcome
                     break
-            ep = ep.apply(pick)
-        return ep
+            walk.step(pick)
 
 
 @pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])

@@ -47,6 +47,8 @@ from pettingzoo.utils import wrappers
 
 from binocle import encoding as E
 from binocle.encoding._fast import FastEncoder
+from binocle.encoding._rewards import returns_of
+from binocle.encoding._walk import END, Walk
 from binocle.errors import InvalidArgumentError
 from binocle.game import legal_actions
 from binocle.profiles import get_profile
@@ -138,16 +140,38 @@ class raw_env(AECEnv):  # type: ignore[misc]
             )
             for a in self.possible_agents
         }
-        self.episode = E.Episode.new(self.profile, hands=hands)
+        # The episode, stepped in place; ``episode`` is made from it when read.
+        self._snap: E.Episode | None = None
+        self._walk: Walk = E.Episode.new(self.profile, hands=hands)._walk()
         # The tensors read from the state (the information state or the observation).
         self._encoder = FastEncoder(self.profile, full=observation == "information_state")
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         # Masks by the legal ids' tuple (the writer hands out one tuple per legal set).
         self._masks: dict[int, tuple[tuple[int, ...], np.ndarray]] = {}
-        self._paid: tuple[E.Episode, tuple[float, ...]] = (self.episode, ())
+        # The walk the returns were last paid on (another is an episode set from
+        # outside), and those returns.
+        self._paid: tuple[Walk, tuple[float, ...]] = (self._walk, ())
         self._num_actions = size
         self._rng = np.random.default_rng()
         self.agents: list[str] = []
+
+    @property
+    def episode(self) -> E.Episode:
+        """The episode played (a :class:`binocle.encoding.Episode`); setting it plays
+        on from the one set."""
+        ep = self._snap
+        if ep is None:
+            ep = self._snap = E.Episode._of_walk(self._walk)
+        return ep
+
+    @episode.setter
+    def episode(self, episode: E.Episode) -> None:
+        self._walk = episode._walk()
+        self._snap = episode
+
+    def _returns(self) -> tuple[float, ...]:
+        w = self._walk
+        return returns_of(w.raw, w.start_scores, w.hands, w.where() == END, self.reward)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -169,8 +193,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         else:
             seat = int(self.dealer)
         self._resets += 1
-        self.episode = self._chance(E.Episode.new(self.profile, hands=self.hands, dealer=seat))
-        self._paid = (self.episode, E.episode_returns(self.episode, self.reward))
+        walk = self._walk = E.Episode.new(self.profile, hands=self.hands, dealer=seat)._walk()
+        self._chance(walk)
+        self._snap = None
+        self._paid = (walk, self._returns())
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -179,15 +205,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self._selected()
 
-    def _chance(self, ep: E.Episode) -> E.Episode:
+    def _chance(self, walk: Walk) -> None:
         """Draw chance outcomes from the seeded generator until someone decides.
 
         Each outcome is drawn as :meth:`~binocle.encoding.Episode.chance_outcomes`
         weighs them (one uniform number a card, walked down the outcomes in
-        order); a deal or a draw is drawn whole, then applied at once."""
-        if not ep.is_chance():
-            return ep
-        walk = ep._walk()
+        order), a deal or a draw at a time."""
         while walk.is_chance():
             counts = list(walk.counts())
             for r in self._rng.random(walk.to_draw()).tolist():
@@ -201,37 +224,39 @@ class raw_env(AECEnv):  # type: ignore[misc]
                             break
                 counts[pick] -= 1
                 walk.chance(pick)
-        return E.Episode._of_walk(walk)
 
     def _selected(self) -> str:
-        p = self.episode.current_player
-        return self.possible_agents[0 if p is None else p]
+        p = self._walk.where()
+        return self.possible_agents[0 if p < 0 else p]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        episode, before = self._paid
-        if episode is not self.episode:  # the episode was set from outside
-            before = E.episode_returns(self.episode, self.reward)
+        walk, before = self._paid
+        if walk is not self._walk:  # the episode was set from outside
+            walk = self._walk
+            before = self._returns()
         # Refused (a bad or illegal id): nothing changes, uncollected rewards stay.
-        self.episode = self._chance(self.episode.apply(action))
+        walk.apply(action)
+        self._snap = None
+        self._chance(walk)
         self._cumulative_rewards[agent] = 0.0
-        after = E.episode_returns(self.episode, self.reward)
-        self._paid = (self.episode, after)
+        after = self._returns()
+        self._paid = (walk, after)
         self.rewards = {a: after[i] - before[i] for i, a in enumerate(self.possible_agents)}
-        if self.episode.is_terminal():
+        if walk.where() == END:
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self.agent_selection = self._selected()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seats[agent]
-        episode = self.episode
+        walk = self._walk
         encoder = self._encoder
-        if episode.current_player == seat:
-            state = episode.state
+        if walk.where() == seat:
+            state = walk.state
             ids = encoder.legal_ids(state, legal_actions(state))
             known = self._masks.get(id(ids))
             if known is None or known[0] is not ids:
@@ -244,12 +269,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         else:
             mask = np.zeros(self._num_actions, np.int8)
         if self.observation_kind == "perfect_recall":
-            tensor = np.asarray(E.perfect_recall_tensor(episode, seat), np.float32)
+            tensor = np.asarray(E.perfect_recall_tensor(self.episode, seat), np.float32)
         else:
             ones: list[int] = []
             at: list[int] = []
             values: list[float] = []
-            encoder.observe(episode.state, seat, ones, at, values)
+            encoder.observe(walk.state, seat, ones, at, values)
             if at:
                 ones += at
                 weights = [1.0] * (len(ones) - len(at)) + values

@@ -194,9 +194,8 @@ class Episode:
         An id is a whole number (an int or an integer scalar such as numpy's);
         a bool, a float or text raises :class:`~binocle.InvalidArgumentError`.
         """
-        action_id = _check_id(action_id)
         w = self._walk()
-        w.step(action_id)
+        w.apply(action_id)
         return Episode._of_walk(w)
 
     def _decision(self, action_id: int) -> Episode:

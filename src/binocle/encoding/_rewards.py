@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Final
 
-from binocle.core import Phase
+from binocle.core import GameState, Phase
 from binocle.encoding._bounds import utility_bounds
 from binocle.encoding._episode import Episode
 from binocle.errors import InvalidArgumentError
@@ -58,19 +59,28 @@ def episode_returns(episode: Episode, reward: str = "score") -> tuple[float, ...
     check_reward(reward)
     if not isinstance(episode, Episode):
         raise InvalidArgumentError(f"not an episode: {type(episode).__name__}")
-    score = episode.returns()
+    return returns_of(
+        episode.state, episode.start_scores, episode.hands, episode.is_terminal(), reward
+    )
+
+
+def returns_of(
+    state: GameState, start_scores: tuple[int, ...], hands: int, over: bool, reward: str
+) -> tuple[float, ...]:
+    """:func:`episode_returns` of an episode at ``state`` that began with
+    ``start_scores``, plays ``hands`` hands and is ``over`` or not (``reward`` checked)."""
+    score = tuple(map(operator.sub, state.scores, start_scores))
     if reward == "score":
         return tuple(float(x) for x in score)
     if reward == "normalised":
-        scale = _scale(episode.profile, episode.hands)
+        scale = _scale(state.profile, hands)
         return tuple(x / scale for x in score)
-    if not episode.is_terminal():
+    if not over:
         return (0.0,) * len(score)
-    s = episode.state
-    if s.phase is Phase.OVER:
+    if state.phase is Phase.OVER:
         from binocle.game import winner
 
-        won = winner(s)
+        won = winner(state)
     else:
         top = max(score)
         leaders = [i for i, x in enumerate(score) if x == top]

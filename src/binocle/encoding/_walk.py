@@ -23,7 +23,7 @@ from binocle.actions import Action, Kind
 from binocle.cards import Card
 from binocle.core import GameState, Phase, Profile, View
 from binocle.encoding._actions import ActionSpace, _space
-from binocle.encoding._common import _kind_index, kinds
+from binocle.encoding._common import _check_id, _kind_index, kinds
 from binocle.errors import IllegalActionError, RuleCode, excerpt
 
 # Where an episode stands (besides a seat to decide), with OpenSpiel's player ids for
@@ -415,6 +415,12 @@ class Walk:
         if known is None:
             known = self.legal = legal_of(self.raw)
         return known[0]
+
+    def apply(self, action_id: Any) -> int:
+        """:meth:`step` for an id from anywhere: a bool, a float or text raises
+        :class:`~binocle.InvalidArgumentError`, as :meth:`Episode.apply
+        <binocle.encoding.Episode.apply>` does."""
+        return self.step(_check_id(action_id))
 
     def step(self, action_id: int) -> int:
         """Take a decision or a chance outcome by id, as :meth:`Episode.apply
