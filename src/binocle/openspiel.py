@@ -48,6 +48,7 @@ from binocle.actions import Kind
 from binocle.cards import kinds
 from binocle.core import GameState, Phase, Profile
 from binocle.determinize import determinize
+from binocle.encoding._episode import WalkedEpisode
 from binocle.encoding._walk import Walk
 from binocle.errors import BinocleError, InvalidArgumentError, InvalidStateError, excerpt
 from binocle.profiles import get_profile
@@ -235,19 +236,9 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         self.choose_dealer = choose_dealer
         self.reward_option = game.reward
 
-    @property
-    def episode(self) -> E.Episode:
+    episode = WalkedEpisode(
         """The episode this state stands for; setting it starts the state afresh."""
-        ep = self._snap
-        if ep is None:
-            ep = self._snap = E.Episode._of_walk(self._walk)
-        return ep
-
-    @episode.setter
-    def episode(self, episode: E.Episode) -> None:
-        self._walk = episode._walk()
-        self._snap = episode
-        self._moved()
+    )
 
     @property
     def choose_dealer(self) -> bool:

@@ -46,6 +46,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from binocle import encoding as E
+from binocle.encoding._episode import WalkedEpisode
 from binocle.encoding._fast import FastEncoder
 from binocle.encoding._rewards import returns_of
 from binocle.encoding._walk import END, Walk
@@ -155,19 +156,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._rng = np.random.default_rng()
         self.agents: list[str] = []
 
-    @property
-    def episode(self) -> E.Episode:
-        """The episode played (a :class:`binocle.encoding.Episode`); setting it plays
-        on from the one set."""
-        ep = self._snap
-        if ep is None:
-            ep = self._snap = E.Episode._of_walk(self._walk)
-        return ep
-
-    @episode.setter
-    def episode(self, episode: E.Episode) -> None:
-        self._walk = episode._walk()
-        self._snap = episode
+    episode = WalkedEpisode(
+        """The episode played (a :class:`binocle.encoding.Episode`); setting it plays on
+        from the one set."""
+    )
 
     def _returns(self) -> tuple[float, ...]:
         w = self._walk

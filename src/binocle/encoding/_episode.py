@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Any, Final
+from typing import Any, Final, overload
 
 import attrs
 
@@ -268,6 +268,38 @@ class Episode:
     def view(self, seat: int) -> View:
         """What ``seat`` may know now (:func:`binocle.observe`)."""
         return _observe(self.state, seat)
+
+
+class WalkedEpisode(property):
+    """The ``episode`` property of an object that steps an episode in place: its
+    :class:`~binocle.encoding._walk.Walk` is ``_walk``, and the episode is made from it
+    when read, then kept (in ``_snap``, which each step empties) until the walk moves.
+    Setting it plays on from the episode set (and calls the object's ``_moved()``, if
+    it has one).  ``doc`` is the property's docstring."""
+
+    def __init__(self, doc: str) -> None:
+        super().__init__(doc=doc)
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> WalkedEpisode: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> Episode: ...
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        ep = obj._snap
+        if ep is None:
+            ep = obj._snap = Episode._of_walk(obj._walk)
+        return ep
+
+    def __set__(self, obj: Any, episode: Episode) -> None:
+        obj._walk = episode._walk()
+        obj._snap = episode
+        moved = getattr(obj, "_moved", None)
+        if moved is not None:
+            moved()
 
 
 # An episode's slots, written directly: a step makes its next episode this way, without

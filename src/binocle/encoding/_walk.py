@@ -299,6 +299,9 @@ class Walk:
         at: int,
         left: list[int] | None,
         legal: Legal | None,
+        paid: GameState | None = None,
+        drawn: list[Card] | None = None,
+        tail: int = -1,
     ) -> None:
         self.raw = state
         self.hands = hands
@@ -315,13 +318,13 @@ class Walk:
         self.legal = legal
         #: The game state before the last decision (None before the first; only its
         #: scores and where it stood are read).
-        self.paid: GameState | None = None
+        self.paid = paid
         # A classic stock draw writes its cards to the state's stock alone (relinking the
         # history behind the hand's deal costs a copy of every action since): ``drawn``
         # holds the cards drawn since the deal was last written, and ``tail`` how many
         # of the deal's last cards were still undrawn then (-1: none drawn since).
-        self.drawn: list[Card] = []
-        self.tail = -1
+        self.drawn: list[Card] = [] if drawn is None else drawn
+        self.tail = tail
 
     @property
     def state(self) -> GameState:
@@ -347,19 +350,16 @@ class Walk:
     def copy(self) -> Walk:
         """A walk of its own at the same position."""
         left = self.left
-        w = Walk(
+        return Walk(
             self.raw, self.hands, self.first_results, self.start_scores, list(self.deck),
             self.ready, list(self.history), self.base, list(self.actors), list(self.ended),
-            self.at, None if left is None else list(left), self.legal,
+            self.at, None if left is None else list(left), self.legal, self.paid,
+            list(self.drawn), self.tail,
         )  # fmt: skip
-        w.paid = self.paid
-        w.drawn = list(self.drawn)
-        w.tail = self.tail
-        return w
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled by its fields (the compiled class has no default reconstruction).
-        return (_walk_from, (
+        return (Walk, (
             self.raw, self.hands, self.first_results, self.start_scores, self.deck,
             self.ready, self.history, self.base, self.actors, self.ended, self.at, self.left,
             self.legal, self.paid, self.drawn, self.tail,
@@ -522,32 +522,3 @@ class Walk:
         self.at = UNKNOWN
         self.left = None
         self.legal = None
-
-
-def _walk_from(
-    raw: GameState,
-    hands: int,
-    first_results: int,
-    start_scores: tuple[int, ...],
-    deck: list[Card],
-    ready: bool,
-    history: list[int],
-    base: tuple[int, ...],
-    actors: list[int],
-    ended: list[tuple[int, Any]],
-    at: int,
-    left: list[int] | None,
-    legal: Legal | None,
-    paid: GameState | None,
-    drawn: list[Card],
-    tail: int,
-) -> Walk:
-    """A walk unpickled: :meth:`Walk.__reduce__`'s fields."""
-    w = Walk(
-        raw, hands, first_results, start_scores, deck, ready, history, base, actors, ended, at,
-        left, legal,
-    )  # fmt: skip
-    w.paid = paid
-    w.drawn = drawn
-    w.tail = tail
-    return w
