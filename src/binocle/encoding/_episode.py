@@ -278,7 +278,8 @@ class WalkedEpisode(property):
     it has one).  ``doc`` is the property's docstring."""
 
     def __init__(self, doc: str) -> None:
-        super().__init__(doc=doc)
+        super().__init__()
+        self.__doc__ = doc
 
     @overload
     def __get__(self, obj: None, owner: type) -> WalkedEpisode: ...
