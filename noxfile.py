@@ -30,9 +30,10 @@ def fast(session: nox.Session) -> None:
 
 @nox.session
 def typing(session: nox.Session) -> None:
-    """mypy --strict over the package, the examples and the typed programs of the tests."""
+    """mypy --strict over the package, the examples, the typed programs of the tests and
+    the benchmark."""
     session.install("-e", ".[dev,web,arena,openspiel,pettingzoo,distributed]")
-    for target in ("src/binocle", "examples", "tests/typing"):
+    for target in ("src/binocle", "examples", "tests/typing", "benchmarks/bench.py"):
         session.run("python", "-m", "mypy", "--strict", target)
 
 

@@ -9,6 +9,7 @@ programs on a busy machine count less), after a short warm-up.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib
 import json
@@ -251,6 +252,18 @@ def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
         return n, env.hands_played_out - before
 
     return timed(batch)
+
+
+def _sampled(det: Determinizer, rng: random.Random, start: Any) -> tuple[int, int]:
+    """One sample of a Determinizer (counted once)."""
+    det.sample(rng, start)
+    return 1, 0
+
+
+def _determinized(view: binocle.View, rng: random.Random) -> tuple[int, int]:
+    """One state drawn by :func:`binocle.determinize` from scratch (counted once)."""
+    binocle.determinize(view, rng)
+    return 1, 0
 
 
 # -- melds ------------------------------------------------------------------------------
@@ -536,9 +549,9 @@ def run(seconds: float) -> dict[str, Any]:
         notes.append("binocle.rules.classic_melds is not importable: line e not measured")
     if classic is not None:
         for size in (12, 16):
-            hands = random_hands(size, MELD_HANDS, size)
-            cold = cold_rate(hands, classic.best_meld)
-            rate = best_rate(over_hands(hands, classic.best_meld), seconds)[0]
+            meld_hands = random_hands(size, MELD_HANDS, size)
+            cold = cold_rate(meld_hands, classic.best_meld)
+            rate = best_rate(over_hands(meld_hands, classic.best_meld), seconds)[0]
             r = row(
                 f"e. classic best_meld, {size} cards",
                 rate,
@@ -568,13 +581,9 @@ def run(seconds: float) -> dict[str, Any]:
         det = Determinizer(view)
         rng = random.Random(1)
         start = det.hand_start(rng)
-        rate = best_rate(timed(lambda d=det, r=rng, st=start: (d.sample(r, st) and 1, 0)), seconds)[
-            0
-        ]
+        rate = best_rate(timed(functools.partial(_sampled, det, rng, start)), seconds)[0]
         row(f"h. determinize, {name}, mid-hand", rate, "samples/s", "one Determinizer per view")
-        rate = best_rate(
-            timed(lambda v=view, r=rng: (binocle.determinize(v, r) and 1, 0)), seconds
-        )[0]
+        rate = best_rate(timed(functools.partial(_determinized, view, rng)), seconds)[0]
         row(f"h. binocle.determinize(view, rng), {name}", rate, "samples/s", "from scratch")
     return {
         "python": sys.version.split()[0],
