@@ -14,7 +14,6 @@ from binocle.profiles import get_profile
 
 
 @functools.lru_cache(maxsize=2)
-@functools.lru_cache(maxsize=4)
 def kinds(size: int) -> tuple[Card, ...]:
     """The card kinds of a pack in id order (24 or 32): a card's index among them is
     its place in every card part of the tensors and its chance outcome."""
