@@ -49,6 +49,7 @@ from binocle.cards import kinds
 from binocle.core import GameState, Phase, Profile
 from binocle.determinize import determinize
 from binocle.encoding._episode import WalkedEpisode
+from binocle.encoding._rewards import returns_of, walk_returns
 from binocle.encoding._walk import Walk
 from binocle.errors import BinocleError, InvalidArgumentError, InvalidStateError, excerpt
 from binocle.profiles import get_profile
@@ -333,10 +334,9 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             self.episode = E.Episode.new(ep.profile, hands=ep.hands, dealer=seat)
             return
         # The walk's own step (OpenSpiel gives an int); a refused one changes nothing.
-        self._player = self._walk.step(action)
+        self._walk.step(action)
         self._snap = None
-        self._legal = None
-        self._outcomes = None
+        self._moved()
 
     def _action_to_string(self, player: int, action: int) -> str:
         action = int(action)
@@ -348,19 +348,18 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         return labels[action] if 0 <= action < len(labels) else f"?{action}"
 
     def returns(self) -> list[float]:
-        return list(E.episode_returns(self.episode, self.reward_option))
+        return list(walk_returns(self._walk, self.reward_option))
 
     def rewards(self) -> list[float]:
-        ep = self.episode
-        now = E.episode_returns(ep, self.reward_option)
+        w = self._walk
+        now = walk_returns(w, self.reward_option)
         if self._player == _CHANCE:
             return [0.0] * len(now)
-        paid = self._walk.paid
+        paid = w.paid
         if paid is None:
             return list(now)
-        # The episode as it stood before the last decision (a decision point: not over).
-        before = E.Episode.from_state(paid, like=ep)
-        was = E.episode_returns(before, self.reward_option)
+        # The returns as they stood before the last decision (a decision point: not over).
+        was = returns_of(paid, w.start_scores, w.hands, False, self.reward_option)
         return [a - b for a, b in zip(now, was, strict=True)]
 
     def resample_from_infostate(

@@ -48,7 +48,7 @@ from pettingzoo.utils import wrappers
 from binocle import encoding as E
 from binocle.encoding._episode import WalkedEpisode
 from binocle.encoding._fast import FastEncoder
-from binocle.encoding._rewards import returns_of
+from binocle.encoding._rewards import walk_returns
 from binocle.encoding._walk import END, Walk
 from binocle.errors import InvalidArgumentError
 from binocle.game import legal_actions
@@ -141,9 +141,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
             )
             for a in self.possible_agents
         }
-        # The episode, stepped in place; ``episode`` is made from it when read.
-        self._snap: E.Episode | None = None
-        self._walk: Walk = E.Episode.new(self.profile, hands=hands)._walk()
+        # The episode, stepped in place (``_walk``); ``episode`` is made from it when read.
+        self._snap: E.Episode | None
+        self._walk: Walk
+        self.episode = E.Episode.new(self.profile, hands=hands)
         # The tensors read from the state (the information state or the observation).
         self._encoder = FastEncoder(self.profile, full=observation == "information_state")
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
@@ -160,10 +161,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """The episode played (a :class:`binocle.encoding.Episode`); setting it plays on
         from the one set."""
     )
-
-    def _returns(self) -> tuple[float, ...]:
-        w = self._walk
-        return returns_of(w.raw, w.start_scores, w.hands, w.where() == END, self.reward)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -188,7 +185,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         walk = self._walk = E.Episode.new(self.profile, hands=self.hands, dealer=seat)._walk()
         self._chance(walk)
         self._snap = None
-        self._paid = (walk, self._returns())
+        self._paid = (walk, walk_returns(self._walk, self.reward))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -229,13 +226,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
         walk, before = self._paid
         if walk is not self._walk:  # the episode was set from outside
             walk = self._walk
-            before = self._returns()
+            before = walk_returns(self._walk, self.reward)
         # Refused (a bad or illegal id): nothing changes, uncollected rewards stay.
         walk.apply(action)
         self._snap = None
         self._chance(walk)
         self._cumulative_rewards[agent] = 0.0
-        after = self._returns()
+        after = walk_returns(self._walk, self.reward)
         self._paid = (walk, after)
         self.rewards = {a: after[i] - before[i] for i, a in enumerate(self.possible_agents)}
         if walk.where() == END:

@@ -19,7 +19,6 @@ from binocle.encoding._walk import (
     Legal,
     Unseen,
     Walk,
-    action_of,
     legal_of,
     locate,
     outcomes_of,
@@ -196,22 +195,6 @@ class Episode:
         """
         w = self._walk()
         w.apply(action_id)
-        return Episode._of_walk(w)
-
-    def _decision(self, action_id: int) -> Episode:
-        """``apply`` at a decision, for a caller that knows it is one and gives an int."""
-        return self._decide(action_of(self.state, self._legal, action_id), action_id)
-
-    def _decide(self, action: A.Action, action_id: int) -> Episode:
-        """The episode after the decision ``action`` (legal here, with id ``action_id``)."""
-        w = self._walk()
-        w.decide(action, action_id)
-        return Episode._of_walk(w)
-
-    def _chance(self, outcome: int) -> Episode:
-        """``apply`` at chance."""
-        w = self._walk()
-        w.chance(outcome)
         return Episode._of_walk(w)
 
     def _walk(self) -> Walk:

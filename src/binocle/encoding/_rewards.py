@@ -8,6 +8,7 @@ from typing import Any, Final
 from binocle.core import GameState, Phase
 from binocle.encoding._bounds import utility_bounds
 from binocle.encoding._episode import Episode
+from binocle.encoding._walk import END, Walk
 from binocle.errors import InvalidArgumentError
 
 #: The reward options, in the order the docs list them.
@@ -62,6 +63,12 @@ def episode_returns(episode: Episode, reward: str = "score") -> tuple[float, ...
     return returns_of(
         episode.state, episode.start_scores, episode.hands, episode.is_terminal(), reward
     )
+
+
+def walk_returns(walk: Walk, reward: str) -> tuple[float, ...]:
+    """:func:`episode_returns` of the episode at ``walk``."""
+    check_reward(reward)
+    return returns_of(walk.raw, walk.start_scores, walk.hands, walk.where() == END, reward)
 
 
 def returns_of(

@@ -47,14 +47,14 @@ def classic_part(state: GameState) -> Any:
 
 
 def with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
-    """``state`` with the classic stock (top first) replaced by ``stock``, the same cards.
+    """``state`` (whose classic part is the three-handed game's two-handed
+    continuation) with that stock (top first) replaced by ``stock``, the same cards.
 
     The hand's ``deal`` is rewritten with that stock order and the game replayed
     from its start, so the state's history replays to the state itself (records,
-    saved states and determinization read it).
+    saved states and determinization read it).  A classic game's own stock is
+    rewritten without a replay (:meth:`Walk.settle`).
     """
-    if state.profile.name == "classic":
-        return restocked(state, stock)
     from binocle.game import start
 
     moves = state.moves()
@@ -68,20 +68,12 @@ def with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
     return s
 
 
-def restocked(
-    state: Any, stock: tuple[Card, ...], tail: tuple[Card, ...] | None = None
-) -> GameState:
-    """The classic ``state`` with its stock replaced, with no replay: the actions since
-    the hand's deal are linked again behind the deal with the new stock order (the
-    stock is the end of the deck; nothing else in a classic position depends on its
-    order), so the history still replays to the state.
-
-    With ``tail``, the state keeps its stock and the deal's last ``len(tail)`` cards
-    become ``tail`` (a stock whose draws were written to the state alone)."""
-    if tail is None:
-        tail = stock
-    else:
-        stock = state.stock
+def redealt(state: Any, tail: tuple[Card, ...]) -> GameState:
+    """The classic ``state`` with the last ``len(tail)`` cards of its hand's deal
+    replaced by ``tail``, with no replay: the actions since the deal are linked again
+    behind the new deal (the stock is the end of the deck; nothing else in a classic
+    position depends on its order), so the history replays to the state once its
+    stock was drawn in ``tail``'s order."""
     after: list[tuple[Any, Action, int | None]] = []
     node = state.history
     while node[1].kind is not Kind.DEAL:
@@ -95,7 +87,7 @@ def restocked(
     for j in range(len(after) - 1, -1, -1):
         link = after[j]
         relinked = (relinked, link[1], link[2])
-    out: GameState = state.replace(stock=stock, history=relinked)
+    out: GameState = state.replace(history=relinked)
     return out
 
 
@@ -131,11 +123,6 @@ def _space_of(profile: Profile) -> _Space:
             _SPACES.clear()
         found = _SPACES[id(profile)] = _Space(profile)
     return found
-
-
-def space_of(profile: Profile) -> ActionSpace:
-    """``profile``'s action space."""
-    return _space_of(profile).space
 
 
 def _id_of(found: _Space, state: GameState, action: Action) -> int:
@@ -342,7 +329,7 @@ class Walk:
             drawn = self.drawn
             stock: tuple[Card, ...] = s.stock  # type: ignore[attr-defined]
             left = tail - len(drawn)
-            s = self.raw = restocked(s, (), (*drawn, *stock[len(stock) - left :]))
+            s = self.raw = redealt(s, (*drawn, *stock[len(stock) - left :]))
             self.drawn = []
             self.tail = -1
         return s
@@ -433,10 +420,6 @@ class Walk:
         else:
             self.decide(action_of(self.raw, self.legal, action_id), action_id)
         return self.where()
-
-    def action(self, action_id: int) -> Action:
-        """The legal action with id ``action_id`` here (a decision), or the space's error."""
-        return action_of(self.raw, self.legal, action_id)
 
     def chance(self, outcome: int) -> None:
         """Take the chance outcome ``outcome`` (a card index); a deal or a stock draw is
