@@ -158,3 +158,71 @@ def test_hands_played_out_are_counted_apart_from_hands_ended_early() -> None:
         pick = np.where(honest.any(axis=1, keepdims=True), honest, mask)
         _, mask, _, _ = env.step(_random(pick, rng))
     assert env.hands_finished >= env.hands_played_out >= 2
+
+
+class _ThroughTheEngine(VectorEnv):
+    """The environment with every game stepped through the engine's states."""
+
+    _in_place = ()
+
+
+_IN_PLACE = [
+    {"seed": 3},
+    {"seed": 5, "hands": 3, "dealer": "random"},
+    {"seed": 7, "dealer": 1, "target": 300, "single_set": True},
+    {"seed": 9, "hands": 2, "max_hands": 2, "easier_tricks": True, "widow_after_round": 0},
+    {"seed": 11, "min_bid": 100, "max_bid": 300, "bunched_hands": True},
+]
+
+
+@pytest.mark.parametrize("options", _IN_PLACE)
+def test_cutthroat_in_place_steps_as_the_engine_does(options: dict[str, object]) -> None:
+    """Cutthroat games held as numbers (the rules of the cutthroat profile, every option)
+    give, step by step, exactly the arrays, counts and states of the same games stepped
+    through the engine: same seeds, same ids."""
+    fast = VectorEnv("cutthroat", num_envs=12, **options)  # type: ignore[arg-type]
+    slow = _ThroughTheEngine("cutthroat", num_envs=12, **options)  # type: ignore[arg-type]
+    assert fast._batch is not None and slow._batch is None
+    fast.reset()
+    slow.reset()
+    rng = np.random.default_rng(1)
+    names = ["observations", "action_masks", "current_player", "rewards", "dones"]
+    names += ["returns", "final_returns", "dealers"]
+    ended = 0
+    for step in range(400):
+        for name in names:
+            np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), name)
+        for a, b in zip(fast.legal_ids(), slow.legal_ids(), strict=True):
+            np.testing.assert_array_equal(a, b)
+        assert fast.hands_finished == slow.hands_finished
+        assert fast.hands_played_out == slow.hands_played_out
+        if step % 25 == 0:
+            assert [fast.state(i) for i in range(12)] == [slow.state(i) for i in range(12)]
+        honest = step // 40 % 2 == 1
+        mask = fast.action_masks
+        pick = _honest(mask, rng, fast.profile) if honest else _random(mask, rng)
+        fast.step(pick)
+        slow.step(pick)
+        ended += int(fast.dones.sum())
+    assert ended > 0 and fast.hands_played_out > 0
+
+
+def test_cutthroat_in_place_bunched_hand_is_thrown_in() -> None:
+    """Bunched hands (cutthroat rules, Bidding): a seat with five or more Nines and no meld
+    but dix may throw the hand in before it bids; the same dealer deals again."""
+    p = binocle.profile("cutthroat", bunched_hands=True)
+    env = VectorEnv(p, num_envs=1, seed=0, hands=2)
+    env.reset()
+    batch = env._batch
+    assert batch is not None
+    batch.begin(0, 58, 0)  # game seed 58: seat 1, first to bid, holds a bunched hand
+    env._write()
+    s = binocle.new_game(p, seed=58)
+    assert np.flatnonzero(env.action_masks[0]).tolist() == list(E.legal_ids(s))
+    bunch = E.action_space(p).id(s, "bunch")
+    assert env.action_masks[0, bunch]
+    _, _, _, dones = env.step([bunch])
+    assert not dones[0] and env.hands_finished == 1 and env.hands_played_out == 0
+    thrown = binocle.apply(s, "bunch")
+    assert thrown.results[-1].outcome == "redeal" and thrown.dealer == 0
+    assert env.state(0) == binocle.apply(thrown, binocle.legal_actions(thrown)[0])

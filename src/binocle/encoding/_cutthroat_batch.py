@@ -1,0 +1,748 @@
+"""Cutthroat games held as plain numbers and stepped in place, for the vectorized
+environment.
+
+:class:`binocle.vector.VectorEnv` steps many games at once.  Through the engine,
+each game's step builds a new :class:`~binocle.GameState` (a handful of tuples and
+a history node), then its legal actions and their ids, then its observation from
+the state's fields; at 256 games the new objects are most of the step's cost, the
+cyclic garbage collector's passes over them included.  :class:`CutthroatBatch`
+holds each cutthroat game instead as a few lists of numbers (the hands as sorted
+card numbers, the trick, the auction's figures) and changes them in place: a step
+makes no lasting object.  It plays by the same rules as
+:class:`~binocle.profiles.cutthroat.Cutthroat` (cutthroat rules: Bidding, The widow
+and the discard, Melds, Play, Scoring a hand, Winning; every option), deals the same
+decks from the same seeds, and writes the same observation tensor and legal ids as
+:class:`~binocle.encoding._fast.FastEncoder` reads from the engine's states.
+``tests/test_vector.py`` steps both side by side and compares every array at
+every step.
+
+A game's :class:`~binocle.GameState` is rebuilt on request (:meth:`state`) by
+replaying its actions through the engine: the batch logs each game's action ids
+since the game began.
+
+The compiled build compiles this module; it is written with typed locals, no
+closures and no tuples made in the step.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from binocle._step import apply, legal_actions
+from binocle.actions import BUNCH, CONCEDE, DISCARD, MELD, PASS, PLAY, TRUMP, Action, bid
+from binocle.cards import Card, Suit, pack
+from binocle.core import GameState, Phase
+from binocle.encoding._actions import _space
+from binocle.encoding._fast import FastEncoder
+from binocle.errors import IllegalActionError, RuleCode
+from binocle.rules.cutthroat_melds import meld_total
+from binocle.rules.deal import shuffled_pack
+from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
+
+__all__ = ["CutthroatBatch"]
+
+# The phases, as the observation tensor numbers them (their order in Phase).
+_PHASES: Final = list(Phase)
+DEAL: Final = _PHASES.index(Phase.DEAL)
+BIDDING: Final = _PHASES.index(Phase.BIDDING)
+DISCARD_PHASE: Final = _PHASES.index(Phase.DISCARD)
+TRUMP_PHASE: Final = _PHASES.index(Phase.TRUMP)
+MELD_PHASE: Final = _PHASES.index(Phase.MELD)
+PLAY_PHASE: Final = _PHASES.index(Phase.PLAY)
+OVER: Final = _PHASES.index(Phase.OVER)
+
+# What an action id does.
+_A_PASS: Final = 0
+_A_BID: Final = 1
+_A_DISCARD: Final = 2
+_A_TRUMP: Final = 3
+_A_MELD: Final = 4
+_A_CONCEDE: Final = 5
+_A_PLAY: Final = 6
+_A_BUNCH: Final = 7
+_NINE: Final = 5
+
+
+class _Game:
+    """One cutthroat game in numbers (-1 for "none")."""
+
+    def __init__(self) -> None:
+        self.seed = 0
+        self.first_dealer = 0
+        self.dealer = 0
+        self.hand_number = 0
+        self.phase = DEAL
+        self.current = -1
+        self.trump = -1
+        self.hands: list[list[int]] = [[], [], []]
+        self.widow: list[int] = []
+        self.trick_seats: list[int] = []
+        self.trick_cards: list[int] = []
+        self.passes: list[int] = []  # the seats that passed, in order
+        self.passed: list[bool] = [False, False, False]
+        self.has_bid: list[bool] = [False, False, False]
+        self.bunched: list[bool] = [False, False, False]  # may throw the hand in
+        self.bidder = -1
+        self.bid = 0
+        self.discards: list[int] = []
+        self.melds: list[int] = [-1, -1, -1]  # meld totals once declared
+        self.taken: list[int] = [0, 0, 0]
+        self.counters: list[int] = [0, 0, 0]
+        self.tricks = 0
+        self.scores: list[int] = [0, 0, 0]
+        self.results = 0  # hands ended in the game
+        self.outcome = ""  # the last hand's ("played", "conceded", ...)
+        self.winner = -1
+        self.log: list[int] = []  # the action ids since the game began
+        # The engine's state of the game as last asked for, and how much of the log
+        # it had played.
+        self.seen: GameState | None = None
+        self.seen_at = 0
+        # The legal ids now: ranges [lo, hi) of ids, ascending.
+        self.lo: list[int] = []
+        self.hi: list[int] = []
+
+
+class CutthroatBatch:
+    """``n`` cutthroat games of ``profile`` (a :class:`~binocle.profiles.cutthroat.Cutthroat`),
+    with the observation columns of ``encoder`` (a :class:`FastEncoder` of it)."""
+
+    def __init__(self, profile: Any, encoder: FastEncoder, n: int) -> None:
+        self.profile = profile
+        self.encoder = encoder
+        self.min_bid: int = profile.min_bid
+        self.max_bid: int = profile.max_bid
+        self.single_set: bool = profile.single_set
+        self.easier: bool = profile.easier_tricks
+        self.bunched_hands: bool = profile.bunched_hands
+        self.target: int = profile.target
+        limit = profile.max_hands
+        self.max_hands: int = -1 if limit is None else limit
+        self.pack_size: int = profile.pack_size
+        self.games: list[_Game] = [_Game() for _ in range(n)]
+        space = _space(profile)
+        self.space = space
+        fixed = space._fixed
+        # Each id's meaning, and the ids of each kind of action.
+        size: int = space.size
+        self.what: list[int] = [-1] * size
+        self.arg: list[int] = [0] * size
+        self.action_of: list[Action | None] = [None] * size
+        self.pass_id: int = fixed[PASS]
+        self._mark(self.pass_id, _A_PASS, 0, PASS)
+        self.bid_base: int = fixed[bid(self.min_bid)]
+        for b in range(self.min_bid, self.max_bid + 1, 10):
+            i = fixed[bid(b)]
+            if i != self.bid_base + (b - self.min_bid) // 10:
+                raise AssertionError("the bids' ids are not consecutive")  # pragma: no cover
+            self._mark(i, _A_BID, b, bid(b))
+        self.play_id: list[int] = [-1] * 32
+        self.discard_id: list[int] = [-1] * 32
+        for c in pack(self.pack_size):
+            k: int = c
+            self.play_id[k] = fixed[PLAY[k]]
+            self._mark(self.play_id[k], _A_PLAY, k, PLAY[k])
+            self.discard_id[k] = fixed[DISCARD[k]]
+            self._mark(self.discard_id[k], _A_DISCARD, k, DISCARD[k])
+        self.trump_ids: list[int] = []
+        for t in TRUMP:
+            assert t.suit is not None
+            self.trump_ids.append(fixed[t])
+            self._mark(fixed[t], _A_TRUMP, int(t.suit), t)
+        self.meld_id: int = fixed[MELD]
+        self._mark(self.meld_id, _A_MELD, 0, MELD)
+        self.concede_id: int = fixed[CONCEDE]
+        self._mark(self.concede_id, _A_CONCEDE, 0, CONCEDE)
+        self.bunch_id: int = fixed.get(BUNCH, -1)
+        if self.bunch_id >= 0:
+            self._mark(self.bunch_id, _A_BUNCH, 0, BUNCH)
+        self.cards: list[Card | None] = [None] * 32
+        for c in pack(self.pack_size):
+            self.cards[int(c)] = c
+        # Where each card of the deck goes, by dealer: a seat, or 3 for the widow
+        # (the profile's deal schedule).
+        self.dealt_to: list[list[int]] = []
+        for d in range(3):
+            to: list[int] = []
+            for target, count in profile.deal_schedule(d):
+                to.extend([3 if target == "widow" else int(target)] * count)
+            self.dealt_to.append(to)
+        one = encoder.one
+        self.at_passed: int = one["passed"]
+        self.at_bidder: int = one["bidder"]
+        self.at_bid: int = one["bid"]
+        self.at_discard_count: int = one["discard_count"]
+        self.at_meld_points: int = one["meld_points"]
+        self.widow_col: list[int] = encoder.card["widow"]
+        self.discards_col: list[int] = encoder.card["discards"]
+        self.hand_col: list[int] = encoder.hand
+        self.gone_kind: list[int] = encoder.kind
+        self.width: int = encoder.width
+
+    def _mark(self, i: int, what: int, arg: int, action: Action) -> None:
+        self.what[i] = what
+        self.arg[i] = arg
+        self.action_of[i] = action
+
+    # -- games ------------------------------------------------------------------------
+
+    def begin(self, i: int, seed: int, dealer: int) -> None:
+        """Game ``i`` starts anew, dealt by ``dealer`` from ``seed``: its first hand dealt."""
+        g = self.games[i]
+        g.seed = seed
+        g.first_dealer = dealer
+        g.dealer = dealer
+        g.hand_number = 0
+        g.scores = [0, 0, 0]
+        g.results = 0
+        g.outcome = ""
+        g.winner = -1
+        g.log = []
+        g.seen = None
+        g.seen_at = 0
+        self.deal(i)
+
+    def deal(self, i: int) -> None:
+        """Deal game ``i``'s next hand from its seed (the engine's deck and deal)."""
+        g = self.games[i]
+        deck = shuffled_pack(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
+        d = g.dealer
+        hands: list[list[int]] = [[], [], [], []]  # the widow last
+        to = self.dealt_to[d]
+        for k in range(len(deck)):
+            c: int = deck[k]
+            hands[to[k]].append(c)
+        for h in hands:
+            h.sort()
+        g.hand_number += 1
+        g.phase = BIDDING
+        g.current = (d + 1) % 3
+        g.trump = -1
+        g.widow = hands.pop()
+        g.hands = hands
+        g.trick_seats = []
+        g.trick_cards = []
+        g.passes = []
+        g.passed = [False, False, False]
+        g.has_bid = [False, False, False]
+        g.bidder = -1
+        g.bid = 0
+        g.discards = []
+        g.melds = [-1, -1, -1]
+        g.taken = [0, 0, 0]
+        g.counters = [0, 0, 0]
+        g.tricks = 0
+        if self.bunched_hands:
+            g.bunched = [self._bunched(g.hands[p]) for p in range(3)]
+        self._legal(g)
+
+    def _bunched(self, hand: list[int]) -> bool:
+        """Five or more Nines and no meld but dix (cutthroat rules, Bidding)."""
+        nines = 0
+        for c in hand:
+            if c & 7 == _NINE:
+                nines += 1
+        if nines < 5:
+            return False
+        for t in range(4):
+            n = 0
+            for c in hand:
+                if c == t * 8 + _NINE:
+                    n += 1
+            if meld_total(hand, t) != 10 * n:
+                return False
+        return True
+
+    def waiting(self, i: int) -> bool:
+        """Whether nobody decides in game ``i`` (between hands, or the game over)."""
+        return self.games[i].current < 0
+
+    def over(self, i: int) -> bool:
+        return self.games[i].phase == OVER
+
+    def results(self, i: int) -> int:
+        """The hands ended so far in game ``i``."""
+        return self.games[i].results
+
+    def outcome(self, i: int) -> str:
+        """How game ``i``'s last hand ended (a :class:`~binocle.HandResult` outcome)."""
+        return self.games[i].outcome
+
+    def scores(self, i: int) -> list[int]:
+        return self.games[i].scores
+
+    def state(self, i: int) -> GameState:
+        """Game ``i``'s state, replayed through the engine: from where it was last
+        asked for, else from the game's start."""
+        g = self.games[i]
+        s = g.seen
+        if s is None:
+            s = self.profile.initial(g.seed, g.first_dealer)
+        log = g.log
+        for k in range(g.seen_at, len(log)):
+            while s.current_player is None:
+                s = apply(s, legal_actions(s)[0])
+            action = self.action_of[log[k]]
+            assert action is not None
+            s = apply(s, action)
+        while s.current_player is None and g.current >= 0:
+            s = apply(s, legal_actions(s)[0])
+        g.seen = s
+        g.seen_at = len(log)
+        return s
+
+    # -- legal ids --------------------------------------------------------------------
+
+    def _legal(self, g: _Game) -> None:
+        lo = g.lo
+        hi = g.hi
+        lo.clear()
+        hi.clear()
+        phase = g.phase
+        p = g.current
+        if p < 0:
+            return
+        if phase == PLAY_PHASE:
+            hand = g.hands[p]
+            if g.trick_cards:
+                a, b = self._follow(hand, g.trick_cards, g.trump)
+                self._cards(hand, a, b, self.play_id, lo, hi)
+                return
+            if p == g.bidder and g.tricks == 0:
+                _add(lo, hi, self.concede_id)  # its id is below the plays'
+            self._cards(hand, 0, len(hand), self.play_id, lo, hi)
+            return
+        if phase == BIDDING:
+            _add(lo, hi, self.pass_id)
+            if g.bid == 0 and g.passed[0] + g.passed[1] + g.passed[2] == 2:
+                start = stop = self.min_bid
+            else:
+                start = self.min_bid if g.bid == 0 else g.bid + 10
+                stop = self.max_bid
+            if start <= stop:
+                a = self.bid_base + (start - self.min_bid) // 10
+                b = self.bid_base + (stop - self.min_bid) // 10 + 1
+                if hi[-1] == a:
+                    hi[-1] = b
+                else:
+                    lo.append(a)
+                    hi.append(b)
+            if self.bunched_hands and g.bunched[p] and not g.has_bid[p]:
+                _add(lo, hi, self.bunch_id)
+            return
+        if phase == DISCARD_PHASE:
+            hand = g.hands[p]
+            self._cards(hand, 0, len(hand), self.discard_id, lo, hi)
+            return
+        if phase == TRUMP_PHASE:
+            for k in self.trump_ids:
+                _add(lo, hi, k)
+            return
+        if phase == MELD_PHASE:
+            _add(lo, hi, self.meld_id)
+
+    def _cards(
+        self, hand: list[int], a: int, b: int, ids: list[int], lo: list[int], hi: list[int]
+    ) -> None:
+        """The ids of the distinct cards ``hand[a:b]``, as ranges (a sorted hand's ids
+        ascend)."""
+        prev = -1
+        for j in range(a, b):
+            c = hand[j]
+            if c != prev:
+                _add(lo, hi, ids[c])
+                prev = c
+
+    def _follow(self, hand: list[int], trick: list[int], trump: int) -> tuple[int, int]:
+        """The cards of ``hand`` that may be played to ``trick``: ``hand[a:b]``
+        (the trick rules of :func:`binocle.rules.tricks.allowed_slice`: follow suit,
+        beating the best card if able; void, trump, overtrumping if able)."""
+        easier = self.easier
+        best = trick[0]
+        led = best >> 3
+        t = trump
+        for k in range(1, len(trick)):
+            c = trick[k]
+            if c >> 3 == best >> 3:
+                if c < best:
+                    best = c
+            elif c >> 3 == t:
+                best = c
+        n = len(hand)
+        lo = _bisect(hand, led << 3, 0, n)
+        hi = _bisect(hand, (led + 1) << 3, lo, n)
+        if lo < hi:
+            if best >> 3 == led and (not easier or led == t):
+                top = _bisect(hand, best, lo, hi)
+                if top > lo:
+                    hi = top
+            return lo, hi
+        if t >= 0:
+            lo = _bisect(hand, t << 3, 0, n)
+            hi = _bisect(hand, (t + 1) << 3, lo, n)
+            if lo < hi:
+                if best >> 3 == t and not easier:
+                    top = _bisect(hand, best, lo, hi)
+                    if top > lo:
+                        return lo, top
+                return lo, hi
+        return 0, n
+
+    # -- steps ------------------------------------------------------------------------
+
+    def check(self, ids: list[int]) -> None:
+        """Raise :class:`~binocle.IllegalActionError` (naming the game) unless every
+        game's id is legal in it; nothing changes."""
+        games = self.games
+        for i in range(len(ids)):
+            g = games[i]
+            a = ids[i]
+            lo = g.lo
+            hi = g.hi
+            ok = False
+            for k in range(len(lo)):
+                if lo[k] <= a < hi[k]:
+                    ok = True
+                    break
+            if not ok:
+                raise IllegalActionError(
+                    f"game {i}: action id {a} is not legal now",
+                    RuleCode.NOT_LEGAL,
+                    None,
+                    g.current if g.current >= 0 else None,
+                )
+
+    def step(self, ids: list[int], played: list[int], rewards: list[int]) -> list[int]:
+        """Play ``ids[i]`` in game ``i`` (checked by :meth:`check`); append, for a card
+        played, ``i * width + kind`` to ``played``, and every seat's score change to
+        ``rewards``.  Return the games where nobody decides now."""
+        idle: list[int] = []
+        width = self.width
+        kind = self.gone_kind
+        games = self.games
+        for i in range(len(ids)):
+            g = games[i]
+            a = ids[i]
+            g.log.append(a)
+            s0 = g.scores[0]
+            s1 = g.scores[1]
+            s2 = g.scores[2]
+            what = self.what[a]
+            if what == _A_PLAY:
+                c = self.arg[a]
+                played.append(i * width + kind[c])
+                self._play(g, c)
+            elif what == _A_BID:
+                self._call(g, self.arg[a])
+            elif what == _A_PASS:
+                self._call(g, 0)
+            elif what == _A_DISCARD:
+                self._discard(g, self.arg[a])
+            elif what == _A_TRUMP:
+                g.trump = self.arg[a]
+                g.phase = MELD_PHASE
+            elif what == _A_MELD:
+                self._meld(g)
+            elif what == _A_CONCEDE:
+                self._concede(g)
+            else:
+                self._end_hand(g, [0, 0, 0], -1, "redeal", True)
+            scores = g.scores
+            rewards.append(scores[0] - s0)
+            rewards.append(scores[1] - s1)
+            rewards.append(scores[2] - s2)
+            self._legal(g)
+            if g.current < 0:
+                idle.append(i)
+        return idle
+
+    def _call(self, g: _Game, amount: int) -> None:
+        p = g.current
+        if amount == 0:
+            g.passed[p] = True
+            g.passes.append(p)
+        else:
+            g.has_bid[p] = True
+            g.bidder = p
+            g.bid = amount
+        passed = g.passed
+        n = passed[0] + passed[1] + passed[2]
+        if n == 3:
+            self._end_hand(g, [0, 0, 0], -1, "thrown-in", False)
+            return
+        if n == 2 and g.bidder >= 0:
+            hand = g.hands[g.bidder]
+            hand.extend(g.widow)
+            hand.sort()
+            g.phase = DISCARD_PHASE
+            g.current = g.bidder
+            return
+        nxt = (p + 1) % 3
+        while passed[nxt]:
+            nxt = (nxt + 1) % 3
+        g.current = nxt
+
+    def _discard(self, g: _Game, c: int) -> None:
+        hand = g.hands[g.current]
+        hand.pop(_bisect(hand, c, 0, len(hand)))
+        g.discards.append(c)
+        if len(g.discards) == 3:
+            g.phase = TRUMP_PHASE
+
+    def _meld(self, g: _Game) -> None:
+        p = g.current
+        cards = self.cards
+        hand = tuple([cards[c] for c in g.hands[p]])
+        g.melds[p] = self.profile.meld(hand, Suit(g.trump)).total
+        nxt = (p + 1) % 3
+        if nxt == g.bidder:
+            g.phase = PLAY_PHASE
+        g.current = nxt
+
+    def _play(self, g: _Game, c: int) -> None:
+        p = g.current
+        hand = g.hands[p]
+        hand.pop(_bisect(hand, c, 0, len(hand)))
+        seats = g.trick_seats
+        cards = g.trick_cards
+        if len(cards) < 2:
+            seats.append(p)
+            cards.append(c)
+            g.current = (p + 1) % 3
+            return
+        # The trick is complete: its winner (common rules, Trick winner) and points.
+        t = g.trump
+        c0 = cards[0]
+        c1 = cards[1]
+        w = seats[0]
+        b = c0
+        if c1 >> 3 == c0 >> 3:
+            if c1 < c0:
+                w = seats[1]
+                b = c1
+        elif c1 >> 3 == t:
+            w = seats[1]
+            b = c1
+        if c >> 3 == b >> 3:
+            if c < b:
+                w = p
+        elif c >> 3 == t:
+            w = p
+        pts = COUNTER_POINTS[c0] + COUNTER_POINTS[c1] + COUNTER_POINTS[c]
+        if pts:
+            g.taken[w] += pts
+            g.counters[w] += pts // 10
+        seats.clear()
+        cards.clear()
+        g.tricks += 1
+        g.current = w
+        if g.tricks == 15:
+            self._score(g, w)
+
+    def _score(self, g: _Game, last: int) -> None:
+        """Hand scoring (cutthroat rules, Scoring a hand)."""
+        bidder = g.bidder
+        bid_ = g.bid
+        tricks = [g.taken[k] + (LAST_TRICK if k == last else 0) for k in range(3)]
+        for c in g.discards:
+            tricks[bidder] += COUNTER_POINTS[c]
+        delta = [0, 0, 0]
+        for k in range(3):
+            declared = max(g.melds[k], 0)
+            if k == bidder:
+                if declared + tricks[k] >= bid_:
+                    delta[k] = declared + tricks[k]
+                else:
+                    delta[k] = -bid_ if self.single_set else -2 * bid_
+            else:
+                delta[k] = (declared if g.counters[k] > 0 else 0) + tricks[k]
+        self._end_hand(g, delta, bidder, "played", False)
+
+    def _concede(self, g: _Game) -> None:
+        bidder = g.bidder
+        delta = [-g.bid if k == bidder else max(g.melds[k], 0) for k in range(3)]
+        self._end_hand(g, delta, bidder, "conceded", False)
+
+    def _end_hand(
+        self, g: _Game, delta: list[int], bidder: int, outcome: str, redeal: bool
+    ) -> None:
+        """Record the hand, then wait for the next deal or end the game (cutthroat rules,
+        Winning)."""
+        scores = g.scores
+        for k in range(3):
+            scores[k] += delta[k]
+        g.results += 1
+        g.outcome = outcome
+        winner = _game_winner(scores, bidder, self.target)
+        end = winner >= 0
+        if not end and self.max_hands >= 0 and g.hand_number >= self.max_hands:
+            winner = _limit_winner(scores, bidder)
+            end = True
+        g.current = -1
+        g.trump = -1
+        g.winner = winner
+        for h in g.hands:
+            h.clear()
+        g.trick_seats.clear()
+        g.trick_cards.clear()
+        if end:
+            g.phase = OVER
+        else:
+            g.phase = DEAL
+            if not redeal:
+                g.dealer = (g.dealer + 1) % 3
+
+    # -- the arrays -------------------------------------------------------------------
+
+    def write(
+        self,
+        ones: list[int],
+        at: list[int],
+        values: list[int],
+        lo: list[int],
+        lens: list[int],
+        totals: list[int],
+        seats: list[int],
+    ) -> None:
+        """Every game's observation tensor of its seat to decide, without the cards
+        played this hand (``ones``: flat positions that count one each, a card held
+        twice there twice; ``at``/``values``: flat positions with another value),
+        its legal ids (ranges of flat positions, ``lens[k]`` from ``lo[k]``, in
+        ascending order; ``totals``: each game's number of ids) and its seat to
+        decide (``seats``)."""
+        enc = self.encoder
+        size: int = enc.size
+        num_actions: int = enc.num_actions
+        at_seat = enc.at_seat
+        at_to_act = enc.at_to_act
+        at_dealer = enc.at_dealer
+        at_phase = enc.at_phase
+        at_trump = enc.at_trump
+        at_sizes = enc.at_hand_sizes
+        at_scores = enc.at_scores
+        hand_col = self.hand_col
+        trick_seat = enc.trick_seat
+        trick_card = enc.trick_card
+        games = self.games
+        for i in range(len(games)):
+            g = games[i]
+            base = i * size
+            seat = g.current
+            seats.append(seat)
+            ones.append(base + at_seat + seat)
+            ones.append(base + at_to_act + seat)
+            ones.append(base + at_dealer + g.dealer)
+            phase = g.phase
+            ones.append(base + at_phase + phase)
+            if g.trump >= 0:
+                ones.append(base + at_trump + g.trump)
+            for c in g.hands[seat]:
+                ones.append(base + hand_col[c])
+            for k in range(3):
+                n = len(g.hands[k])
+                if n:
+                    at.append(base + at_sizes + k)
+                    values.append(n)
+            cards = g.trick_cards
+            tseats = g.trick_seats
+            for r in range(len(cards)):
+                if r >= 2:
+                    break
+                ones.append(base + trick_seat[r][tseats[r]])
+                ones.append(base + trick_card[r][cards[r]])
+            scores = g.scores
+            for k in range(3):
+                v = scores[k]
+                if v:
+                    at.append(base + at_scores + k)
+                    values.append(v)
+            for who in g.passes:
+                ones.append(base + self.at_passed + who)
+            bidder = g.bidder
+            if bidder >= 0 and phase != BIDDING:
+                ones.append(base + self.at_bidder + bidder)
+                widow = self.widow_col
+                for c in g.widow:
+                    ones.append(base + widow[c])
+            if g.bid:
+                at.append(base + self.at_bid)
+                values.append(g.bid)
+            discards = g.discards
+            if discards:
+                if seat == bidder:
+                    col = self.discards_col
+                    for c in discards:
+                        ones.append(base + col[c])
+                at.append(base + self.at_discard_count)
+                values.append(len(discards))
+            melds = g.melds
+            for k in range(3):
+                m = melds[k]
+                if m > 0:
+                    at.append(base + self.at_meld_points + k)
+                    values.append(m)
+            # The legal ids, as ranges of flat positions.
+            abase = i * num_actions
+            glo = g.lo
+            ghi = g.hi
+            total = 0
+            for k in range(len(glo)):
+                n = ghi[k] - glo[k]
+                lo.append(abase + glo[k])
+                lens.append(n)
+                total += n
+            totals.append(total)
+
+
+def _add(lo: list[int], hi: list[int], a: int) -> None:
+    """Id ``a`` (above every id so far) into the ranges."""
+    if hi and hi[-1] == a:
+        hi[-1] = a + 1
+    else:
+        lo.append(a)
+        hi.append(a + 1)
+
+
+def _bisect(cards: list[int], c: int, lo: int, hi: int) -> int:
+    """The first index of the sorted ``cards[lo:hi]`` not below ``c``."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if cards[mid] < c:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _game_winner(scores: list[int], bidder: int, target: int) -> int:
+    """The cutthroat rules, Winning (as :func:`binocle.profiles.cutthroat._game_winner`;
+    -1 for nobody)."""
+    best = -1
+    top = 0
+    tied = False
+    for k in range(3):
+        v = scores[k]
+        if v >= target:
+            if k == bidder:
+                return k
+            if best < 0 or v > top:
+                best = k
+                top = v
+                tied = False
+            elif v == top:
+                tied = True
+    return -1 if tied else best
+
+
+def _limit_winner(scores: list[int], bidder: int) -> int:
+    top = max(scores)
+    best = -1
+    n = 0
+    for k in range(3):
+        if scores[k] == top:
+            n += 1
+            if best < 0:
+                best = k
+    if n == 1:
+        return best
+    return bidder if bidder >= 0 and scores[bidder] == top else -1
