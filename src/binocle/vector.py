@@ -332,7 +332,9 @@ class VectorEnv:
         bases = self._bases
         flat[:] = np.bincount(_ints(ones) + np.repeat(bases, ones_n), minlength=total)
         # Each column with another value is written once in its game: set, not added.
-        flat[_ints(at) + np.repeat(bases, at_n)] = values
+        flat[_ints(at) + np.repeat(bases, at_n)] = np.frombuffer(
+            struct.pack(f"{len(values)}d", *values), np.float64
+        )
         part = self._gone_part
         obs[:, part] += self._gone
         if whole:  # those games' tensors were read whole from the view

@@ -29,15 +29,17 @@ from __future__ import annotations
 from typing import Any, Final
 
 from binocle._step import apply, legal_actions
-from binocle.actions import BUNCH, CONCEDE, DISCARD, MELD, PASS, PLAY, TRUMP, Action, bid
+from binocle.actions import BUNCH, CONCEDE, DISCARD, MELD, PASS, PLAY, TRUMP, Action, Kind, bid
 from binocle.cards import Card, Suit, pack
 from binocle.core import GameState, Phase
 from binocle.encoding._actions import _space
 from binocle.encoding._fast import FastEncoder
 from binocle.errors import IllegalActionError, RuleCode
+from binocle.profiles.cutthroat import _game_winner, _limit_winner
 from binocle.rules.cutthroat_melds import meld_total
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
+from binocle.rules.tricks import _trick_winner, allowed_slice, bisect_cards
 
 __all__ = ["CutthroatBatch"]
 
@@ -51,15 +53,14 @@ MELD_PHASE: Final = _PHASES.index(Phase.MELD)
 PLAY_PHASE: Final = _PHASES.index(Phase.PLAY)
 OVER: Final = _PHASES.index(Phase.OVER)
 
-# What an action id does.
-_A_PASS: Final = 0
-_A_BID: Final = 1
-_A_DISCARD: Final = 2
-_A_TRUMP: Final = 3
-_A_MELD: Final = 4
-_A_CONCEDE: Final = 5
-_A_PLAY: Final = 6
-_A_BUNCH: Final = 7
+# The kinds of action, by identity.
+_PLAY: Final = Kind.PLAY
+_BID: Final = Kind.BID
+_PASS: Final = Kind.PASS
+_DISCARD: Final = Kind.DISCARD
+_TRUMP: Final = Kind.TRUMP
+_MELD: Final = Kind.MELD
+_CONCEDE: Final = Kind.CONCEDE
 _NINE: Final = 5
 
 
@@ -74,10 +75,12 @@ class _Game:
         self.phase = DEAL
         self.current = -1
         self.trump = -1
-        self.hands: list[list[int]] = [[], [], []]
-        self.widow: list[int] = []
-        self.trick_seats: list[int] = []
-        self.trick_cards: list[int] = []
+        # The hands and the trick as the engine's state holds them (sorted card
+        # numbers; ``(seat, card)`` pairs), for the trick rules' own functions.
+        self.hands: list[tuple[int, ...]] = [(), (), ()]
+        self.widow: tuple[int, ...] = ()
+        self.trick: tuple[tuple[int, int], ...] = ()
+        self.trick_cards: list[int] = []  # the trick's cards, for its winner
         self.passes: list[int] = []  # the seats that passed, in order
         self.passed: list[bool] = [False, False, False]
         self.has_bid: list[bool] = [False, False, False]
@@ -113,7 +116,7 @@ class CutthroatBatch:
         self.min_bid: int = profile.min_bid
         self.max_bid: int = profile.max_bid
         self.single_set: bool = profile.single_set
-        self.easier: bool = profile.easier_tricks
+        self.rule = profile.obligation
         self.bunched_hands: bool = profile.bunched_hands
         self.target: int = profile.target
         limit = profile.max_hands
@@ -125,37 +128,37 @@ class CutthroatBatch:
         fixed = space._fixed
         # Each id's meaning, and the ids of each kind of action.
         size: int = space.size
-        self.what: list[int] = [-1] * size
+        self.what: list[Kind | None] = [None] * size
         self.arg: list[int] = [0] * size
         self.action_of: list[Action | None] = [None] * size
         self.pass_id: int = fixed[PASS]
-        self._mark(self.pass_id, _A_PASS, 0, PASS)
+        self._mark(self.pass_id, 0, PASS)
         self.bid_base: int = fixed[bid(self.min_bid)]
         for b in range(self.min_bid, self.max_bid + 1, 10):
             i = fixed[bid(b)]
             if i != self.bid_base + (b - self.min_bid) // 10:
                 raise AssertionError("the bids' ids are not consecutive")  # pragma: no cover
-            self._mark(i, _A_BID, b, bid(b))
+            self._mark(i, b, bid(b))
         self.play_id: list[int] = [-1] * 32
         self.discard_id: list[int] = [-1] * 32
         for c in pack(self.pack_size):
             k: int = c
             self.play_id[k] = fixed[PLAY[k]]
-            self._mark(self.play_id[k], _A_PLAY, k, PLAY[k])
+            self._mark(self.play_id[k], k, PLAY[k])
             self.discard_id[k] = fixed[DISCARD[k]]
-            self._mark(self.discard_id[k], _A_DISCARD, k, DISCARD[k])
+            self._mark(self.discard_id[k], k, DISCARD[k])
         self.trump_ids: list[int] = []
         for t in TRUMP:
             assert t.suit is not None
             self.trump_ids.append(fixed[t])
-            self._mark(fixed[t], _A_TRUMP, int(t.suit), t)
+            self._mark(fixed[t], int(t.suit), t)
         self.meld_id: int = fixed[MELD]
-        self._mark(self.meld_id, _A_MELD, 0, MELD)
+        self._mark(self.meld_id, 0, MELD)
         self.concede_id: int = fixed[CONCEDE]
-        self._mark(self.concede_id, _A_CONCEDE, 0, CONCEDE)
+        self._mark(self.concede_id, 0, CONCEDE)
         self.bunch_id: int = fixed.get(BUNCH, -1)
         if self.bunch_id >= 0:
-            self._mark(self.bunch_id, _A_BUNCH, 0, BUNCH)
+            self._mark(self.bunch_id, 0, BUNCH)
         self.cards: list[Card | None] = [None] * 32
         for c in pack(self.pack_size):
             self.cards[int(c)] = c
@@ -179,8 +182,8 @@ class CutthroatBatch:
         self.gone_kind: list[int] = encoder.kind
         self.width: int = encoder.width
 
-    def _mark(self, i: int, what: int, arg: int, action: Action) -> None:
-        self.what[i] = what
+    def _mark(self, i: int, arg: int, action: Action) -> None:
+        self.what[i] = action.kind
         self.arg[i] = arg
         self.action_of[i] = action
 
@@ -212,15 +215,13 @@ class CutthroatBatch:
         for k in range(len(deck)):
             c: int = deck[k]
             hands[to[k]].append(c)
-        for h in hands:
-            h.sort()
         g.hand_number += 1
         g.phase = BIDDING
         g.current = (d + 1) % 3
         g.trump = -1
-        g.widow = hands.pop()
-        g.hands = hands
-        g.trick_seats = []
+        g.hands = [tuple(sorted(hands[0])), tuple(sorted(hands[1])), tuple(sorted(hands[2]))]
+        g.widow = tuple(sorted(hands[3]))
+        g.trick = ()
         g.trick_cards = []
         g.passes = []
         g.passed = [False, False, False]
@@ -236,7 +237,7 @@ class CutthroatBatch:
             g.bunched = [self._bunched(g.hands[p]) for p in range(3)]
         self._legal(g)
 
-    def _bunched(self, hand: list[int]) -> bool:
+    def _bunched(self, hand: tuple[int, ...]) -> bool:
         """Five or more Nines and no meld but dix (cutthroat rules, Bidding)."""
         nines = 0
         for c in hand:
@@ -304,13 +305,12 @@ class CutthroatBatch:
             return
         if phase == PLAY_PHASE:
             hand = g.hands[p]
-            if g.trick_cards:
-                a, b = self._follow(hand, g.trick_cards, g.trump)
-                self._cards(hand, a, b, self.play_id, lo, hi)
+            if g.trick:
+                self._cards(allowed_slice(hand, g.trick, g.trump, self.rule), self.play_id, lo, hi)
                 return
             if p == g.bidder and g.tricks == 0:
                 _add(lo, hi, self.concede_id)  # its id is below the plays'
-            self._cards(hand, 0, len(hand), self.play_id, lo, hi)
+            self._cards(hand, self.play_id, lo, hi)
             return
         if phase == BIDDING:
             _add(lo, hi, self.pass_id)
@@ -331,8 +331,7 @@ class CutthroatBatch:
                 _add(lo, hi, self.bunch_id)
             return
         if phase == DISCARD_PHASE:
-            hand = g.hands[p]
-            self._cards(hand, 0, len(hand), self.discard_id, lo, hi)
+            self._cards(g.hands[p], self.discard_id, lo, hi)
             return
         if phase == TRUMP_PHASE:
             for k in self.trump_ids:
@@ -341,52 +340,13 @@ class CutthroatBatch:
         if phase == MELD_PHASE:
             _add(lo, hi, self.meld_id)
 
-    def _cards(
-        self, hand: list[int], a: int, b: int, ids: list[int], lo: list[int], hi: list[int]
-    ) -> None:
-        """The ids of the distinct cards ``hand[a:b]``, as ranges (a sorted hand's ids
-        ascend)."""
+    def _cards(self, cards: tuple[int, ...], ids: list[int], lo: list[int], hi: list[int]) -> None:
+        """The ids of the distinct ``cards`` (sorted), as ranges: their ids ascend."""
         prev = -1
-        for j in range(a, b):
-            c = hand[j]
+        for c in cards:
             if c != prev:
                 _add(lo, hi, ids[c])
                 prev = c
-
-    def _follow(self, hand: list[int], trick: list[int], trump: int) -> tuple[int, int]:
-        """The cards of ``hand`` that may be played to ``trick``: ``hand[a:b]``
-        (the trick rules of :func:`binocle.rules.tricks.allowed_slice`: follow suit,
-        beating the best card if able; void, trump, overtrumping if able)."""
-        easier = self.easier
-        best = trick[0]
-        led = best >> 3
-        t = trump
-        for k in range(1, len(trick)):
-            c = trick[k]
-            if c >> 3 == best >> 3:
-                if c < best:
-                    best = c
-            elif c >> 3 == t:
-                best = c
-        n = len(hand)
-        lo = _bisect(hand, led << 3, 0, n)
-        hi = _bisect(hand, (led + 1) << 3, lo, n)
-        if lo < hi:
-            if best >> 3 == led and (not easier or led == t):
-                top = _bisect(hand, best, lo, hi)
-                if top > lo:
-                    hi = top
-            return lo, hi
-        if t >= 0:
-            lo = _bisect(hand, t << 3, 0, n)
-            hi = _bisect(hand, (t + 1) << 3, lo, n)
-            if lo < hi:
-                if best >> 3 == t and not easier:
-                    top = _bisect(hand, best, lo, hi)
-                    if top > lo:
-                        return lo, top
-                return lo, hi
-        return 0, n
 
     # -- steps ------------------------------------------------------------------------
 
@@ -428,22 +388,22 @@ class CutthroatBatch:
             s1 = g.scores[1]
             s2 = g.scores[2]
             what = self.what[a]
-            if what == _A_PLAY:
+            if what is _PLAY:
                 c = self.arg[a]
                 played.append(i * width + kind[c])
                 self._play(g, c)
-            elif what == _A_BID:
+            elif what is _BID:
                 self._call(g, self.arg[a])
-            elif what == _A_PASS:
+            elif what is _PASS:
                 self._call(g, 0)
-            elif what == _A_DISCARD:
+            elif what is _DISCARD:
                 self._discard(g, self.arg[a])
-            elif what == _A_TRUMP:
+            elif what is _TRUMP:
                 g.trump = self.arg[a]
                 g.phase = MELD_PHASE
-            elif what == _A_MELD:
+            elif what is _MELD:
                 self._meld(g)
-            elif what == _A_CONCEDE:
+            elif what is _CONCEDE:
                 self._concede(g)
             else:
                 self._end_hand(g, [0, 0, 0], -1, "redeal", True)
@@ -471,9 +431,7 @@ class CutthroatBatch:
             self._end_hand(g, [0, 0, 0], -1, "thrown-in", False)
             return
         if n == 2 and g.bidder >= 0:
-            hand = g.hands[g.bidder]
-            hand.extend(g.widow)
-            hand.sort()
+            g.hands[g.bidder] = tuple(sorted(g.hands[g.bidder] + g.widow))
             g.phase = DISCARD_PHASE
             g.current = g.bidder
             return
@@ -483,8 +441,7 @@ class CutthroatBatch:
         g.current = nxt
 
     def _discard(self, g: _Game, c: int) -> None:
-        hand = g.hands[g.current]
-        hand.pop(_bisect(hand, c, 0, len(hand)))
+        _take(g.hands, g.current, c)
         g.discards.append(c)
         if len(g.discards) == 3:
             g.phase = TRUMP_PHASE
@@ -501,38 +458,21 @@ class CutthroatBatch:
 
     def _play(self, g: _Game, c: int) -> None:
         p = g.current
-        hand = g.hands[p]
-        hand.pop(_bisect(hand, c, 0, len(hand)))
-        seats = g.trick_seats
+        _take(g.hands, p, c)
         cards = g.trick_cards
-        if len(cards) < 2:
-            seats.append(p)
-            cards.append(c)
+        cards.append(c)
+        if len(cards) < 3:
+            g.trick = g.trick + ((p, c),)
             g.current = (p + 1) % 3
             return
         # The trick is complete: its winner (common rules, Trick winner) and points.
-        t = g.trump
-        c0 = cards[0]
-        c1 = cards[1]
-        w = seats[0]
-        b = c0
-        if c1 >> 3 == c0 >> 3:
-            if c1 < c0:
-                w = seats[1]
-                b = c1
-        elif c1 >> 3 == t:
-            w = seats[1]
-            b = c1
-        if c >> 3 == b >> 3:
-            if c < b:
-                w = p
-        elif c >> 3 == t:
-            w = p
-        pts = COUNTER_POINTS[c0] + COUNTER_POINTS[c1] + COUNTER_POINTS[c]
+        k = _trick_winner(cards, g.trump)
+        w = p if k == 2 else g.trick[k][0]
+        pts = COUNTER_POINTS[cards[0]] + COUNTER_POINTS[cards[1]] + COUNTER_POINTS[c]
         if pts:
             g.taken[w] += pts
             g.counters[w] += pts // 10
-        seats.clear()
+        g.trick = ()
         cards.clear()
         g.tricks += 1
         g.current = w
@@ -573,17 +513,19 @@ class CutthroatBatch:
             scores[k] += delta[k]
         g.results += 1
         g.outcome = outcome
-        winner = _game_winner(scores, bidder, self.target)
-        end = winner >= 0
+        now = (scores[0], scores[1], scores[2])
+        who = None if bidder < 0 else bidder
+        found = _game_winner(now, who, self.target)
+        end = found is not None
         if not end and self.max_hands >= 0 and g.hand_number >= self.max_hands:
-            winner = _limit_winner(scores, bidder)
+            found = _limit_winner(now, who)
             end = True
+        winner = -1 if found is None else found
         g.current = -1
         g.trump = -1
         g.winner = winner
-        for h in g.hands:
-            h.clear()
-        g.trick_seats.clear()
+        g.hands = [(), (), ()]
+        g.trick = ()
         g.trick_cards.clear()
         if end:
             g.phase = OVER
@@ -643,13 +585,9 @@ class CutthroatBatch:
                 if n:
                     at.append(base + at_sizes + k)
                     values.append(n)
-            cards = g.trick_cards
-            tseats = g.trick_seats
-            for r in range(len(cards)):
-                if r >= 2:
-                    break
-                ones.append(base + trick_seat[r][tseats[r]])
-                ones.append(base + trick_card[r][cards[r]])
+            for r, (who, c) in enumerate(g.trick):  # two at most: the third ends it
+                ones.append(base + trick_seat[r][who])
+                ones.append(base + trick_card[r][c])
             scores = g.scores
             for k in range(3):
                 v = scores[k]
@@ -703,46 +641,8 @@ def _add(lo: list[int], hi: list[int], a: int) -> None:
         hi.append(a + 1)
 
 
-def _bisect(cards: list[int], c: int, lo: int, hi: int) -> int:
-    """The first index of the sorted ``cards[lo:hi]`` not below ``c``."""
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if cards[mid] < c:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-def _game_winner(scores: list[int], bidder: int, target: int) -> int:
-    """The cutthroat rules, Winning (as :func:`binocle.profiles.cutthroat._game_winner`;
-    -1 for nobody)."""
-    best = -1
-    top = 0
-    tied = False
-    for k in range(3):
-        v = scores[k]
-        if v >= target:
-            if k == bidder:
-                return k
-            if best < 0 or v > top:
-                best = k
-                top = v
-                tied = False
-            elif v == top:
-                tied = True
-    return -1 if tied else best
-
-
-def _limit_winner(scores: list[int], bidder: int) -> int:
-    top = max(scores)
-    best = -1
-    n = 0
-    for k in range(3):
-        if scores[k] == top:
-            n += 1
-            if best < 0:
-                best = k
-    if n == 1:
-        return best
-    return bidder if bidder >= 0 and scores[bidder] == top else -1
+def _take(hands: list[tuple[int, ...]], p: int, c: int) -> None:
+    """One copy of card ``c`` out of seat ``p``'s sorted hand."""
+    hand = hands[p]
+    i = bisect_cards(hand, c, 0, len(hand))
+    hands[p] = hand[:i] + hand[i + 1 :]
