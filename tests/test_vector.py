@@ -139,11 +139,22 @@ def test_illegal_ids_and_bad_arguments_are_refused() -> None:
     for wrong in ([good], np.array([0.5, 1.0]), [good, True], "ab"):
         with pytest.raises(binocle.InvalidArgumentError):
             env.step(wrong)
-    for kwargs in ({"num_envs": 0}, {"hands": 0}, {"dealer": 3}, {"dealer": "left"}):
+    for kwargs in (
+        {"num_envs": 0},
+        {"hands": 0},
+        {"dealer": 3},
+        {"dealer": "left"},
+        {"seed": -1},
+        {"seed": "x"},
+        {"seed": 1.5},
+    ):
         with pytest.raises(binocle.InvalidArgumentError):
             VectorEnv("cutthroat", **kwargs)  # type: ignore[arg-type]
     with pytest.raises(binocle.InvalidArgumentError):
         env.state(2)
+    with pytest.raises(binocle.InvalidArgumentError):
+        env.reset(seed=-3)
+    assert env.state(1) == states[1]  # the refused reseed changed nothing
 
 
 def test_hands_played_out_are_counted_apart_from_hands_ended_early() -> None:

@@ -128,7 +128,7 @@ class VectorEnv:
         self.dealers = np.zeros(n, np.int64)
         self.hands_finished = 0
         self.hands_played_out = 0
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(_seed(seed))
         self._states: list[GameState] = []
         self._legal: list[tuple[tuple[Action, ...], tuple[int, ...]]] = []
         self._first: list[int] = []  # results already in the game when the episode began
@@ -158,7 +158,7 @@ class VectorEnv:
         ``seed`` reseeds the generator of the game seeds (and the random dealers).
         """
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng(_seed(seed))
         n = self.num_envs
         self._episodes = [0] * n
         batch = self._batch
@@ -421,6 +421,15 @@ class VectorEnv:
         if self._batch is not None:
             return self._batch.state(int(i))
         return self._states[int(i)]
+
+
+def _seed(seed: Any) -> int | None:
+    """A generator's seed: None or a whole number from 0."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InvalidArgumentError(f"a seed is None or a whole number from 0, not {seed!r:.40}")
+    return int(seed)
 
 
 def _ints(numbers: list[int]) -> np.ndarray:

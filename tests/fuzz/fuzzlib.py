@@ -993,6 +993,66 @@ def check_openspiel(rng: random.Random, pool: Pool, tally: Tally) -> None:
             tally.note("changed", f"apply_action({action})")
 
 
+def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """The vectorized environment: settings of any value, then steps whose ids are legal,
+    illegal or junk (whole arrays of junk too); a refused step changes no game and no
+    array, an accepted one only legal ids."""
+    try:
+        import numpy as np
+
+        from binocle.vector import VectorEnv
+    except ImportError:  # the extra is not installed: nothing to try
+        return
+    spec = rng.choice(("cutthroat", "classic", "three-handed", "cutthroat(max_bid=400)"))
+    kw: dict[str, Any] = {}
+    for key, values in (
+        ("num_envs", (1, 2, 5, 0, -1, True, 2.0, "3")),
+        ("hands", (1, 2, 0, True, "2")),
+        ("dealer", (0, 1, 2, 3, "rotate", "random", "left", None)),
+        ("seed", (0, 7, None, -1, 2**80, "x")),
+        ("target", (300, 0, "x")),
+    ):
+        if rng.random() < 0.35:
+            kw[key] = rng.choice(values)
+    kw.setdefault("num_envs", rng.randrange(1, 5))
+    ok, env = timed(tally, lambda: f"VectorEnv({spec}, {kw})", lambda: VectorEnv(spec, **kw))
+    if not ok or env is None:
+        return
+    ok, _ = timed(tally, lambda: f"vector reset {kw}", env.reset)
+    if not ok:
+        return
+    n = env.num_envs
+    names = ("observations", "action_masks", "rewards", "dones", "returns", "current_player")
+    for _ in range(rng.randrange(1, 60)):
+        ids, starts = env.legal_ids()
+        legal = [tuple(ids[starts[i] : starts[i + 1]].tolist()) for i in range(n)]
+        r = rng.random()
+        actions: Any
+        if r < 0.7:
+            actions = np.array([rng.choice(x) for x in legal])
+        elif r < 0.9:
+            actions = [_junk_id(rng, x) for x in legal]
+        else:
+            actions = junk_value(rng)
+        before = [env.state(i) for i in range(n)], [getattr(env, k).copy() for k in names]
+        ok, _ = timed(
+            tally,
+            lambda actions=actions: f"vector step({actions!r:.60}) {kw}",
+            lambda actions=actions: env.step(actions),
+        )
+        if not ok:
+            after = [env.state(i) for i in range(n)], [getattr(env, k) for k in names]
+            same = before[0] == after[0] and all(
+                np.array_equal(x, y) for x, y in zip(before[1], after[1], strict=True)
+            )
+            if not same:
+                tally.note("changed", f"vector step({actions!r:.60}) {kw}")
+            continue
+        chosen = np.asarray(actions).tolist() if not isinstance(actions, str) else actions
+        if any(a not in x for a, x in zip(chosen, legal, strict=True)):
+            tally.note("wrong", f"vector step accepted {actions!r:.60}, legal {legal}")
+
+
 #: Every target, by name: (checker, relative cost weight for a time budget).
 TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] = {
     "loads": (check_loads, 3.0),
@@ -1008,6 +1068,7 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "encoding": (check_encoding, 1.0),
     "pettingzoo": (check_pettingzoo, 1.5),
     "openspiel": (check_openspiel, 1.5),
+    "vector": (check_vector, 1.5),
 }
 
 # Targets kept in modules of their own add themselves here.
