@@ -237,3 +237,24 @@ def test_cutthroat_in_place_bunched_hand_is_thrown_in() -> None:
     thrown = binocle.apply(s, "bunch")
     assert thrown.results[-1].outcome == "redeal" and thrown.dealer == 0
     assert env.state(0) == binocle.apply(thrown, binocle.legal_actions(thrown)[0])
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "classic"])
+def test_an_environment_pickles_and_copies_with_its_games(profile: str) -> None:
+    """A pickled (or deep-copied) environment holds the same games and goes on alone."""
+    import copy
+    import pickle
+
+    env = VectorEnv(profile, num_envs=3, seed=2)
+    _, mask = env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        _, mask, _, _ = env.step(_random(mask, rng))
+    for twin in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        assert [twin.state(i) for i in range(3)] == [env.state(i) for i in range(3)]
+        np.testing.assert_array_equal(twin.observations, env.observations)
+        actions = _random(mask, np.random.default_rng(5))
+        a = env.__class__.step(copy.deepcopy(env), actions)
+        b = twin.step(actions)
+        for x, y in zip(a, b, strict=True):
+            np.testing.assert_array_equal(x, y)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from binocle._mypyc import mypyc_attr
 from binocle._step import apply, legal_actions
 from binocle.actions import BUNCH, CONCEDE, DISCARD, MELD, PASS, PLAY, TRUMP, Action, Kind, bid
 from binocle.cards import Card, Suit, pack
@@ -64,6 +65,7 @@ _CONCEDE: Final = Kind.CONCEDE
 _NINE: Final = 5
 
 
+@mypyc_attr(serializable=True)
 class _Game:
     """One cutthroat game in numbers (-1 for "none")."""
 
@@ -181,6 +183,11 @@ class CutthroatBatch:
         self.hand_col: list[int] = encoder.hand
         self.gone_kind: list[int] = encoder.kind
         self.width: int = encoder.width
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and deep-copied) as its arguments and its games: the compiled
+        # class has no other way.
+        return (_restored, (self.profile, self.encoder, self.games))
 
     def _mark(self, i: int, arg: int, action: Action) -> None:
         self.what[i] = action.kind
@@ -630,6 +637,13 @@ class CutthroatBatch:
                 lens.append(n)
                 total += n
             totals.append(total)
+
+
+def _restored(profile: Any, encoder: FastEncoder, games: list[_Game]) -> CutthroatBatch:
+    """A pickled batch, read back."""
+    batch = CutthroatBatch(profile, encoder, len(games))
+    batch.games = games
+    return batch
 
 
 def _add(lo: list[int], hi: list[int], a: int) -> None:
