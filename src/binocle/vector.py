@@ -224,91 +224,74 @@ class VectorEnv:
         if not self._started:
             raise InvalidArgumentError("reset() the environment before its first step")
         ids = _ids(actions, self.num_envs)
-        if self._batch is not None:
-            return self._step_in_place(self._batch, ids)
-        encoder = self._encoder
-        chosen = encoder.resolve(self._states, self._legal, ids)  # refused: nothing moves
-        states = self._states
         played: list[int] = []
         rewards: list[int] = []
-        idle = encoder.advance(states, chosen, played, rewards)
+        batch = self._batch
+        if batch is None:
+            encoder = self._encoder
+            chosen = encoder.resolve(self._states, self._legal, ids)  # refused: nothing moves
+            idle = encoder.advance(self._states, chosen, played, rewards)
+        else:
+            batch.check(ids)  # refused: nothing moves
+            idle = batch.step(ids, played, rewards)
         gone = self._gone
         if played:
-            gone.reshape(-1)[played] += 1  # one card at most a game: no index twice
+            gone.reshape(-1)[_ints(played)] += 1  # one card at most a game: no index twice
         dones = self.dones
         dones[:] = False
         for i in idle:
-            s, end = self._between(i, states[i])
-            states[i] = s
             gone[i] = 0
+            end = self._between(i) if batch is None else self._between_in_place(batch, i)
             if end is not None:
                 self.final_returns[i] = [
                     a - b for a, b in zip(end, self._start_scores[i], strict=True)
                 ]
-                self._start_scores[i] = s.scores
                 dones[i] = True
-        self.rewards.reshape(-1)[:] = rewards
+        self.rewards.reshape(-1)[:] = _ints(rewards)
         self.returns += self.rewards
         self.returns[dones] = 0
         self._write()
         return self.observations, self.action_masks, self.rewards, self.dones
 
-    def _step_in_place(
-        self, batch: CutthroatBatch, ids: list[int]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        batch.check(ids)  # refused: nothing moves
-        played: list[int] = []
-        rewards: list[int] = []
-        idle = batch.step(ids, played, rewards)
-        gone = self._gone
-        if played:
-            gone.reshape(-1)[played] += 1  # one card at most a game: no index twice
-        dones = self.dones
-        dones[:] = False
-        hands = self.hands
-        for i in idle:
-            gone[i] = 0
-            while batch.waiting(i):  # between hands, or the game over
-                done = batch.results(i)
-                if done:
-                    self.hands_finished += 1
-                    if batch.outcome(i) == "played":
-                        self.hands_played_out += 1
-                if batch.over(i) or done - self._first[i] >= hands:
-                    end = batch.scores(i)
-                    self.final_returns[i] = [
-                        a - b for a, b in zip(end, self._start_scores[i], strict=True)
-                    ]
-                    batch.begin(i, *self._draw(i))
-                    self._first[i] = 0
-                    self._start_scores[i] = tuple(batch.scores(i))
-                    dones[i] = True
-                    break
-                batch.deal(i)
-        self.rewards.reshape(-1)[:] = rewards
-        self.returns += self.rewards
-        self.returns[dones] = 0
-        self._write()
-        return self.observations, self.action_masks, self.rewards, self.dones
+    def _ended(self, results: int, outcome: str) -> None:
+        """Count a hand ended (``results``: the game's hands ended so far, 0 for none)."""
+        if results:
+            self.hands_finished += 1
+            if outcome == "played":
+                self.hands_played_out += 1
 
-    def _between(self, i: int, s: GameState) -> tuple[GameState, tuple[int, ...] | None]:
-        """A game where nobody decides: deal its next hand, or end its episode and start
-        the next one.  Returns the state where a seat decides, and the scores the
-        episode ended with (None while it goes on)."""
+    def _between_in_place(self, batch: CutthroatBatch, i: int) -> tuple[int, ...] | None:
+        """:meth:`_between` for a game held in place."""
+        while batch.waiting(i):  # between hands, or the game over
+            done = batch.results(i)
+            self._ended(done, batch.outcome(i))
+            if batch.over(i) or done - self._first[i] >= self.hands:
+                end = tuple(batch.scores(i))
+                batch.begin(i, *self._draw(i))
+                self._first[i] = 0
+                self._start_scores[i] = tuple(batch.scores(i))
+                return end
+            batch.deal(i)
+        return None
+
+    def _between(self, i: int) -> tuple[int, ...] | None:
+        """Game ``i``, where nobody decides: deal its next hand, or end its episode and
+        start the next one.  Returns the scores the episode ended with (None while it
+        goes on)."""
+        s = self._states[i]
         while s.current_player is None:
             if s.phase is _DEAL or s.phase is _OVER:
                 results = s.results
-                if results:
-                    self.hands_finished += 1
-                    if results[-1].outcome == "played":
-                        self.hands_played_out += 1
+                self._ended(len(results), results[-1].outcome if results else "")
                 if s.phase is _OVER or len(results) - self._first[i] >= self.hands:
                     end = s.scores
-                    s = self._new_game(i)
+                    s = self._states[i] = self._new_game(i)
                     self._first[i] = len(s.results)
-                    return s, end
+                    self._start_scores[i] = s.scores
+                    return end
             s = apply(s, legal_actions(s)[0])
-        return s, None
+        self._states[i] = s
+        return None
 
     # -- the arrays ----------------------------------------------------------------
 
@@ -346,7 +329,7 @@ class VectorEnv:
         self._legal_at = legal
         self._legal_counts = None
         self._sparse = None
-        self.current_player[:] = seats
+        self.current_player[:] = _ints(seats)
 
     def _write_in_place(self, batch: CutthroatBatch) -> None:
         ones: list[int] = []
@@ -374,7 +357,7 @@ class VectorEnv:
         self._legal_at = legal  # ascending
         self._legal_counts = _ints(totals)
         self._sparse = None
-        self.current_player[:] = seats
+        self.current_player[:] = _ints(seats)
 
     def legal_ids(self) -> tuple[np.ndarray, np.ndarray]:
         """Every game's legal ids at once, in sparse form: ``(ids, starts)``, both
