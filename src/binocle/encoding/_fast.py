@@ -42,6 +42,7 @@ _DEAL: Final = Phase.DEAL
 _OVER: Final = Phase.OVER
 _PLAY: Final = Kind.PLAY
 _DEAL_KIND: Final = Kind.DEAL
+_MELD_KIND: Final = Kind.MELD
 _MEMO_SIZE: Final = 4_096
 
 
@@ -121,6 +122,9 @@ class FastEncoder:
         self.passed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
         self.legal_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
         self.meld_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+        # The ids of meld actions that use no particular table copy, by the action's
+        # fields: such an id does not depend on the state.
+        self.meld_ids: dict[tuple[object, ...], int] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as its arguments (the compiled class has no other way), its
@@ -136,7 +140,7 @@ class FastEncoder:
         for a in legal:
             i = ident.get(id(a))
             if i is None:
-                i = self.space.id(state, a)
+                i = self._made_id(state, a)
             out[i] = a
         return out
 
@@ -154,9 +158,9 @@ class FastEncoder:
         for a in legal:
             i = ident.get(id(a))
             if i is None:
-                # An id that depends on the state (a card from the table, a meld using
-                # table cards): worked out each time, the list not remembered.
-                i = self.space.id(state, a)
+                # An action made for the state (a card from the table, a meld): its id
+                # worked out (or remembered), the list not remembered.
+                i = self._made_id(state, a)
                 fixed = False
             ids.append(i)
         out = tuple(ids)
@@ -165,6 +169,21 @@ class FastEncoder:
                 memo.clear()
             memo[id(legal)] = (legal, out)
         return out
+
+    def _made_id(self, state: GameState, a: Action) -> int:
+        """The id of an action that is not interned: a meld's, where it names no table
+        copy, remembered by its fields; any other worked out from the state."""
+        source = a.source
+        if a.kind is _MELD_KIND and (source is None or "#" not in source):
+            key = (a.name, a.cards, source, a.card, a.number)
+            got = self.meld_ids.get(key)
+            if got is None:
+                got = self.space.id(state, a)
+                if len(self.meld_ids) > _MEMO_SIZE:
+                    self.meld_ids.clear()
+                self.meld_ids[key] = got
+            return got
+        return self.space.id(state, a)
 
     def card_column(self, part: str, card: int) -> int:
         """The column of ``card`` in the tensor's card part ``part`` (e.g. ``"gone"``)."""
