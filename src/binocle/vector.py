@@ -391,7 +391,9 @@ class VectorEnv:
     def state(self, i: int | np.integer[Any]) -> GameState:
         """Game ``i``'s state now (a :class:`binocle.GameState`, to observe or show).
 
-        A game stepped in place is replayed from its start for this.
+        A game held in place (cutthroat) is replayed through the engine for this,
+        from where it stood when last asked for (else from its start): a new state
+        after each step, equal to the one the engine steps to.
         """
         if not self._started:
             raise InvalidArgumentError("reset() the environment first")
