@@ -7,6 +7,8 @@ Needs numpy (the ``pettingzoo`` extra brings it); without it the module is skipp
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adapters import need
 
@@ -136,6 +138,10 @@ def test_illegal_ids_and_bad_arguments_are_refused() -> None:
         env.step(np.array([good, bad]))
     assert [env.state(0), env.state(1)] == states
     assert env.state(0) is states[0]
+    for far in (-1, env.num_actions, 10**5000):  # outside the space: named shortly
+        with pytest.raises(binocle.IllegalActionError, match="game 0: action id"):
+            env.step([far, good])
+    assert [env.state(0), env.state(1)] == states
     for wrong in ([good], np.array([0.5, 1.0]), [good, True], "ab"):
         with pytest.raises(binocle.InvalidArgumentError):
             env.step(wrong)
@@ -186,21 +192,18 @@ _IN_PLACE = [
 ]
 
 
-@pytest.mark.parametrize("options", _IN_PLACE)
-def test_cutthroat_in_place_steps_as_the_engine_does(options: dict[str, object]) -> None:
-    """Cutthroat games held as numbers (the rules of the cutthroat profile, every option)
-    give, step by step, exactly the arrays, counts and states of the same games stepped
-    through the engine: same seeds, same ids."""
-    fast = VectorEnv("cutthroat", num_envs=12, **options)  # type: ignore[arg-type]
-    slow = _ThroughTheEngine("cutthroat", num_envs=12, **options)  # type: ignore[arg-type]
+def _lockstep(options: dict[str, object], steps: int, games: int = 12) -> VectorEnv:
+    """Step cutthroat games in place and through the engine side by side, with the same
+    ids, comparing every array and count at every step (and the states now and then)."""
+    fast = VectorEnv("cutthroat", num_envs=games, **options)  # type: ignore[arg-type]
+    slow = _ThroughTheEngine("cutthroat", num_envs=games, **options)  # type: ignore[arg-type]
     assert fast._batch is not None and slow._batch is None
     fast.reset()
     slow.reset()
     rng = np.random.default_rng(1)
     names = ["observations", "action_masks", "current_player", "rewards", "dones"]
     names += ["returns", "final_returns", "dealers"]
-    ended = 0
-    for step in range(400):
+    for step in range(steps):
         for name in names:
             np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), name)
         for a, b in zip(fast.legal_ids(), slow.legal_ids(), strict=True):
@@ -208,14 +211,63 @@ def test_cutthroat_in_place_steps_as_the_engine_does(options: dict[str, object])
         assert fast.hands_finished == slow.hands_finished
         assert fast.hands_played_out == slow.hands_played_out
         if step % 25 == 0:
-            assert [fast.state(i) for i in range(12)] == [slow.state(i) for i in range(12)]
+            assert [fast.state(i) for i in range(games)] == [slow.state(i) for i in range(games)]
         honest = step // 40 % 2 == 1
         mask = fast.action_masks
         pick = _honest(mask, rng, fast.profile) if honest else _random(mask, rng)
         fast.step(pick)
         slow.step(pick)
-        ended += int(fast.dones.sum())
-    assert ended > 0 and fast.hands_played_out > 0
+    return fast
+
+
+@pytest.mark.parametrize("options", _IN_PLACE)
+def test_cutthroat_in_place_steps_as_the_engine_does(options: dict[str, object]) -> None:
+    """Cutthroat games held as numbers (the rules of the cutthroat profile, every option)
+    give, step by step, exactly the arrays, counts and states of the same games stepped
+    through the engine: same seeds, same ids."""
+    fast = _lockstep(options, 400)
+    assert fast.hands_finished > 12 and fast.hands_played_out > 0
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32),
+    hands=st.integers(1, 3),
+    dealer=st.sampled_from(["rotate", "random", 0, 1, 2]),
+    low=st.integers(1, 40),
+    span=st.integers(0, 40),
+    target=st.integers(1, 300),
+    flags=st.lists(st.booleans(), min_size=3, max_size=3),
+    widow=st.integers(0, 4),
+    max_hands=st.none() | st.integers(1, 3),
+)
+def test_cutthroat_in_place_under_any_options(
+    seed: int,
+    hands: int,
+    dealer: object,
+    low: int,
+    span: int,
+    target: int,
+    flags: list[bool],
+    widow: int,
+    max_hands: int | None,
+) -> None:
+    """Property: for any cutthroat options, episode length, dealer rule and seed, the
+    games held in place step exactly as the engine's (cutthroat rules, every option)."""
+    options = {
+        "seed": seed,
+        "hands": hands,
+        "dealer": dealer,
+        "min_bid": low * 10,
+        "max_bid": (low + span) * 10,
+        "target": target * 10,
+        "single_set": flags[0],
+        "easier_tricks": flags[1],
+        "bunched_hands": flags[2],
+        "widow_after_round": widow,
+        "max_hands": max_hands,
+    }
+    _lockstep(options, 120, games=6)
 
 
 def test_cutthroat_in_place_bunched_hand_is_thrown_in() -> None:

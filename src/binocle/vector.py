@@ -40,7 +40,7 @@ from binocle.actions import Action
 from binocle.core import GameState, Phase
 from binocle.encoding._cutthroat_batch import CutthroatBatch
 from binocle.encoding._fast import FastEncoder
-from binocle.errors import InvalidArgumentError
+from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
 from binocle.game import apply, legal_actions, start
 from binocle.profiles import get_profile
 from binocle.profiles.cutthroat import Cutthroat
@@ -224,6 +224,15 @@ class VectorEnv:
         if not self._started:
             raise InvalidArgumentError("reset() the environment before its first step")
         ids = _ids(actions, self.num_envs)
+        size = self.num_actions
+        if ids and (min(ids) < 0 or max(ids) >= size):
+            i = next(i for i, a in enumerate(ids) if not 0 <= a < size)
+            raise IllegalActionError(
+                f"game {i}: action id {excerpt(ids[i])} is not legal now (ids are 0..{size - 1})",
+                RuleCode.NOT_LEGAL,
+                None,
+                int(self.current_player[i]),
+            )
         played: list[int] = []
         rewards: list[int] = []
         batch = self._batch
