@@ -34,7 +34,7 @@ from binocle.bots import Bot, resolve_bot
 from binocle.core import GameState, Phase
 from binocle.encoding._fast import FastEncoder
 from binocle.encoding._strings import observation_string
-from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode
+from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
 from binocle.game import apply, legal_actions, observe, start
 from binocle.profiles import get_profile
 
@@ -88,10 +88,12 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
         players = self.profile.players
         if render_mode not in (None, "ansi", "human"):
             raise InvalidArgumentError(
-                f"render_mode is None, 'ansi' or 'human', not {render_mode!r}"
+                f"render_mode is None, 'ansi' or 'human', not {excerpt(render_mode)}"
             )
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
-            raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
+            raise InvalidArgumentError(
+                f"hands must be a positive whole number, not {excerpt(hands)}"
+            )
         checks = (("seat", seat, ("random",)), ("dealer", dealer, ("rotate", "random")))
         for what, value, words in checks:
             if value not in words and (
@@ -99,12 +101,12 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
             ):
                 raise InvalidArgumentError(
                     f"{what} is {' or '.join(map(repr, words))} or a seat 0..{players - 1},"
-                    f" not {value!r}"
+                    f" not {excerpt(value)}"
                 )
         if illegal != "raise" and (
             isinstance(illegal, bool) or not isinstance(illegal, (int, float))
         ):
-            raise InvalidArgumentError(f"illegal is 'raise' or a reward, not {illegal!r}")
+            raise InvalidArgumentError(f"illegal is 'raise' or a reward, not {excerpt(illegal)}")
         specs: list[Any]
         if isinstance(opponents, str) or not isinstance(opponents, Sequence):
             specs = [opponents] * (players - 1)
@@ -197,7 +199,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self._over(s):
             raise IllegalActionError("the episode is over: reset() it", RuleCode.GAME_OVER)
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise InvalidArgumentError(f"an action id is a whole number, not {action!r}")
+            raise InvalidArgumentError(f"an action id is a whole number, not {excerpt(action)}")
         chosen = self._legal.get(int(action))
         if chosen is None:
             if self.illegal == "raise":

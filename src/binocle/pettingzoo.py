@@ -50,7 +50,7 @@ from binocle.encoding._episode import WalkedEpisode
 from binocle.encoding._fast import FastEncoder
 from binocle.encoding._rewards import walk_returns
 from binocle.encoding._walk import END, Walk
-from binocle.errors import InvalidArgumentError
+from binocle.errors import InvalidArgumentError, excerpt
 from binocle.game import legal_actions
 from binocle.profiles import get_profile
 
@@ -100,26 +100,28 @@ class raw_env(AECEnv):  # type: ignore[misc]
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise InvalidArgumentError(
-                f"render_mode is None, 'ansi' or 'human', not {render_mode!r}"
+                f"render_mode is None, 'ansi' or 'human', not {excerpt(render_mode)}"
             )
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
-            raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
+            raise InvalidArgumentError(
+                f"hands must be a positive whole number, not {excerpt(hands)}"
+            )
         self.profile = get_profile(profile, **options)
         n = self.profile.players
         if dealer not in ("rotate", "random") and (
             isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n
         ):
             raise InvalidArgumentError(
-                f"dealer is a seat 0..{n - 1}, 'rotate' or 'random', not {dealer!r}"
+                f"dealer is a seat 0..{n - 1}, 'rotate' or 'random', not {excerpt(dealer)}"
             )
         self.dealer = dealer
         self.reward = E.check_reward(reward)
         if observation not in _OBSERVATIONS:
             raise InvalidArgumentError(
-                f"observation is one of {', '.join(_OBSERVATIONS)}, not {observation!r}"
+                f"observation is one of {', '.join(_OBSERVATIONS)}, not {excerpt(observation)}"
             )
         if not isinstance(normalised, bool):
-            raise InvalidArgumentError(f"normalised is True or False, not {normalised!r}")
+            raise InvalidArgumentError(f"normalised is True or False, not {excerpt(normalised)}")
         self.observation_kind = observation
         self.normalised = normalised
         self._resets = 0

@@ -98,17 +98,19 @@ class VectorEnv:
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise InvalidArgumentError(
-                f"num_envs must be a positive whole number, not {num_envs!r}"
+                f"num_envs must be a positive whole number, not {excerpt(num_envs)}"
             )
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
-            raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
+            raise InvalidArgumentError(
+                f"hands must be a positive whole number, not {excerpt(hands)}"
+            )
         self.profile = get_profile(profile, **options)
         players = self.profile.players
         if dealer not in ("rotate", "random") and (
             isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
         ):
             raise InvalidArgumentError(
-                f"dealer is 'rotate', 'random' or a seat 0..{players - 1}, not {dealer!r}"
+                f"dealer is 'rotate', 'random' or a seat 0..{players - 1}, not {excerpt(dealer)}"
             )
         self.num_envs = num_envs
         self.hands = hands
@@ -411,7 +413,7 @@ class VectorEnv:
             or not isinstance(i, (int, np.integer))
             or not 0 <= i < self.num_envs
         ):
-            raise InvalidArgumentError(f"a game is 0..{self.num_envs - 1}, not {i!r}")
+            raise InvalidArgumentError(f"a game is 0..{self.num_envs - 1}, not {excerpt(i)}")
         if self._batch is not None:
             return self._batch.state(int(i))
         return self._states[int(i)]
@@ -422,7 +424,7 @@ def _seed(seed: Any) -> int | None:
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidArgumentError(f"a seed is None or a whole number from 0, not {seed!r:.40}")
+        raise InvalidArgumentError(f"a seed is None or a whole number from 0, not {excerpt(seed)}")
     return int(seed)
 
 
@@ -447,6 +449,6 @@ def _ids(actions: Any, n: int) -> list[int]:
     ids = []
     for a in actions:
         if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-            raise InvalidArgumentError(f"an action id is a whole number, not {a!r}")
+            raise InvalidArgumentError(f"an action id is a whole number, not {excerpt(a)}")
         ids.append(int(a))
     return ids

@@ -896,8 +896,8 @@ def check_pettingzoo(rng: random.Random, pool: Pool, tally: Tally) -> None:
     spec = rng.choice(("cutthroat", "classic", "three-handed"))
     kw: dict[str, Any] = {}
     for key, values in (
-        ("hands", (1, 2, 0, True, "2", 1.0)),
-        ("dealer", (0, 1, 2, 3, "rotate", "random", "left", None, 1.0)),
+        ("hands", (1, 2, 0, True, "2", 1.0, -(10**5000))),
+        ("dealer", (0, 1, 2, 3, "rotate", "random", "left", None, 1.0, [10**5000])),
         ("reward", ("score", "normalised", "win", "x")),
         ("observation", ("information_state", "observation", "perfect_recall", "x")),
         ("normalised", (True, False, 1)),
@@ -1006,8 +1006,8 @@ def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
     spec = rng.choice(("cutthroat", "classic", "three-handed", "cutthroat(max_bid=400)"))
     kw: dict[str, Any] = {}
     for key, values in (
-        ("num_envs", (1, 2, 5, 0, -1, True, 2.0, "3")),
-        ("hands", (1, 2, 0, True, "2")),
+        ("num_envs", (1, 2, 5, 0, -1, True, 2.0, "3", -(10**5000))),
+        ("hands", (1, 2, 0, True, "2", -(10**5000), [10**5000])),
         ("dealer", (0, 1, 2, 3, "rotate", "random", "left", None)),
         ("seed", (0, 7, -1, 2**80, "x", 1.5)),
         ("target", (300, 0, "x")),
