@@ -6,12 +6,15 @@ each game's step builds a new :class:`~binocle.GameState` (a handful of tuples a
 a history node), then its legal actions and their ids, then its observation from
 the state's fields; at 256 games the new objects are most of the step's cost, the
 cyclic garbage collector's passes over them included.  :class:`CutthroatBatch`
-holds each cutthroat game instead as a few lists of numbers (the hands as sorted
-card numbers, the trick, the auction's figures) and changes them in place: a step
-makes no lasting object.  It plays by the same rules as
-:class:`~binocle.profiles.cutthroat.Cutthroat` (cutthroat rules: Bidding, The widow
-and the discard, Melds, Play, Scoring a hand, Winning; every option), deals the same
-decks from the same seeds, and writes the same observation tensor and legal ids as
+holds each cutthroat game instead as one small object of numbers and lists (the
+hands and the trick as the engine holds them, the auction's figures, the scores)
+and changes it in place: a step replaces at most a hand and the trick, and leaves
+no new object behind for the collector.  It plays by the same rules as
+:class:`~binocle.profiles.cutthroat.Cutthroat` (cutthroat rules: Bidding; Widow,
+discards and trump; Melds; Giving up; Play; Scoring a hand; Winning; every
+option), calling the engine's own functions for the trick rules, the trick's
+winner, the game's winner, the melds and the deck; it deals the same decks from
+the same seeds and writes the same observation tensor and legal ids as
 :class:`~binocle.encoding._fast.FastEncoder` reads from the engine's states.
 ``tests/test_vector.py`` steps both side by side and compares every array at
 every step.
@@ -20,8 +23,8 @@ A game's :class:`~binocle.GameState` is rebuilt on request (:meth:`state`) by
 replaying its actions through the engine: the batch logs each game's action ids
 since the game began.
 
-The compiled build compiles this module; it is written with typed locals, no
-closures and no tuples made in the step.
+The compiled build compiles this module; it is written with typed locals and no
+closures.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from binocle.core import GameState, Phase
 from binocle.encoding._actions import _space
 from binocle.encoding._fast import FastEncoder
 from binocle.errors import IllegalActionError, RuleCode
-from binocle.profiles.cutthroat import _game_winner, _limit_winner
+from binocle.profiles.cutthroat import _game_winner
 from binocle.rules.cutthroat_melds import meld_total
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
@@ -97,7 +100,6 @@ class _Game:
         self.scores: list[int] = [0, 0, 0]
         self.results = 0  # hands ended in the game
         self.outcome = ""  # the last hand's ("played", "conceded", ...)
-        self.winner = -1
         self.log: list[int] = []  # the action ids since the game began
         # The engine's state of the game as last asked for, and how much of the log
         # it had played.
@@ -206,7 +208,6 @@ class CutthroatBatch:
         g.scores = [0, 0, 0]
         g.results = 0
         g.outcome = ""
-        g.winner = -1
         g.log = []
         g.seen = None
         g.seen_at = 0
@@ -520,17 +521,12 @@ class CutthroatBatch:
             scores[k] += delta[k]
         g.results += 1
         g.outcome = outcome
+        # The game ends when a seat wins it, or at the hand limit (max_hands).
         now = (scores[0], scores[1], scores[2])
-        who = None if bidder < 0 else bidder
-        found = _game_winner(now, who, self.target)
-        end = found is not None
-        if not end and self.max_hands >= 0 and g.hand_number >= self.max_hands:
-            found = _limit_winner(now, who)
-            end = True
-        winner = -1 if found is None else found
+        won = _game_winner(now, None if bidder < 0 else bidder, self.target) is not None
+        end = won or 0 <= self.max_hands <= g.hand_number
         g.current = -1
         g.trump = -1
-        g.winner = winner
         g.hands = [(), (), ()]
         g.trick = ()
         g.trick_cards.clear()
