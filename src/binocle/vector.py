@@ -333,14 +333,7 @@ class VectorEnv:
         obs[:, part] += self._gone
         if whole:  # those games' tensors were read whole from the view
             obs[whole, part] -= self._gone[whole]
-        masks = self.action_masks
-        masks[:] = False
-        legal = _ints(legal_at)
-        masks.reshape(-1)[legal] = True
-        self._legal_at = legal
-        self._legal_counts = None
-        self._sparse = None
-        self.current_player[:] = _ints(seats)
+        self._legal_written(_ints(legal_at), None, seats)
 
     def _write_in_place(self, batch: CutthroatBatch) -> None:
         ones: list[int] = []
@@ -357,16 +350,23 @@ class VectorEnv:
         flat[:] = np.bincount(_ints(ones), minlength=total)
         flat[_ints(at)] = _ints(values)  # one entry a column: set, not added
         obs[:, self._gone_part] += self._gone
-        masks = self.action_masks
-        masks[:] = False
         starts = _ints(lo)
         sizes = _ints(lens)
         ends = np.cumsum(sizes)
         legal = np.arange(ends[-1] if len(ends) else 0, dtype=np.intp)
         legal += np.repeat(starts - (ends - sizes), sizes)
+        self._legal_written(legal, _ints(totals), seats)
+
+    def _legal_written(
+        self, legal: np.ndarray, counts: np.ndarray | None, seats: list[int]
+    ) -> None:
+        """The masks from ``legal`` (flat positions in them; ascending game by game
+        where ``counts``, each game's number of ids, is given) and the seats to act."""
+        masks = self.action_masks
+        masks[:] = False
         masks.reshape(-1)[legal] = True
-        self._legal_at = legal  # ascending
-        self._legal_counts = _ints(totals)
+        self._legal_at = legal
+        self._legal_counts = counts
         self._sparse = None
         self.current_player[:] = _ints(seats)
 

@@ -85,7 +85,6 @@ class _Game:
         self.hands: list[tuple[int, ...]] = [(), (), ()]
         self.widow: tuple[int, ...] = ()
         self.trick: tuple[tuple[int, int], ...] = ()
-        self.trick_cards: list[int] = []  # the trick's cards, for its winner
         self.passes: list[int] = []  # the seats that passed, in order
         self.passed: list[bool] = [False, False, False]
         self.has_bid: list[bool] = [False, False, False]
@@ -128,7 +127,6 @@ class CutthroatBatch:
         self.pack_size: int = profile.pack_size
         self.games: list[_Game] = [_Game() for _ in range(n)]
         space = _space(profile)
-        self.space = space
         fixed = space._fixed
         # Each id's meaning, and the ids of each kind of action.
         size: int = space.size
@@ -230,7 +228,6 @@ class CutthroatBatch:
         g.hands = [tuple(sorted(hands[0])), tuple(sorted(hands[1])), tuple(sorted(hands[2]))]
         g.widow = tuple(sorted(hands[3]))
         g.trick = ()
-        g.trick_cards = []
         g.passes = []
         g.passed = [False, False, False]
         g.has_bid = [False, False, False]
@@ -467,21 +464,21 @@ class CutthroatBatch:
     def _play(self, g: _Game, c: int) -> None:
         p = g.current
         _take(g.hands, p, c)
-        cards = g.trick_cards
-        cards.append(c)
-        if len(cards) < 3:
-            g.trick = g.trick + ((p, c),)
+        trick = g.trick
+        if len(trick) < 2:
+            g.trick = trick + ((p, c),)
             g.current = (p + 1) % 3
             return
         # The trick is complete: its winner (common rules, Trick winner) and points.
-        k = _trick_winner(cards, g.trump)
-        w = p if k == 2 else g.trick[k][0]
-        pts = COUNTER_POINTS[cards[0]] + COUNTER_POINTS[cards[1]] + COUNTER_POINTS[c]
+        c0 = trick[0][1]
+        c1 = trick[1][1]
+        k = _trick_winner([c0, c1, c], g.trump)
+        w = p if k == 2 else trick[k][0]
+        pts = COUNTER_POINTS[c0] + COUNTER_POINTS[c1] + COUNTER_POINTS[c]
         if pts:
             g.taken[w] += pts
             g.counters[w] += pts // 10
         g.trick = ()
-        cards.clear()
         g.tricks += 1
         g.current = w
         if g.tricks == 15:
@@ -529,7 +526,6 @@ class CutthroatBatch:
         g.trump = -1
         g.hands = [(), (), ()]
         g.trick = ()
-        g.trick_cards.clear()
         if end:
             g.phase = OVER
         else:
