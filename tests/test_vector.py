@@ -192,11 +192,19 @@ _IN_PLACE = [
 ]
 
 
-def _lockstep(options: dict[str, object], steps: int, games: int = 12) -> VectorEnv:
-    """Step cutthroat games in place and through the engine side by side, with the same
-    ids, comparing every array and count at every step (and the states now and then)."""
-    fast = VectorEnv("cutthroat", num_envs=games, **options)  # type: ignore[arg-type]
-    slow = _ThroughTheEngine("cutthroat", num_envs=games, **options)  # type: ignore[arg-type]
+def _lockstep(
+    options: dict[str, object],
+    steps: int,
+    games: int = 12,
+    profile: str = "cutthroat",
+    honest: int = 40,
+) -> VectorEnv:
+    """Step games in place and through the engine side by side, with the same ids,
+    comparing every array and count at every step (and the states now and then).
+    Play is uniform, then uniform but for claims and concessions, by turns of
+    ``honest`` steps."""
+    fast = VectorEnv(profile, num_envs=games, **options)  # type: ignore[arg-type]
+    slow = _ThroughTheEngine(profile, num_envs=games, **options)  # type: ignore[arg-type]
     assert fast._batch is not None and slow._batch is None
     fast.reset()
     slow.reset()
@@ -212,9 +220,9 @@ def _lockstep(options: dict[str, object], steps: int, games: int = 12) -> Vector
         assert fast.hands_played_out == slow.hands_played_out
         if step % 25 == 0:
             assert [fast.state(i) for i in range(games)] == [slow.state(i) for i in range(games)]
-        honest = step // 40 % 2 == 1
         mask = fast.action_masks
-        pick = _honest(mask, rng, fast.profile) if honest else _random(mask, rng)
+        calm = step // honest % 2 == 1
+        pick = _honest(mask, rng, fast.profile) if calm else _random(mask, rng)
         fast.step(pick)
         slow.step(pick)
     return fast
@@ -289,6 +297,55 @@ def test_cutthroat_in_place_bunched_hand_is_thrown_in() -> None:
     thrown = binocle.apply(s, "bunch")
     assert thrown.results[-1].outcome == "redeal" and thrown.dealer == 0
     assert env.state(0) == binocle.apply(thrown, binocle.legal_actions(thrown)[0])
+
+
+_CLASSIC_IN_PLACE = [
+    {"seed": 3},
+    {"seed": 5, "hands": 3, "dealer": "random", "pack": 64, "grand_binocle": True},
+    {"seed": 7, "hands": 4, "dealer": 1, "target": 150, "max_hands": 3},
+]
+
+
+@pytest.mark.parametrize("options", _CLASSIC_IN_PLACE)
+def test_classic_in_place_steps_as_the_engine_does(options: dict[str, object]) -> None:
+    """Classic games held as numbers (the rules of the classic profile: the stock, the
+    meld tables and their copies, dix, the play after the stock, knocking, every
+    option) give, step by step, exactly the arrays, counts and states of the same
+    games stepped through the engine: same seeds, same ids.  Long turns of play
+    without claims take hands to their last trick and past the stock."""
+    fast = _lockstep(options, 900, profile="classic", honest=300)
+    assert fast.hands_finished > 24 and fast.hands_played_out > 12
+
+
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32),
+    hands=st.integers(1, 3),
+    dealer=st.sampled_from(["rotate", "random", 0, 1]),
+    target=st.integers(1, 120),
+    flags=st.lists(st.booleans(), min_size=2, max_size=2),
+    max_hands=st.none() | st.integers(1, 3),
+)
+def test_classic_in_place_under_any_options(
+    seed: int,
+    hands: int,
+    dealer: object,
+    target: int,
+    flags: list[bool],
+    max_hands: int | None,
+) -> None:
+    """Property: for any classic options, episode length, dealer rule and seed, the
+    games held in place step exactly as the engine's (classic rules, every option)."""
+    options = {
+        "seed": seed,
+        "hands": hands,
+        "dealer": dealer,
+        "target": target * 10,
+        "grand_binocle": flags[0],
+        "pack": 64 if flags[1] else 48,
+        "max_hands": max_hands,
+    }
+    _lockstep(options, 240, games=6, profile="classic", honest=120)
 
 
 @pytest.mark.parametrize("profile", ["cutthroat", "classic"])

@@ -38,11 +38,13 @@ import numpy as np
 
 from binocle.actions import Action
 from binocle.core import GameState, Phase
+from binocle.encoding._classic_batch import ClassicBatch
 from binocle.encoding._cutthroat_batch import CutthroatBatch
 from binocle.encoding._fast import FastEncoder
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
 from binocle.game import apply, legal_actions, start
 from binocle.profiles import get_profile
+from binocle.profiles.classic import Classic
 from binocle.profiles.cutthroat import Cutthroat
 
 __all__ = ["VectorEnv"]
@@ -84,7 +86,7 @@ class VectorEnv:
     """
 
     #: The profile classes whose games are stepped in place, not through the engine.
-    _in_place: tuple[type, ...] = (Cutthroat,)
+    _in_place: tuple[type, ...] = (Cutthroat, Classic)
 
     def __init__(
         self,
@@ -147,9 +149,11 @@ class VectorEnv:
         self._legal_at = np.zeros(0, np.intp)
         self._legal_counts: np.ndarray | None = None  # per game, where known
         self._sparse: tuple[np.ndarray, np.ndarray] | None = None
-        self._batch: CutthroatBatch | None = None
-        if type(self.profile) in self._in_place:
-            self._batch = CutthroatBatch(self.profile, self._encoder, n)
+        self._batch: CutthroatBatch | ClassicBatch | None = None
+        kind = type(self.profile)
+        if kind in self._in_place:
+            held = CutthroatBatch if kind is Cutthroat else ClassicBatch
+            self._batch = held(self.profile, self._encoder, n)
         self._started = False
 
     # -- episodes ------------------------------------------------------------------
@@ -271,7 +275,9 @@ class VectorEnv:
             if outcome == "played":
                 self.hands_played_out += 1
 
-    def _between_in_place(self, batch: CutthroatBatch, i: int) -> tuple[int, ...] | None:
+    def _between_in_place(
+        self, batch: CutthroatBatch | ClassicBatch, i: int
+    ) -> tuple[int, ...] | None:
         """:meth:`_between` for a game held in place."""
         while batch.waiting(i):  # between hands, or the game over
             done = batch.results(i)
@@ -335,7 +341,7 @@ class VectorEnv:
             obs[whole, part] -= self._gone[whole]
         self._legal_written(_ints(legal_at), None, seats)
 
-    def _write_in_place(self, batch: CutthroatBatch) -> None:
+    def _write_in_place(self, batch: CutthroatBatch | ClassicBatch) -> None:
         ones: list[int] = []
         at: list[int] = []
         values: list[int] = []

@@ -130,9 +130,9 @@ class ActionSpace:
                 " the claim to the player to act"
             )
         if kind is Kind.PLAY and action.source == "table" and self._table_play >= 0:
-            return self._table_play_id(state, action)
+            return self._table_play_id(_meld_table(state), action)
         if kind is Kind.MELD and action.name is not None and self._melds >= 0:
-            return self._meld_id(state, action)
+            return self._meld_id(_meld_table(state), action)
         raise InvalidArgumentError(f"{action} has no id in the {self.profile.name} action space")
 
     def _card_index(self, c: Card | None) -> int:
@@ -140,19 +140,21 @@ class ActionSpace:
             raise InvalidArgumentError(f"not a card of the {len(self.cards) * 2}-card pack: {c}")
         return self.cards.index(c)
 
-    def _table_play_id(self, state: GameState, action: Action) -> int:
+    def _table_play_id(self, table: MeldTable | None, action: Action) -> int:
+        """The id of ``action``, a play from ``table`` (the player's meld table)."""
         i = self._card_index(action.card)
         card = self.cards[i]
         copy = 0
         if action.number is not None:
-            table = _meld_table(state)
             groups = _table_groups(table).get(card, []) if table is not None else []
             if action.number not in groups:
                 raise InvalidArgumentError(f"{action}: no such table copy now")
             copy = groups.index(action.number)
         return self._table_play + 2 * i + copy
 
-    def _meld_id(self, state: GameState, action: Action) -> int:
+    def _meld_id(self, table: MeldTable | None, action: Action) -> int:
+        """The id of ``action``, an announcement with ``table`` (the player's meld
+        table, read only where the action names a table copy: ``KS#3``)."""
         table_words = (action.source or "").split()
         table_cards = [parse_action_text(f"play {w.partition('#')[0]}").card for w in table_words]
         everything = tuple(sorted(int(c) for c in (*action.cards, *table_cards) if c is not None))
@@ -161,7 +163,6 @@ class ActionSpace:
             raise InvalidArgumentError(f"{action}: not a combination of the meld table")
         groups: dict[Card, list[int]] = {}
         if any("#" in w for w in table_words):
-            table = _meld_table(state)
             groups = _table_groups(table) if table is not None else {}
         used: dict[int, list[int]] = {}
         for w, c in zip(table_words, table_cards, strict=True):

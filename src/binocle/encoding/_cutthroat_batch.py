@@ -32,18 +32,17 @@ from __future__ import annotations
 from typing import Any, Final
 
 from binocle._mypyc import mypyc_attr
-from binocle._step import apply, legal_actions
 from binocle.actions import BUNCH, CONCEDE, DISCARD, MELD, PASS, PLAY, TRUMP, Action, Kind, bid
 from binocle.cards import Card, Suit, pack
 from binocle.core import GameState, Phase
 from binocle.encoding._actions import _space
+from binocle.encoding._batch import BatchGame, add, add_cards, check, replay, take, write_ids
 from binocle.encoding._fast import FastEncoder
-from binocle.errors import IllegalActionError, RuleCode
 from binocle.profiles.cutthroat import _game_winner
 from binocle.rules.cutthroat_melds import meld_total
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
-from binocle.rules.tricks import _trick_winner, allowed_slice, bisect_cards
+from binocle.rules.tricks import _trick_winner, allowed_slice
 
 __all__ = ["CutthroatBatch"]
 
@@ -69,17 +68,11 @@ _NINE: Final = 5
 
 
 @mypyc_attr(serializable=True)
-class _Game:
+class _Game(BatchGame):
     """One cutthroat game in numbers (-1 for "none")."""
 
     def __init__(self) -> None:
-        self.seed = 0
-        self.first_dealer = 0
-        self.dealer = 0
-        self.hand_number = 0
-        self.phase = DEAL
-        self.current = -1
-        self.trump = -1
+        BatchGame.__init__(self, 3)
         # The hands and the trick as the engine's state holds them (sorted card
         # numbers; ``(seat, card)`` pairs), for the trick rules' own functions.
         self.hands: list[tuple[int, ...]] = [(), (), ()]
@@ -96,17 +89,6 @@ class _Game:
         self.taken: list[int] = [0, 0, 0]
         self.counters: list[int] = [0, 0, 0]
         self.tricks = 0
-        self.scores: list[int] = [0, 0, 0]
-        self.results = 0  # hands ended in the game
-        self.outcome = ""  # the last hand's ("played", "conceded", ...)
-        self.log: list[int] = []  # the action ids since the game began
-        # The engine's state of the game as last asked for, and how much of the log
-        # it had played.
-        self.seen: GameState | None = None
-        self.seen_at = 0
-        # The legal ids now: ranges [lo, hi) of ids, ascending.
-        self.lo: list[int] = []
-        self.hi: list[int] = []
 
 
 class CutthroatBatch:
@@ -126,7 +108,7 @@ class CutthroatBatch:
         self.max_hands: int = -1 if limit is None else limit
         self.pack_size: int = profile.pack_size
         self.games: list[_Game] = [_Game() for _ in range(n)]
-        space = _space(profile)
+        space = self.space = _space(profile)
         fixed = space._fixed
         # Each id's meaning, and the ids of each kind of action.
         size: int = space.size
@@ -198,17 +180,7 @@ class CutthroatBatch:
 
     def begin(self, i: int, seed: int, dealer: int) -> None:
         """Game ``i`` starts anew, dealt by ``dealer`` from ``seed``: its first hand dealt."""
-        g = self.games[i]
-        g.seed = seed
-        g.first_dealer = dealer
-        g.dealer = dealer
-        g.hand_number = 0
-        g.scores = [0, 0, 0]
-        g.results = 0
-        g.outcome = ""
-        g.log = []
-        g.seen = None
-        g.seen_at = 0
+        self.games[i].restart(seed, dealer)
         self.deal(i)
 
     def deal(self, i: int) -> None:
@@ -280,22 +252,7 @@ class CutthroatBatch:
     def state(self, i: int) -> GameState:
         """Game ``i``'s state, replayed through the engine: from where it was last
         asked for, else from the game's start."""
-        g = self.games[i]
-        s = g.seen
-        if s is None:
-            s = self.profile.initial(g.seed, g.first_dealer)
-        log = g.log
-        for k in range(g.seen_at, len(log)):
-            while s.current_player is None:
-                s = apply(s, legal_actions(s)[0])
-            action = self.action_of[log[k]]
-            assert action is not None
-            s = apply(s, action)
-        while s.current_player is None and g.current >= 0:
-            s = apply(s, legal_actions(s)[0])
-        g.seen = s
-        g.seen_at = len(log)
-        return s
+        return replay(self.games[i], self.profile, self.space, self.action_of)
 
     # -- legal ids --------------------------------------------------------------------
 
@@ -311,14 +268,14 @@ class CutthroatBatch:
         if phase == PLAY_PHASE:
             hand = g.hands[p]
             if g.trick:
-                self._cards(allowed_slice(hand, g.trick, g.trump, self.rule), self.play_id, lo, hi)
+                add_cards(allowed_slice(hand, g.trick, g.trump, self.rule), self.play_id, lo, hi)
                 return
             if p == g.bidder and g.tricks == 0:
-                _add(lo, hi, self.concede_id)  # its id is below the plays'
-            self._cards(hand, self.play_id, lo, hi)
+                add(lo, hi, self.concede_id)  # its id is below the plays'
+            add_cards(hand, self.play_id, lo, hi)
             return
         if phase == BIDDING:
-            _add(lo, hi, self.pass_id)
+            add(lo, hi, self.pass_id)
             if g.bid == 0 and g.passed[0] + g.passed[1] + g.passed[2] == 2:
                 start = stop = self.min_bid
             else:
@@ -333,49 +290,24 @@ class CutthroatBatch:
                     lo.append(a)
                     hi.append(b)
             if self.bunched_hands and g.bunched[p] and not g.has_bid[p]:
-                _add(lo, hi, self.bunch_id)
+                add(lo, hi, self.bunch_id)
             return
         if phase == DISCARD_PHASE:
-            self._cards(g.hands[p], self.discard_id, lo, hi)
+            add_cards(g.hands[p], self.discard_id, lo, hi)
             return
         if phase == TRUMP_PHASE:
             for k in self.trump_ids:
-                _add(lo, hi, k)
+                add(lo, hi, k)
             return
         if phase == MELD_PHASE:
-            _add(lo, hi, self.meld_id)
-
-    def _cards(self, cards: tuple[int, ...], ids: list[int], lo: list[int], hi: list[int]) -> None:
-        """The ids of the distinct ``cards`` (sorted), as ranges: their ids ascend."""
-        prev = -1
-        for c in cards:
-            if c != prev:
-                _add(lo, hi, ids[c])
-                prev = c
+            add(lo, hi, self.meld_id)
 
     # -- steps ------------------------------------------------------------------------
 
     def check(self, ids: list[int]) -> None:
         """Raise :class:`~binocle.IllegalActionError` (naming the game) unless every
         game's id is legal in it; nothing changes."""
-        games = self.games
-        for i in range(len(ids)):
-            g = games[i]
-            a = ids[i]
-            lo = g.lo
-            hi = g.hi
-            ok = False
-            for k in range(len(lo)):
-                if lo[k] <= a < hi[k]:
-                    ok = True
-                    break
-            if not ok:
-                raise IllegalActionError(
-                    f"game {i}: action id {a} is not legal now",
-                    RuleCode.NOT_LEGAL,
-                    None,
-                    g.current if g.current >= 0 else None,
-                )
+        check(self.games, ids)
 
     def step(self, ids: list[int], played: list[int], rewards: list[int]) -> list[int]:
         """Play ``ids[i]`` in game ``i`` (checked by :meth:`check`); append, for a card
@@ -446,7 +378,7 @@ class CutthroatBatch:
         g.current = nxt
 
     def _discard(self, g: _Game, c: int) -> None:
-        _take(g.hands, g.current, c)
+        take(g.hands, g.current, c)
         g.discards.append(c)
         if len(g.discards) == 3:
             g.phase = TRUMP_PHASE
@@ -463,7 +395,7 @@ class CutthroatBatch:
 
     def _play(self, g: _Game, c: int) -> None:
         p = g.current
-        _take(g.hands, p, c)
+        take(g.hands, p, c)
         trick = g.trick
         if len(trick) < 2:
             g.trick = trick + ((p, c),)
@@ -618,17 +550,7 @@ class CutthroatBatch:
                 if m > 0:
                     at.append(base + self.at_meld_points + k)
                     values.append(m)
-            # The legal ids, as ranges of flat positions.
-            abase = i * num_actions
-            glo = g.lo
-            ghi = g.hi
-            total = 0
-            for k in range(len(glo)):
-                n = ghi[k] - glo[k]
-                lo.append(abase + glo[k])
-                lens.append(n)
-                total += n
-            totals.append(total)
+            write_ids(g, i * num_actions, lo, lens, totals)
 
 
 def _restored(profile: Any, encoder: FastEncoder, games: list[_Game]) -> CutthroatBatch:
@@ -636,19 +558,3 @@ def _restored(profile: Any, encoder: FastEncoder, games: list[_Game]) -> Cutthro
     batch = CutthroatBatch(profile, encoder, len(games))
     batch.games = games
     return batch
-
-
-def _add(lo: list[int], hi: list[int], a: int) -> None:
-    """Id ``a`` (above every id so far) into the ranges."""
-    if hi and hi[-1] == a:
-        hi[-1] = a + 1
-    else:
-        lo.append(a)
-        hi.append(a + 1)
-
-
-def _take(hands: list[tuple[int, ...]], p: int, c: int) -> None:
-    """One copy of card ``c`` out of seat ``p``'s sorted hand."""
-    hand = hands[p]
-    i = bisect_cards(hand, c, 0, len(hand))
-    hands[p] = hand[:i] + hand[i + 1 :]

@@ -22,7 +22,7 @@ from typing import Any, Final
 from binocle._step import apply, legal_actions
 from binocle.actions import Action, Kind
 from binocle.core import GameState, Phase, Profile
-from binocle.encoding._actions import _space
+from binocle.encoding._actions import _meld_table, _space
 from binocle.encoding._common import kinds
 from binocle.encoding._tensors import (
     _COMBO_KINDS,
@@ -34,6 +34,7 @@ from binocle.encoding._tensors import (
 )
 from binocle.errors import IllegalActionError, RuleCode
 from binocle.profiles import ClassicState, CutthroatState, ThreeHandedState
+from binocle.rules.classic_melds import MeldTable
 
 # By the member's identity: an enum member's own hash is a Python function.
 _PHASE_INDEX: Final = {id(p): i for i, p in enumerate(Phase)}
@@ -171,19 +172,29 @@ class FastEncoder:
         return out
 
     def _made_id(self, state: GameState, a: Action) -> int:
-        """The id of an action that is not interned: a meld's, where it names no table
-        copy, remembered by its fields; any other worked out from the state."""
-        source = a.source
-        if a.kind is _MELD_KIND and (source is None or "#" not in source):
-            key = (a.name, a.cards, source, a.card, a.number)
-            got = self.meld_ids.get(key)
-            if got is None:
-                got = self.space.id(state, a)
-                if len(self.meld_ids) > _MEMO_SIZE:
-                    self.meld_ids.clear()
-                self.meld_ids[key] = got
-            return got
+        """The id of an action that is not interned: a meld's through :meth:`meld_id`,
+        any other worked out from the state."""
+        if a.kind is _MELD_KIND and a.name is not None:
+            source = a.source
+            table = _meld_table(state) if source is not None and "#" in source else None
+            return self.meld_id(table, a)
         return self.space.id(state, a)
+
+    def meld_id(self, table: MeldTable | None, a: Action) -> int:
+        """The id of ``a``, a named announcement by the player whose meld table is
+        ``table``; remembered by the action's fields where it names no table copy
+        (then it does not depend on the table)."""
+        source = a.source
+        if source is not None and "#" in source:
+            return self.space._meld_id(table, a)
+        key = (a.name, a.cards, source)
+        got = self.meld_ids.get(key)
+        if got is None:
+            got = self.space._meld_id(None, a)
+            if len(self.meld_ids) > _MEMO_SIZE:
+                self.meld_ids.clear()
+            self.meld_ids[key] = got
+        return got
 
     def card_column(self, part: str, card: int) -> int:
         """The column of ``card`` in the tensor's card part ``part`` (e.g. ``"gone"``)."""
