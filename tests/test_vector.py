@@ -6,6 +6,8 @@ Needs numpy (the ``pettingzoo`` extra brings it); without it the module is skipp
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -192,23 +194,29 @@ _IN_PLACE = [
 ]
 
 
+def _by_turns(step: int) -> bool:
+    return step // 40 % 2 == 1
+
+
 def _lockstep(
     options: dict[str, object],
     steps: int,
     games: int = 12,
     profile: str = "cutthroat",
-    honest: int = 40,
-) -> VectorEnv:
+    calm: Callable[[int], bool] = _by_turns,
+) -> tuple[VectorEnv, list[binocle.GameState]]:
     """Step games in place and through the engine side by side, with the same ids,
-    comparing every array and count at every step (and the states now and then).
-    Play is uniform, then uniform but for claims and concessions, by turns of
-    ``honest`` steps."""
+    comparing every array and count at every step, and the states every 25 steps
+    (returned with the environment).  Play is uniform, but at the steps where
+    ``calm(step)`` is true: uniform but for claims and concessions then (by turns
+    of 40 steps unless told)."""
     fast = VectorEnv(profile, num_envs=games, **options)  # type: ignore[arg-type]
     slow = _ThroughTheEngine(profile, num_envs=games, **options)  # type: ignore[arg-type]
     assert fast._batch is not None and slow._batch is None
     fast.reset()
     slow.reset()
     rng = np.random.default_rng(1)
+    seen: list[binocle.GameState] = []
     names = ["observations", "action_masks", "current_player", "rewards", "dones"]
     names += ["returns", "final_returns", "dealers"]
     for step in range(steps):
@@ -219,13 +227,14 @@ def _lockstep(
         assert fast.hands_finished == slow.hands_finished
         assert fast.hands_played_out == slow.hands_played_out
         if step % 25 == 0:
-            assert [fast.state(i) for i in range(games)] == [slow.state(i) for i in range(games)]
+            states = [fast.state(i) for i in range(games)]
+            assert states == [slow.state(i) for i in range(games)]
+            seen += states
         mask = fast.action_masks
-        calm = step // honest % 2 == 1
-        pick = _honest(mask, rng, fast.profile) if calm else _random(mask, rng)
+        pick = _honest(mask, rng, fast.profile) if calm(step) else _random(mask, rng)
         fast.step(pick)
         slow.step(pick)
-    return fast
+    return fast, seen
 
 
 @pytest.mark.parametrize("options", _IN_PLACE)
@@ -233,7 +242,7 @@ def test_cutthroat_in_place_steps_as_the_engine_does(options: dict[str, object])
     """Cutthroat games held as numbers (the rules of the cutthroat profile, every option)
     give, step by step, exactly the arrays, counts and states of the same games stepped
     through the engine: same seeds, same ids."""
-    fast = _lockstep(options, 400)
+    fast, _ = _lockstep(options, 400)
     assert fast.hands_finished > 12 and fast.hands_played_out > 0
 
 
@@ -299,6 +308,11 @@ def test_cutthroat_in_place_bunched_hand_is_thrown_in() -> None:
     assert env.state(0) == binocle.apply(thrown, binocle.legal_actions(thrown)[0])
 
 
+def _mostly_calm(step: int) -> bool:
+    """Uniform play at 10 steps of 100 (claims most likely there), else no claims."""
+    return step % 100 >= 10
+
+
 _CLASSIC_IN_PLACE = [
     {"seed": 3},
     {"seed": 5, "hands": 3, "dealer": "random", "pack": 64, "grand_binocle": True},
@@ -313,7 +327,7 @@ def test_classic_in_place_steps_as_the_engine_does(options: dict[str, object]) -
     option) give, step by step, exactly the arrays, counts and states of the same
     games stepped through the engine: same seeds, same ids.  Long turns of play
     without claims take hands to their last trick and past the stock."""
-    fast = _lockstep(options, 900, profile="classic", honest=300)
+    fast, _ = _lockstep(options, 900, profile="classic", calm=_mostly_calm)
     assert fast.hands_finished > 24 and fast.hands_played_out > 12
 
 
@@ -345,10 +359,68 @@ def test_classic_in_place_under_any_options(
         "pack": 64 if flags[1] else 48,
         "max_hands": max_hands,
     }
-    _lockstep(options, 240, games=6, profile="classic", honest=120)
+    _lockstep(options, 240, games=6, profile="classic", calm=_mostly_calm)
 
 
-@pytest.mark.parametrize("profile", ["cutthroat", "classic"])
+_THREE_HANDED_IN_PLACE = [
+    {"seed": 3},
+    {"seed": 5, "hands": 3, "claim_overlooked": True},
+    {"seed": 7, "hands": 3, "claim_overlooked": True, "grand_binocle": True, "dealer": "random"},
+    {"seed": 9, "hands": 2, "lowest_pays": True, "meld_until_first_card": False, "target": 300},
+    {"seed": 11, "hands": 4, "target": 200, "max_hands": 3, "dealer": 2},
+]
+
+
+@pytest.mark.parametrize("options", _THREE_HANDED_IN_PLACE)
+def test_three_handed_in_place_steps_as_the_engine_does(options: dict[str, object]) -> None:
+    """Three-handed games held as numbers (the rules of the three-handed profile: dix and
+    the exchange, the melds and announcements until the first card, overlooked melds,
+    knocking, retirement and its dead cards, every option; the two-handed game after
+    a retirement through the engine) give, step by step, exactly the arrays, counts
+    and states of the same games stepped through the engine: same seeds, same ids."""
+    fast, seen = _lockstep(options, 900, profile="three-handed", calm=_mostly_calm)
+    assert fast.hands_finished > 24 and fast.hands_played_out > 6
+    if not options.get("lowest_pays"):  # with lowest_pays a wrong claim ends the game
+        assert any(s.retired is not None for s in seen)  # type: ignore[attr-defined]
+    if options.get("hands") and not options.get("lowest_pays"):
+        # The two-handed game after a retirement was reached and stepped.
+        assert any(s.sub is not None for s in seen)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32),
+    hands=st.integers(1, 3),
+    dealer=st.sampled_from(["rotate", "random", 0, 1, 2]),
+    target=st.integers(1, 120),
+    flags=st.lists(st.booleans(), min_size=4, max_size=4),
+    max_hands=st.none() | st.integers(1, 3),
+)
+def test_three_handed_in_place_under_any_options(
+    seed: int,
+    hands: int,
+    dealer: object,
+    target: int,
+    flags: list[bool],
+    max_hands: int | None,
+) -> None:
+    """Property: for any three-handed options, episode length, dealer rule and seed, the
+    games held in place step exactly as the engine's (three-handed rules, every option)."""
+    options = {
+        "seed": seed,
+        "hands": hands,
+        "dealer": dealer,
+        "target": target * 10,
+        "claim_overlooked": flags[0],
+        "lowest_pays": flags[1],
+        "grand_binocle": flags[2],
+        "meld_until_first_card": flags[3],
+        "max_hands": max_hands,
+    }
+    _lockstep(options, 240, games=6, profile="three-handed", calm=_mostly_calm)
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])
 def test_an_environment_pickles_and_copies_with_its_games(profile: str) -> None:
     """A pickled (or deep-copied) environment holds the same games and goes on alone."""
     import copy

@@ -41,11 +41,13 @@ from binocle.core import GameState, Phase
 from binocle.encoding._classic_batch import ClassicBatch
 from binocle.encoding._cutthroat_batch import CutthroatBatch
 from binocle.encoding._fast import FastEncoder
+from binocle.encoding._three_handed_batch import ThreeHandedBatch
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
 from binocle.game import apply, legal_actions, start
 from binocle.profiles import get_profile
 from binocle.profiles.classic import Classic
 from binocle.profiles.cutthroat import Cutthroat
+from binocle.profiles.three_handed import ThreeHanded
 
 __all__ = ["VectorEnv"]
 
@@ -86,7 +88,7 @@ class VectorEnv:
     """
 
     #: The profile classes whose games are stepped in place, not through the engine.
-    _in_place: tuple[type, ...] = (Cutthroat, Classic)
+    _in_place: tuple[type, ...] = (Cutthroat, Classic, ThreeHanded)
 
     def __init__(
         self,
@@ -149,11 +151,10 @@ class VectorEnv:
         self._legal_at = np.zeros(0, np.intp)
         self._legal_counts: np.ndarray | None = None  # per game, where known
         self._sparse: tuple[np.ndarray, np.ndarray] | None = None
-        self._batch: CutthroatBatch | ClassicBatch | None = None
+        self._batch: _Batch | None = None
         kind = type(self.profile)
         if kind in self._in_place:
-            held = CutthroatBatch if kind is Cutthroat else ClassicBatch
-            self._batch = held(self.profile, self._encoder, n)
+            self._batch = _BATCHES[kind](self.profile, self._encoder, n)
         self._started = False
 
     # -- episodes ------------------------------------------------------------------
@@ -275,9 +276,7 @@ class VectorEnv:
             if outcome == "played":
                 self.hands_played_out += 1
 
-    def _between_in_place(
-        self, batch: CutthroatBatch | ClassicBatch, i: int
-    ) -> tuple[int, ...] | None:
+    def _between_in_place(self, batch: _Batch, i: int) -> tuple[int, ...] | None:
         """:meth:`_between` for a game held in place."""
         while batch.waiting(i):  # between hands, or the game over
             done = batch.results(i)
@@ -341,7 +340,7 @@ class VectorEnv:
             obs[whole, part] -= self._gone[whole]
         self._legal_written(_ints(legal_at), None, seats)
 
-    def _write_in_place(self, batch: CutthroatBatch | ClassicBatch) -> None:
+    def _write_in_place(self, batch: _Batch) -> None:
         ones: list[int] = []
         at: list[int] = []
         values: list[int] = []
@@ -349,13 +348,17 @@ class VectorEnv:
         lens: list[int] = []
         totals: list[int] = []
         seats: list[int] = []
-        batch.write(ones, at, values, lo, lens, totals, seats)
+        whole: list[int] = []
+        batch.write(ones, at, values, lo, lens, totals, seats, whole)
         obs = self.observations
         flat = obs.reshape(-1)
         total = flat.shape[0]
         flat[:] = np.bincount(_ints(ones), minlength=total)
         flat[_ints(at)] = _ints(values)  # one entry a column: set, not added
-        obs[:, self._gone_part] += self._gone
+        part = self._gone_part
+        obs[:, part] += self._gone
+        if whole:  # those games' tensors were read whole from the view
+            obs[whole, part] -= self._gone[whole]
         starts = _ints(lo)
         sizes = _ints(lens)
         ends = np.cumsum(sizes)
@@ -423,6 +426,16 @@ class VectorEnv:
         if self._batch is not None:
             return self._batch.state(int(i))
         return self._states[int(i)]
+
+
+_Batch = CutthroatBatch | ClassicBatch | ThreeHandedBatch
+
+#: The games held in place, by their profile's class.
+_BATCHES: dict[type, type[_Batch]] = {
+    Cutthroat: CutthroatBatch,
+    Classic: ClassicBatch,
+    ThreeHanded: ThreeHandedBatch,
+}
 
 
 def _seed(seed: Any) -> int | None:

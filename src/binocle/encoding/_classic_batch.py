@@ -485,10 +485,12 @@ class ClassicBatch:
         lens: list[int],
         totals: list[int],
         seats: list[int],
+        whole: list[int],
     ) -> None:
         """Every game's observation tensor of its seat to decide, without the cards
         played this hand, its legal ids and its seat, as
-        :meth:`binocle.encoding._cutthroat_batch.CutthroatBatch.write` writes them."""
+        :meth:`binocle.encoding._cutthroat_batch.CutthroatBatch.write` writes them
+        (none whole)."""
         enc = self.encoder
         size: int = enc.size
         num_actions: int = enc.num_actions

@@ -476,13 +476,15 @@ class CutthroatBatch:
         lens: list[int],
         totals: list[int],
         seats: list[int],
+        whole: list[int],
     ) -> None:
         """Every game's observation tensor of its seat to decide, without the cards
         played this hand (``ones``: flat positions that count one each, a card held
         twice there twice; ``at``/``values``: flat positions with another value),
         its legal ids (ranges of flat positions, ``lens[k]`` from ``lo[k]``, in
         ascending order; ``totals``: each game's number of ids) and its seat to
-        decide (``seats``)."""
+        decide (``seats``).  ``whole`` would list the games whose tensor is written
+        whole, the cards played included: none here."""
         enc = self.encoder
         size: int = enc.size
         num_actions: int = enc.num_actions

@@ -1,0 +1,831 @@
+"""Three-handed games held as plain numbers and stepped in place, for the vectorized
+environment.
+
+As :mod:`binocle.encoding._cutthroat_batch` does for cutthroat,
+:class:`ThreeHandedBatch` holds each three-handed game as one small object changed
+in place: the hands and the trick as the engine holds them, the hand's figures
+and the scores.  It plays by the rules of
+:class:`~binocle.profiles.three_handed.ThreeHanded` (three-handed rules: Deal; Dix;
+Melds; Overlooked melds; Play; Claiming (knocking), with retirement and its dead
+cards; Scoring; End of a hand; every option).  The meld tables are the engine's
+own (:class:`~binocle.rules.classic_melds.MeldTable`), and so are the rules that
+read them and the cards (the legal announcements, laying one down, the best
+meld), the trick obligations and the winner of a trick that holds a retired
+player's card.
+
+After a retirement in a hand that nobody wins, the two players left go on with
+the classic two-handed game, which the engine runs inside its three-handed state:
+from then until the episode ends, the game is stepped through the engine (its
+state rebuilt by replaying the game's action ids), as a custom profile is.
+
+It deals the same decks from the same seeds and writes the same observation
+tensor and legal ids as :class:`~binocle.encoding._fast.FastEncoder` reads from
+the engine's states; ``tests/test_vector.py`` steps both side by side and
+compares every array at every step.
+
+The compiled build compiles this module; it is written with typed locals and no
+closures.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, cast
+
+from binocle._mypyc import mypyc_attr
+from binocle._step import apply, legal_actions
+from binocle.actions import CLAIM, CLAIM_OVERLOOKED, DIX, DIX2, MELD, PASS, PLAY, Action, Kind
+from binocle.cards import Card, Suit
+from binocle.core import GameState, Phase
+from binocle.encoding._actions import _space
+from binocle.encoding._batch import BatchGame, add, add_cards, check, replay, take, write_ids
+from binocle.encoding._fast import FastEncoder
+from binocle.profiles._classic_rules import announcement_action
+from binocle.profiles._three_handed_rules import _obligation_trick, _trick_done, live_winner
+from binocle.rules.classic_melds import (
+    Announcement,
+    MeldTable,
+    announcements_of,
+    best_meld_of,
+    table_after,
+)
+from binocle.rules.deal import shuffled_pack
+from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
+from binocle.rules.tricks import Obligation, _trick_winner, allowed_slice
+
+__all__ = ["ThreeHandedBatch"]
+
+# The phases, as the observation tensor numbers them (their order in Phase).
+_PHASES: Final = list(Phase)
+DEAL: Final = _PHASES.index(Phase.DEAL)
+DIX_PHASE: Final = _PHASES.index(Phase.DIX)
+MELD_PHASE: Final = _PHASES.index(Phase.MELD)
+PLAY_PHASE: Final = _PHASES.index(Phase.PLAY)
+OVER: Final = _PHASES.index(Phase.OVER)
+
+_EMPTY: Final = MeldTable.EMPTY
+_RULE: Final = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
+_PLAY_KIND: Final = Kind.PLAY
+_NINE: Final = 5
+_DIX_POINTS: Final = 10
+_TARGET_STEP: Final = 250
+
+
+@mypyc_attr(serializable=True)
+class _Game(BatchGame):
+    """One three-handed game in numbers (-1 for "none")."""
+
+    def __init__(self) -> None:
+        BatchGame.__init__(self, 3)
+        # The hands (sorted card numbers, the cards laid down on the table among
+        # them) and the trick's ``(seat, card)`` pairs, as the engine's state holds
+        # them; the meld tables are the engine's.
+        self.hands: list[tuple[int, ...]] = [(), (), ()]
+        self.tables: list[MeldTable] = [_EMPTY, _EMPTY, _EMPTY]
+        self.trick: tuple[tuple[int, int], ...] = ()
+        self.turn_up = -1
+        self.exchanged = False
+        self.nines_shown: list[int] = [0, 0, 0]
+        self.announced: list[int] = [0, 0, 0]
+        self.shown: list[int] = [0, 0, 0]  # the value of the combinations shown
+        self.scored: list[bool] = [False, False, False]
+        self.meld_scored: list[int] = [0, 0, 0]
+        self.recorded: list[int] = [0, 0, 0]
+        self.taken: list[int] = [0, 0, 0]
+        self.tricks = 0
+        self.retired = -1
+        self.best: list[int] = [0, 0, 0]
+        self.targets: list[int] = [0, 0, 0]
+        self.declined: list[bool] = [False, False, False]  # passed on knocking
+        # An overlooked meld offered (option claim_overlooked): its seat (-1: none),
+        # points, the seats still to be asked and the seat that plays on.
+        self.offer_seat = -1
+        self.offer_points = 0
+        self.offer_asked: list[int] = []
+        self.offer_resume = -1
+        # The announcements legal now, by id.
+        self.meld_ids: list[int] = []
+        self.anns: list[Announcement] = []
+        # The engine's state, once the game is stepped through the engine (the
+        # two-handed game after a retirement), with its legal actions and their ids.
+        self.engine: GameState | None = None
+        self.legal: tuple[Action, ...] = ()
+        self.legal_ids: tuple[int, ...] = ()
+
+
+class ThreeHandedBatch:
+    """``n`` three-handed games of ``profile`` (a
+    :class:`~binocle.profiles.three_handed.ThreeHanded`), with the observation
+    columns of ``encoder`` (a :class:`FastEncoder` of it)."""
+
+    def __init__(self, profile: Any, encoder: FastEncoder, n: int) -> None:
+        self.profile = profile
+        self.encoder = encoder
+        self.grand_binocle: bool = profile.grand_binocle
+        self.claim_overlooked: bool = profile.claim_overlooked
+        self.lowest_pays: bool = profile.lowest_pays
+        self.meld_until_first_card: bool = profile.meld_until_first_card
+        self.target: int = profile.target
+        limit = profile.max_hands
+        self.max_hands: int = -1 if limit is None else limit
+        self.pack_size: int = profile.pack_size
+        self.games: list[_Game] = [_Game() for _ in range(n)]
+        space = self.space = _space(profile)
+        fixed = space._fixed
+        size: int = space.size
+        self.action_of: list[Action | None] = [None] * size
+        for action, i in fixed.items():
+            self.action_of[i] = action
+        self.pass_id: int = fixed[PASS]
+        self.dix_id: int = fixed[DIX]
+        self.dix2_id: int = fixed[DIX2]
+        self.meld_id: int = fixed[MELD]
+        self.claim_id: int = fixed[CLAIM]
+        self.overlooked_id: int = fixed[CLAIM_OVERLOOKED]
+        self.play_id: list[int] = [-1] * 32
+        self.card_of: list[int] = [-1] * size  # the card of a play
+        for c in space.cards:
+            k: int = c
+            self.play_id[k] = fixed[PLAY[k]]
+            self.card_of[self.play_id[k]] = k
+        self.melds: int = space._melds
+        # Where each card of the deck goes, by dealer (the profile's deal schedule).
+        self.dealt_to: list[list[int]] = []
+        for d in range(3):
+            to: list[int] = []
+            for target, count in profile.deal_schedule(d):
+                to.extend([int(target)] * count)
+            self.dealt_to.append(to)
+        one = encoder.one
+        self.hand_col: list[int] = encoder.hand
+        self.turn_up_col: list[int] = encoder.card["turn_up"]
+        self.at_exchanged: int = one["exchanged"]
+        self.at_dix_shown: int = one["dix_shown"]
+        self.at_announced: int = one["announced"]
+        self.at_scored: int = one["scored"]
+        self.at_recorded: int = one["recorded"]
+        self.at_taken: int = one["taken"]
+        self.at_targets: int = one["targets"]
+        self.at_retired: int = one["retired"]
+        self.at_overlooked: int = one["overlooked"]
+        self.gone_kind: list[int] = encoder.kind
+        self.width: int = encoder.width
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and deep-copied) as its arguments and its games: the compiled
+        # class has no other way.
+        return (_restored, (self.profile, self.encoder, self.games))
+
+    # -- games ------------------------------------------------------------------------
+
+    def begin(self, i: int, seed: int, dealer: int) -> None:
+        """Game ``i`` starts anew, dealt by ``dealer`` from ``seed``: its first hand dealt."""
+        g = self.games[i]
+        g.restart(seed, dealer)
+        g.engine = None
+        g.targets = [self.target, self.target, self.target]
+        self.deal(i)
+
+    def deal(self, i: int) -> None:
+        """Deal game ``i``'s next hand from its seed (three-handed rules, Deal: the
+        engine's deck and deal; the dealer's last card turned for trump)."""
+        g = self.games[i]
+        if g.engine is not None:
+            self._engine_step(g, legal_actions(g.engine)[0])
+            return
+        deck = shuffled_pack(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
+        d = g.dealer
+        hands: list[list[int]] = [[], [], []]
+        to = self.dealt_to[d]
+        for k in range(len(deck)):
+            c: int = deck[k]
+            hands[to[k]].append(c)
+        turn_up = hands[d][-1]
+        g.hand_number += 1
+        g.phase = DIX_PHASE
+        g.current = (d + 1) % 3  # the dix turns begin from the dealer's left
+        g.trump = turn_up >> 3
+        g.hands = [tuple(sorted(hands[0])), tuple(sorted(hands[1])), tuple(sorted(hands[2]))]
+        g.tables = [_EMPTY, _EMPTY, _EMPTY]
+        g.trick = ()
+        g.turn_up = turn_up
+        g.exchanged = False
+        g.nines_shown = [0, 0, 0]
+        g.announced = [0, 0, 0]
+        g.shown = [0, 0, 0]
+        g.scored = [False, False, False]
+        g.meld_scored = [0, 0, 0]
+        g.recorded = [0, 0, 0]
+        g.taken = [0, 0, 0]
+        g.tricks = 0
+        g.retired = -1
+        g.best = [self._best(g.hands[k], g.trump) for k in range(3)]
+        g.declined = [False, False, False]
+        g.offer_seat = -1
+        self._legal(g)
+
+    def _best(self, cards: tuple[int, ...], trump: int) -> int:
+        """The best meld of ``cards`` (the engine's function: numbers serve as cards)."""
+        return best_meld_of(cast(tuple[Card, ...], cards), trump, self.grand_binocle)[0]
+
+    def waiting(self, i: int) -> bool:
+        """Whether nobody decides in game ``i`` (between hands, or the game over)."""
+        return self.games[i].current < 0
+
+    def over(self, i: int) -> bool:
+        return self.games[i].phase == OVER
+
+    def results(self, i: int) -> int:
+        """The hands ended so far in game ``i``."""
+        return self.games[i].results
+
+    def outcome(self, i: int) -> str:
+        """How game ``i``'s last hand ended (a :class:`~binocle.HandResult` outcome)."""
+        return self.games[i].outcome
+
+    def scores(self, i: int) -> list[int]:
+        return self.games[i].scores
+
+    def state(self, i: int) -> GameState:
+        """Game ``i``'s state: the engine's own where it steps through the engine,
+        else replayed through the engine from where it was last asked for (else from
+        the game's start)."""
+        g = self.games[i]
+        if g.engine is not None:
+            return g.engine
+        return replay(g, self.profile, self.space, self.action_of)
+
+    # -- legal ids --------------------------------------------------------------------
+
+    def _legal(self, g: _Game) -> None:
+        """The legal ids of the seat to act (three-handed rules, Dix, Melds, Overlooked
+        melds, Play, Claiming (knocking))."""
+        lo = g.lo
+        hi = g.hi
+        lo.clear()
+        hi.clear()
+        g.meld_ids.clear()
+        g.anns.clear()
+        p = g.current
+        if p < 0:
+            return
+        engine = g.engine
+        if engine is not None:
+            legal = legal_actions(engine)
+            ids = self.encoder.legal_ids(engine, legal)
+            g.legal = legal
+            g.legal_ids = ids
+            for k in sorted(ids):
+                add(lo, hi, k)
+            return
+        phase = g.phase
+        if phase == PLAY_PHASE:
+            if g.offer_seat >= 0:
+                add(lo, hi, self.pass_id)
+                add(lo, hi, self.overlooked_id)
+                return
+            hand = g.hands[p]
+            if not hand:  # the last trick is taken: knock or not
+                add(lo, hi, self.pass_id)
+                add(lo, hi, self.claim_id)
+                return
+            if (
+                g.tricks == 0
+                and self.meld_until_first_card
+                and _before_first_card(g, p)
+                and g.shown[p] < g.best[p]
+            ):
+                # Three-handed rules, Melds: more announcements until his first card.
+                if g.shown[p] == 0:
+                    add(lo, hi, self.meld_id)
+                add(lo, hi, self.claim_id)
+                add_cards(self._allowed(g, hand), self.play_id, lo, hi)
+                self._announcements(g, p)
+                return
+            add(lo, hi, self.claim_id)
+            add_cards(self._allowed(g, hand), self.play_id, lo, hi)
+            return
+        if phase == DIX_PHASE:
+            add(lo, hi, self.pass_id)
+            n = self._nines_to_show(g, p)
+            if n:
+                add(lo, hi, self.dix_id)
+            if n == 2:
+                add(lo, hi, self.dix2_id)
+            return
+        # MELD_PHASE
+        add(lo, hi, self.pass_id)
+        if g.shown[p] < g.best[p]:
+            if g.shown[p] == 0:
+                add(lo, hi, self.meld_id)
+            self._announcements(g, p)
+
+    def _allowed(self, g: _Game, hand: tuple[int, ...]) -> tuple[int, ...]:
+        """The cards ``hand`` may play to the trick (a retired player's card wins nothing)."""
+        trick = g.trick
+        if not trick:
+            return hand
+        if g.retired >= 0:
+            trick = _obligation_trick(trick, g.retired)
+        return allowed_slice(hand, trick, g.trump, _RULE)
+
+    def _announcements(self, g: _Game, p: int) -> None:
+        """Each single combination ``p`` may announce with the cards he has not laid
+        down, into the ranges by id."""
+        table = g.tables[p]
+        hand = g.hands[p]
+        if table.slots:
+            rest = list(hand)
+            for _, c in table.slots:
+                rest.remove(c)
+            hand = tuple(rest)
+        found: list[tuple[int, Announcement]] = []
+        cards = cast(tuple[Card, ...], hand)
+        for ann in announcements_of(cards, table, g.trump, self.grand_binocle):
+            found.append((self.encoder.meld_id(table, announcement_action(ann, table)), ann))
+        found.sort(key=_first)
+        for k, ann in found:
+            add(g.lo, g.hi, k)
+            g.meld_ids.append(k)
+            g.anns.append(ann)
+
+    def _nines_to_show(self, g: _Game, p: int) -> int:
+        """Nines of trumps ``p`` holds and has not shown, less one the dealer was given."""
+        nine = g.trump * 8 + _NINE
+        n = 0
+        for c in g.hands[p]:
+            if c == nine:
+                n += 1
+        if p == g.dealer and g.exchanged:
+            n -= 1
+        n -= g.nines_shown[p]
+        return n if n > 0 else 0
+
+    # -- steps ------------------------------------------------------------------------
+
+    def check(self, ids: list[int]) -> None:
+        """Raise :class:`~binocle.IllegalActionError` (naming the game) unless every
+        game's id is legal in it; nothing changes."""
+        check(self.games, ids)
+
+    def step(self, ids: list[int], played: list[int], rewards: list[int]) -> list[int]:
+        """Play ``ids[i]`` in game ``i`` (checked by :meth:`check`); append, for a card
+        played, ``i * width + kind`` to ``played``, and every seat's score change to
+        ``rewards``.  Return the games where nobody decides now."""
+        idle: list[int] = []
+        width = self.width
+        kind = self.gone_kind
+        games = self.games
+        for i in range(len(ids)):
+            g = games[i]
+            a = ids[i]
+            g.log.append(a)
+            s0 = g.scores[0]
+            s1 = g.scores[1]
+            s2 = g.scores[2]
+            engine = g.engine
+            c = self.card_of[a]
+            if engine is not None:
+                action = g.legal[g.legal_ids.index(a)]
+                card = action.card
+                if action.kind is _PLAY_KIND and card is not None:
+                    played.append(i * width + kind[card])
+                self._engine_step(g, action)
+            elif c >= 0:
+                played.append(i * width + kind[c])
+                self._play(g, c)
+            elif a >= self.melds:
+                self._announce(g, g.anns[g.meld_ids.index(a)])
+            elif a == self.meld_id:
+                self._declare(g)
+            elif a == self.pass_id:
+                self._pass(g)
+            elif a == self.dix_id:
+                self._dix(g, 1)
+            elif a == self.dix2_id:
+                self._dix(g, 2)
+            elif a == self.overlooked_id:
+                self._claim_overlooked(g)
+            else:
+                self._claim(g)
+            scores = g.scores
+            rewards.append(scores[0] - s0)
+            rewards.append(scores[1] - s1)
+            rewards.append(scores[2] - s2)
+            self._legal(g)
+            if g.current < 0:
+                idle.append(i)
+        return idle
+
+    def _engine_step(self, g: _Game, action: Action) -> None:
+        """One step of a game held by the engine, its numbers read back from its state."""
+        engine = g.engine
+        assert engine is not None
+        s = apply(engine, action)
+        g.engine = s
+        g.seen = s
+        g.seen_at = len(g.log)
+        p = s.current_player
+        g.current = -1 if p is None else p
+        g.phase = _PHASES.index(s.phase)
+        g.scores = list(s.scores)
+        results = s.results
+        g.results = len(results)
+        g.outcome = results[-1].outcome if results else ""
+        if p is not None:
+            self._legal(g)
+
+    def _pass(self, g: _Game) -> None:
+        p = g.current
+        phase = g.phase
+        if g.offer_seat >= 0:  # the overlooked meld let go
+            self._offer_passed(g)
+        elif phase == PLAY_PHASE:  # after the last trick: no knock
+            g.declined[p] = True
+            self._after_last_trick(g, (p + 1) % 3, (p + 2) % 3, -1)
+        elif phase == DIX_PHASE:
+            self._next_dix(g, p)
+        else:
+            self._next_melder(g, p)
+
+    def _next_dix(self, g: _Game, p: int) -> None:
+        """After ``p``'s dix turn: the next player's, the dealer last; then the melds
+        from the dealer's left."""
+        d = g.dealer
+        if p != d:
+            g.current = (p + 1) % 3
+        else:
+            g.phase = MELD_PHASE
+            g.current = (d + 1) % 3
+
+    def _next_melder(self, g: _Game, p: int) -> None:
+        """After ``p``'s meld turn: the next player's, or the play once all have had theirs."""
+        nxt = (p + 1) % 3
+        if nxt == (g.dealer + 1) % 3:
+            g.phase = PLAY_PHASE
+        g.current = nxt
+
+    def _dix(self, g: _Game, n: int) -> None:
+        """Dix (three-handed rules, Dix): shown and announced; the first non-dealer to
+        show one exchanges it for the turn-up."""
+        p = g.current
+        nine = g.trump * 8 + _NINE
+        d = g.dealer
+        if p != d and not g.exchanged and g.turn_up != nine:
+            # His Nine for the turn-up, which the dealer holds.
+            take(g.hands, p, nine)
+            g.hands[p] = _with(g.hands[p], g.turn_up)
+            take(g.hands, d, g.turn_up)
+            g.hands[d] = _with(g.hands[d], nine)
+            g.exchanged = True
+            # The exchange changes two hands: their best melds.
+            g.best[p] = self._best(g.hands[p], g.trump)
+            g.best[d] = self._best(g.hands[d], g.trump)
+        g.announced[p] += _DIX_POINTS * n
+        g.nines_shown[p] += n
+        self._next_dix(g, p)
+
+    def _declare(self, g: _Game) -> None:
+        """``meld``: the best declaration (three-handed rules, Melds); in the meld turn it
+        ends the turn, in the play the player still plays a card."""
+        p = g.current
+        g.announced[p] += g.best[p]
+        g.shown[p] = g.best[p]
+        if g.phase == MELD_PHASE:
+            self._next_melder(g, p)
+
+    def _announce(self, g: _Game, ann: Announcement) -> None:
+        """One combination laid down (three-handed rules, Melds); the turn goes on."""
+        p = g.current
+        g.tables[p] = table_after(g.tables[p], ann)
+        value = ann.combination.value
+        g.shown[p] += value
+        g.announced[p] += value
+
+    def _play(self, g: _Game, c: int) -> None:
+        p = g.current
+        first = self.claim_overlooked and _before_first_card(g, p)
+        take(g.hands, p, c)
+        trick = g.trick + ((p, c),)
+        g.trick = trick
+        out = g.retired
+        if len(trick) < 3 if out < 0 else not _trick_done(trick, out):
+            seat = (p + 1) % 3
+            if seat == out:
+                seat = (seat + 1) % 3
+            g.current = seat
+        else:
+            self._finish_trick(g)
+        if first:
+            self._offer_overlooked(g, p)
+
+    def _finish_trick(self, g: _Game) -> None:
+        """The trick's winner takes it and scores his announcements with his first trick;
+        a retired player's card in it wins nothing and counts for nobody."""
+        trick = g.trick
+        out = g.retired
+        points = 0
+        if out >= 0 and _holds(trick, out):
+            winning = live_winner(cast(tuple[tuple[int, Card], ...], trick), out, Suit(g.trump))
+            assert winning is not None
+            w: int = winning[0]
+            for seat, c in trick:
+                if seat != out:
+                    points += BINOCLE_POINTS[c]
+        else:
+            cards: list[int] = []
+            for _, c in trick:
+                cards.append(c)
+                points += BINOCLE_POINTS[c]
+            w = trick[_trick_winner(cards, g.trump)][0]
+        g.taken[w] += points
+        if not g.scored[w]:
+            g.meld_scored[w] = g.announced[w]
+            g.recorded[w] += g.announced[w]
+            g.scored[w] = True
+        g.trick = ()
+        g.tricks += 1
+        g.current = w
+        hands = g.hands
+        if hands[0] or hands[1] or hands[2]:
+            return
+        # The last trick scores 10 at once (three-handed rules, Scoring); then a player
+        # who has reached his target may knock before the hand is counted.
+        g.recorded[w] += LAST_TRICK
+        g.taken[w] += LAST_TRICK
+        g.declined = [False, False, False]
+        self._after_last_trick(g, w, (w + 1) % 3, (w + 2) % 3)
+
+    def _after_last_trick(self, g: _Game, a: int, b: int, c: int) -> None:
+        """After the last trick (three-handed rules, Claiming (knocking)): the first of
+        ``a``, ``b``, ``c`` (-1: nobody) still in the hand whose claim would be correct,
+        and who has not declined, is asked to knock; with nobody, the hand is counted."""
+        for seat in (a, b, c):
+            if (
+                seat >= 0
+                and seat != g.retired
+                and not g.declined[seat]
+                and self._claim_total(g, seat) >= g.targets[seat]
+            ):
+                g.current = seat
+                return
+        self._end_hand(g, -1, -1, False)
+
+    def _claim_total(self, g: _Game, seat: int) -> int:
+        """The profile's ``claim_total``: the game score, the melds scored this hand and
+        the card points taken."""
+        return g.scores[seat] + g.meld_scored[seat] + g.taken[seat]
+
+    def _claim(self, g: _Game) -> None:
+        """A correct claim wins; a wrong one retires the claimant (three-handed rules,
+        Claiming (knocking)); with lowest_pays it ends the game, and a second wrong
+        claim leaves the last player the winner."""
+        p = g.current
+        if self._claim_total(g, p) >= g.targets[p]:
+            self._end_hand(g, p, -1, False)
+            return
+        if self.lowest_pays:
+            self._end_hand(g, -1, p, True)
+            return
+        if g.retired >= 0:
+            self._end_hand(g, 3 - p - g.retired, -1, False)
+            return
+        # His cards are dead; a card he played to the trick in progress stays there.
+        g.retired = p
+        g.hands[p] = ()
+        g.current = (p + 1) % 3
+        trick = g.trick
+        if trick and _trick_done(trick, p):
+            self._finish_trick(g)
+        elif not (g.hands[0] or g.hands[1] or g.hands[2]):
+            self._end_hand(g, -1, -1, False)
+
+    def _offer_overlooked(self, g: _Game, p: int) -> None:
+        """Option claim_overlooked: ``p`` has just played his first card; the best meld
+        of the cards he laid down, less what he announced, is offered to the others
+        in turn from his left (three-handed rules, Overlooked melds)."""
+        if g.current < 0:
+            return
+        table = g.tables[p]
+        if not table.slots:
+            return
+        cards: list[int] = []
+        for _, c in table.slots:
+            cards.append(c)
+        cards.sort()
+        points = self._best(tuple(cards), g.trump) - g.shown[p]
+        if points <= 0:
+            return
+        asked: list[int] = []
+        for seat in ((p + 1) % 3, (p + 2) % 3):
+            if seat != g.retired:
+                asked.append(seat)
+        g.offer_seat = p
+        g.offer_points = points
+        g.offer_asked = asked
+        g.offer_resume = g.current
+        g.current = asked[0]
+
+    def _claim_overlooked(self, g: _Game) -> None:
+        """The overlooked meld claimed: announced by the claimant (scored at once if he
+        has won a trick)."""
+        p = g.current
+        points = g.offer_points
+        g.announced[p] += points
+        if g.scored[p]:
+            g.meld_scored[p] += points
+            g.recorded[p] += points
+        g.current = g.offer_resume
+        g.offer_seat = -1
+
+    def _offer_passed(self, g: _Game) -> None:
+        rest: list[int] = []
+        for seat in g.offer_asked[1:]:
+            if seat != g.retired:
+                rest.append(seat)
+        if rest:
+            g.offer_asked = rest
+            g.current = rest[0]
+        else:
+            g.current = g.offer_resume
+            g.offer_seat = -1
+
+    def _end_hand(self, g: _Game, winner: int, retiring: int, over: bool) -> None:
+        """Cards are added; the targets and the game (three-handed rules, End of a hand).
+        A retirement in a hand nobody wins leaves the two-handed game, which the
+        engine steps from then on."""
+        out = g.retired if g.retired >= 0 else retiring
+        scores = g.scores
+        for k in range(3):
+            scores[k] += g.meld_scored[k] + g.taken[k]
+        g.results += 1
+        g.outcome = "retired" if out >= 0 else "claimed" if winner >= 0 else "played"
+        end = winner >= 0 or over
+        if not end:
+            reached: list[int] = []
+            for k in range(3):
+                if k != out and scores[k] >= g.targets[k]:
+                    reached.append(k)
+            if len(reached) == 1:
+                end = True
+            elif len(reached) > 1:
+                for k in reached:
+                    g.targets[k] += _TARGET_STEP
+            if not end and 0 <= self.max_hands <= g.hand_number:
+                end = True
+        g.current = -1
+        g.trump = -1
+        g.hands = [(), (), ()]
+        g.trick = ()
+        g.offer_seat = -1
+        if end:
+            g.phase = OVER
+            return
+        g.phase = DEAL
+        g.dealer = (g.dealer + 1) % 3
+        if out >= 0:
+            # The two-handed game: stepped through the engine from its state now.
+            g.engine = replay(g, self.profile, self.space, self.action_of)
+
+    # -- the arrays -------------------------------------------------------------------
+
+    def write(
+        self,
+        ones: list[int],
+        at: list[int],
+        values: list[int],
+        lo: list[int],
+        lens: list[int],
+        totals: list[int],
+        seats: list[int],
+        whole: list[int],
+    ) -> None:
+        """Every game's observation tensor of its seat to decide, without the cards
+        played this hand, its legal ids and its seat, as
+        :meth:`binocle.encoding._cutthroat_batch.CutthroatBatch.write` writes them;
+        a game stepped through the engine is written by the encoder, whole where the
+        encoder reads its view (those games listed in ``whole``)."""
+        enc = self.encoder
+        size: int = enc.size
+        num_actions: int = enc.num_actions
+        at_seat = enc.at_seat
+        at_to_act = enc.at_to_act
+        at_dealer = enc.at_dealer
+        at_phase = enc.at_phase
+        at_trump = enc.at_trump
+        at_sizes = enc.at_hand_sizes
+        at_scores = enc.at_scores
+        hand_col = self.hand_col
+        trick_seat = enc.trick_seat
+        trick_card = enc.trick_card
+        games = self.games
+        for i in range(len(games)):
+            g = games[i]
+            base = i * size
+            seat = g.current
+            seats.append(seat)
+            engine = g.engine
+            if engine is not None:
+                self._write_engine(engine, seat, base, ones, at, values, whole, i)
+                write_ids(g, i * num_actions, lo, lens, totals)
+                continue
+            ones.append(base + at_seat + seat)
+            ones.append(base + at_to_act + seat)
+            ones.append(base + at_dealer + g.dealer)
+            ones.append(base + at_phase + g.phase)
+            ones.append(base + at_trump + g.trump)
+            for c in g.hands[seat]:
+                ones.append(base + hand_col[c])
+            for k in range(3):
+                n = len(g.hands[k])
+                if n:
+                    at.append(base + at_sizes + k)
+                    values.append(n)
+            for r, (who, c) in enumerate(g.trick):  # two at most: the third ends it
+                ones.append(base + trick_seat[r][who])
+                ones.append(base + trick_card[r][c])
+            _values(base + at_scores, g.scores, at, values)
+            ones.append(base + self.turn_up_col[g.turn_up])
+            if g.exchanged:
+                ones.append(base + self.at_exchanged)
+            _values(base + self.at_dix_shown, g.nines_shown, at, values)
+            _values(base + self.at_announced, g.announced, at, values)
+            for k in range(3):
+                if g.scored[k]:
+                    ones.append(base + self.at_scored + k)
+            _values(base + self.at_recorded, g.recorded, at, values)
+            _values(base + self.at_taken, g.taken, at, values)
+            _values(base + self.at_targets, g.targets, at, values)
+            if g.retired >= 0:
+                ones.append(base + self.at_retired + g.retired)
+            if g.offer_seat >= 0:
+                ones.append(base + self.at_overlooked + g.offer_seat)
+                at.append(base + self.at_overlooked + 3)
+                values.append(g.offer_points)
+            write_ids(g, i * num_actions, lo, lens, totals)
+
+    def _write_engine(
+        self,
+        engine: GameState,
+        seat: int,
+        base: int,
+        ones: list[int],
+        at: list[int],
+        values: list[int],
+        whole: list[int],
+        i: int,
+    ) -> None:
+        """The observation of a game stepped through the engine, as the encoder writes it."""
+        own_ones: list[int] = []
+        own_at: list[int] = []
+        own_values: list[float] = []
+        if self.encoder.observe(engine, seat, own_ones, own_at, own_values, False):
+            whole.append(i)
+        for k in own_ones:
+            ones.append(base + k)
+        for k in range(len(own_at)):
+            v = own_values[k]
+            n = int(v)
+            if n != v:  # pragma: no cover - the observation tensor holds whole numbers
+                raise AssertionError(f"observation value {v} is not a whole number")
+            at.append(base + own_at[k])
+            values.append(n)
+
+
+def _restored(profile: Any, encoder: FastEncoder, games: list[_Game]) -> ThreeHandedBatch:
+    """A pickled batch, read back."""
+    batch = ThreeHandedBatch(profile, encoder, len(games))
+    batch.games = games
+    return batch
+
+
+def _first(pair: tuple[int, Any]) -> int:
+    return pair[0]
+
+
+def _before_first_card(g: _Game, p: int) -> bool:
+    """Whether ``p`` has not yet played his first card of the hand (trick 1)."""
+    if g.tricks:
+        return False
+    return not _holds(g.trick, p)
+
+
+def _holds(trick: tuple[tuple[int, int], ...], seat: int) -> bool:
+    """Whether ``seat`` has a card in ``trick``."""
+    return any(who == seat for who, _ in trick)
+
+
+def _with(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
+    """The sorted ``hand`` with card ``c`` in its place."""
+    cards = list(hand)
+    cards.append(c)
+    cards.sort()
+    return tuple(cards)
+
+
+def _values(start: int, numbers: list[int], at: list[int], values: list[int]) -> None:
+    """Each nonzero number at its column, from ``start``."""
+    for v in numbers:
+        if v:
+            at.append(start)
+            values.append(v)
+        start += 1
