@@ -82,9 +82,13 @@ class VectorEnv:
     ``hands_finished`` and ``hands_played_out`` count the hands ended so far and
     those played to their last trick (not ended by a claim or a concession).
 
-    Cutthroat games are held as plain numbers changed in place (the same rules,
-    deals and arrays as the engine's, at several times the speed); :meth:`state`
-    then rebuilds a game's :class:`~binocle.GameState` by replaying it.
+    Games of the cutthroat, classic and three-handed profiles are held as plain
+    numbers changed in place (the same rules, deals and arrays as the engine's, at
+    several times the speed); :meth:`state` then rebuilds a game's
+    :class:`~binocle.GameState` by replaying it.  Games of any other profile (a
+    subclass of these included, which may change the rules) step through the
+    engine's states, as does the two-handed game that three-handed players go on
+    with after a retirement.
     """
 
     #: The profile classes whose games are stepped in place, not through the engine.
@@ -411,9 +415,9 @@ class VectorEnv:
     def state(self, i: int | np.integer[Any]) -> GameState:
         """Game ``i``'s state now (a :class:`binocle.GameState`, to observe or show).
 
-        A game held in place (cutthroat) is replayed through the engine for this,
-        from where it stood when last asked for (else from its start): a new state
-        after each step, equal to the one the engine steps to.
+        A game held in place is replayed through the engine for this, from where
+        it stood when last asked for (else from its start): a new state after each
+        step, equal to the one the engine steps to.
         """
         if not self._started:
             raise InvalidArgumentError("reset() the environment first")

@@ -1003,7 +1003,16 @@ def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
         from binocle.vector import VectorEnv
     except ImportError:  # the extra is not installed: nothing to try
         return
-    spec = rng.choice(("cutthroat", "classic", "three-handed", "cutthroat(max_bid=400)"))
+    spec = rng.choice(
+        (
+            "cutthroat",
+            "classic",
+            "three-handed",
+            "cutthroat(max_bid=400)",
+            "classic(pack=64)",
+            "three-handed(claim_overlooked=true)",
+        )
+    )
     kw: dict[str, Any] = {}
     for key, values in (
         ("num_envs", (1, 2, 5, 0, -1, True, 2.0, "3", -(10**5000))),

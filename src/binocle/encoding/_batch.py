@@ -1,11 +1,14 @@
 """What the games held in place for the vectorized environment share.
 
-:class:`binocle.vector.VectorEnv` holds cutthroat games
-(:mod:`binocle.encoding._cutthroat_batch`) and classic games
-(:mod:`binocle.encoding._classic_batch`) as plain numbers changed in place.  Each
-such game is a :class:`BatchGame`: the fields every profile has, its legal ids as
-ranges, and the log of its action ids, from which :func:`replay` rebuilds the
-engine's :class:`~binocle.GameState` on request.
+:class:`binocle.vector.VectorEnv` holds cutthroat, classic and three-handed games
+(:mod:`binocle.encoding._cutthroat_batch`, :mod:`binocle.encoding._classic_batch`,
+:mod:`binocle.encoding._three_handed_batch`) as plain numbers changed in place.
+Each such game is a :class:`BatchGame`: the fields every profile has, its legal
+ids as ranges, and the log of its action ids, from which :func:`replay` rebuilds
+the engine's :class:`~binocle.GameState` on request.  Each profile's batch is a
+:class:`Batch`, which steps and writes every game and leaves to the profile's
+class what one action does (``_act``), the legal ids (``_legal``) and the
+observation's own part (``_observe``).
 
 The compiled build compiles this module; it is written with typed locals and no
 closures.
@@ -13,18 +16,38 @@ closures.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final, cast
 
 from binocle._mypyc import mypyc_attr
 from binocle._step import apply, legal_actions
-from binocle.actions import Action
-from binocle.core import GameState
-from binocle.encoding._actions import ActionSpace
+from binocle.actions import PLAY, Action
+from binocle.cards import Card
+from binocle.core import GameState, Phase
+from binocle.encoding._actions import _space
+from binocle.encoding._fast import FastEncoder
 from binocle.errors import IllegalActionError, RuleCode
+from binocle.profiles._classic_rules import announcement_action
+from binocle.rules.classic_melds import Announcement, MeldTable, announcements_of
 from binocle.rules.tricks import bisect_cards
 
-__all__ = ["BatchGame", "add", "add_cards", "check", "replay", "take", "write_ids"]
+__all__ = [
+    "Batch",
+    "BatchGame",
+    "add",
+    "add_announcements",
+    "add_cards",
+    "first",
+    "hand_columns",
+    "replay",
+    "take",
+    "values_at",
+    "with_card",
+]
+
+#: The phases, as the observation tensor numbers them (their order in Phase).
+PHASES: Final = list(Phase)
+DEAL: Final = PHASES.index(Phase.DEAL)
+OVER: Final = PHASES.index(Phase.OVER)
 
 
 @mypyc_attr(serializable=True)
@@ -39,6 +62,7 @@ class BatchGame:
         self.phase = 0  # its index in Phase, as the observation tensor numbers it
         self.current = -1
         self.trump = -1
+        self.trick: tuple[tuple[int, int], ...] = ()  # its (seat, card) pairs
         self.scores: list[int] = [0] * players
         self.results = 0  # hands ended in the game
         self.outcome = ""  # the last hand's ("played", "claimed", ...)
@@ -63,6 +87,216 @@ class BatchGame:
         self.log = []
         self.seen = None
         self.seen_at = 0
+
+
+class Batch:
+    """``games`` of ``profile`` held in place, with the observation columns of
+    ``encoder`` (a :class:`FastEncoder` of the profile).
+
+    A profile's batch fills ``action_of`` (the action of each fixed id, None where
+    it depends on the game) and gives what one action does (:meth:`_act`), the
+    legal ids of the seat to act (:meth:`_legal`) and the observation's part
+    that is the profile's own (:meth:`_observe`).
+    """
+
+    def __init__(self, profile: Any, encoder: FastEncoder, games: list[BatchGame]) -> None:
+        self.profile = profile
+        self.encoder = encoder
+        self.games = games
+        self.players: int = profile.players
+        self.target: int = profile.target
+        limit = profile.max_hands
+        self.max_hands: int = -1 if limit is None else limit
+        self.pack_size: int = profile.pack_size
+        space = self.space = _space(profile)
+        size: int = space.size
+        self.action_of: list[Action | None] = [None] * size
+        # Each card's play id (by the card's number), and each play id's card (-1:
+        # the id is no play from the hand).
+        self.play_id: list[int] = [-1] * 32
+        self.card_of: list[int] = [-1] * size
+        for c in space.cards:
+            k: int = c
+            i = space._fixed[PLAY[k]]
+            self.play_id[k] = i
+            self.card_of[i] = k
+        self.gone_kind: list[int] = encoder.kind
+        self.width: int = encoder.width
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and deep-copied) as its arguments and its games: the compiled
+        # class has no other way.
+        return (_restored, (type(self), self.profile, self.encoder, self.games))
+
+    # -- games ------------------------------------------------------------------------
+
+    def waiting(self, i: int) -> bool:
+        """Whether nobody decides in game ``i`` (between hands, or the game over)."""
+        return self.games[i].current < 0
+
+    def over(self, i: int) -> bool:
+        return self.games[i].phase == OVER
+
+    def results(self, i: int) -> int:
+        """The hands ended so far in game ``i``."""
+        return self.games[i].results
+
+    def outcome(self, i: int) -> str:
+        """How game ``i``'s last hand ended (a :class:`~binocle.HandResult` outcome)."""
+        return self.games[i].outcome
+
+    def scores(self, i: int) -> list[int]:
+        return self.games[i].scores
+
+    def state(self, i: int) -> GameState:
+        """Game ``i``'s state, replayed through the engine from where it was last asked
+        for (else from the game's start)."""
+        return replay(self.games[i], self.profile, self.space, self.action_of)
+
+    # -- steps ------------------------------------------------------------------------
+
+    def check(self, ids: list[int]) -> None:
+        """Raise :class:`~binocle.IllegalActionError` (naming the game) unless every
+        game's id is legal in it; nothing changes."""
+        games = self.games
+        for i in range(len(ids)):
+            g = games[i]
+            a = ids[i]
+            lo = g.lo
+            hi = g.hi
+            ok = False
+            for k in range(len(lo)):
+                if lo[k] <= a < hi[k]:
+                    ok = True
+                    break
+            if not ok:
+                raise IllegalActionError(
+                    f"game {i}: action id {a} is not legal now",
+                    RuleCode.NOT_LEGAL,
+                    None,
+                    g.current if g.current >= 0 else None,
+                )
+
+    def step(self, ids: list[int], played: list[int], rewards: list[int]) -> list[int]:
+        """Play ``ids[i]`` in game ``i`` (checked by :meth:`check`); append, for a card
+        played, ``i * width + kind`` to ``played``, and every seat's score change to
+        ``rewards``.  Return the games where nobody decides now."""
+        idle: list[int] = []
+        games = self.games
+        three = self.players == 3
+        for i in range(len(ids)):
+            g = games[i]
+            a = ids[i]
+            g.log.append(a)
+            scores = g.scores
+            s0 = scores[0]
+            s1 = scores[1]
+            s2 = scores[2] if three else 0
+            self._act(g, a, i, played)
+            scores = g.scores
+            rewards.append(scores[0] - s0)
+            rewards.append(scores[1] - s1)
+            if three:
+                rewards.append(scores[2] - s2)
+            self._legal(g)
+            if g.current < 0:
+                idle.append(i)
+        return idle
+
+    def _played(self, i: int, c: int, played: list[int]) -> None:
+        """Card ``c`` played in game ``i``: into ``played``, as :meth:`step` says."""
+        played.append(i * self.width + self.gone_kind[c])
+
+    def _act(self, g: BatchGame, a: int, i: int, played: list[int]) -> None:
+        """Game ``g`` (game ``i``) takes action id ``a``, a legal one."""
+        raise NotImplementedError  # pragma: no cover
+
+    def _legal(self, g: BatchGame) -> None:
+        """Game ``g``'s legal ids now, into its ranges."""
+        raise NotImplementedError  # pragma: no cover
+
+    # -- the arrays -------------------------------------------------------------------
+
+    def write(
+        self,
+        ones: list[int],
+        at: list[int],
+        values: list[int],
+        lo: list[int],
+        lens: list[int],
+        totals: list[int],
+        seats: list[int],
+        whole: list[int],
+    ) -> None:
+        """Every game's observation tensor of its seat to decide, without the cards
+        played this hand (``ones``: flat positions that count one each, a card held
+        twice there twice; ``at``/``values``: flat positions with another value),
+        its legal ids (ranges of flat positions, ``lens[k]`` from ``lo[k]``, in
+        ascending order; ``totals``: each game's number of ids) and its seat to
+        decide (``seats``).  ``whole`` lists the games whose tensor is written
+        whole, the cards played this hand included."""
+        enc = self.encoder
+        size: int = enc.size
+        num_actions: int = enc.num_actions
+        at_seat = enc.at_seat
+        at_to_act = enc.at_to_act
+        at_dealer = enc.at_dealer
+        at_phase = enc.at_phase
+        at_trump = enc.at_trump
+        at_scores = enc.at_scores
+        trick_seat = enc.trick_seat
+        trick_card = enc.trick_card
+        games = self.games
+        for i in range(len(games)):
+            g = games[i]
+            base = i * size
+            seat = g.current
+            seats.append(seat)
+            if self._observe(g, seat, base, ones, at, values):
+                whole.append(i)
+            else:
+                ones.append(base + at_seat + seat)
+                ones.append(base + at_to_act + seat)
+                ones.append(base + at_dealer + g.dealer)
+                ones.append(base + at_phase + g.phase)
+                if g.trump >= 0:
+                    ones.append(base + at_trump + g.trump)
+                for r, (who, c) in enumerate(g.trick):  # the trick's last card ends it
+                    ones.append(base + trick_seat[r][who])
+                    ones.append(base + trick_card[r][c])
+                values_at(base + at_scores, g.scores, at, values)
+            # The legal ids, as ranges of flat positions.
+            start = i * num_actions
+            glo = g.lo
+            ghi = g.hi
+            total = 0
+            for k in range(len(glo)):
+                n = ghi[k] - glo[k]
+                lo.append(start + glo[k])
+                lens.append(n)
+                total += n
+            totals.append(total)
+
+    def _observe(
+        self,
+        g: BatchGame,
+        seat: int,
+        base: int,
+        ones: list[int],
+        at: list[int],
+        values: list[int],
+    ) -> bool:
+        """The part of ``seat``'s observation tensor that is the profile's own (from
+        flat position ``base``); True where it wrote the whole tensor instead, the
+        cards played this hand included."""
+        raise NotImplementedError  # pragma: no cover
+
+
+def _restored(kind: Any, profile: Any, encoder: FastEncoder, games: list[BatchGame]) -> Batch:
+    """A pickled batch, read back."""
+    batch: Batch = kind(profile, encoder, len(games))
+    batch.games = games
+    return batch
 
 
 def add(lo: list[int], hi: list[int], a: int) -> None:
@@ -90,34 +324,10 @@ def take(hands: list[tuple[int, ...]], p: int, c: int) -> None:
     hands[p] = hand[:i] + hand[i + 1 :]
 
 
-def check(games: Sequence[BatchGame], ids: list[int]) -> None:
-    """Raise :class:`~binocle.IllegalActionError` (naming the game) unless every
-    game's id is legal in it; nothing changes."""
-    for i in range(len(ids)):
-        g = games[i]
-        a = ids[i]
-        lo = g.lo
-        hi = g.hi
-        ok = False
-        for k in range(len(lo)):
-            if lo[k] <= a < hi[k]:
-                ok = True
-                break
-        if not ok:
-            raise IllegalActionError(
-                f"game {i}: action id {a} is not legal now",
-                RuleCode.NOT_LEGAL,
-                None,
-                g.current if g.current >= 0 else None,
-            )
-
-
-def replay(
-    g: BatchGame, profile: Any, space: ActionSpace, action_of: list[Action | None]
-) -> GameState:
+def replay(g: BatchGame, profile: Any, space: Any, action_of: list[Action | None]) -> GameState:
     """Game ``g``'s state, replayed through the engine from where it was last asked
     for (else from the game's start); ``action_of[id]`` is the action of a fixed id
-    (None where the action depends on the state)."""
+    (None where the action depends on the state: the action space finds it)."""
     s = g.seen
     if s is None:
         s = profile.initial(g.seed, g.first_dealer)
@@ -135,16 +345,69 @@ def replay(
     return s
 
 
-def write_ids(g: BatchGame, base: int, lo: list[int], lens: list[int], totals: list[int]) -> None:
-    """Game ``g``'s legal ids as ranges of flat positions (from ``base``): each
-    range's start into ``lo`` and its length into ``lens``; their total into
-    ``totals``."""
-    glo = g.lo
-    ghi = g.hi
-    total = 0
-    for k in range(len(glo)):
-        n = ghi[k] - glo[k]
-        lo.append(base + glo[k])
-        lens.append(n)
-        total += n
-    totals.append(total)
+def hand_columns(
+    hands: list[tuple[int, ...]],
+    seat: int,
+    base: int,
+    hand_col: list[int],
+    at_sizes: int,
+    ones: list[int],
+    at: list[int],
+    values: list[int],
+) -> None:
+    """The tensor's ``hand`` part (``seat``'s cards) and ``hand_sizes`` part (every
+    seat's count), from flat position ``base``."""
+    for c in hands[seat]:
+        ones.append(base + hand_col[c])
+    for k in range(len(hands)):
+        n = len(hands[k])
+        if n:
+            at.append(base + at_sizes + k)
+            values.append(n)
+
+
+def add_announcements(
+    encoder: FastEncoder,
+    hand: tuple[int, ...],
+    table: MeldTable,
+    trump: int,
+    grand_binocle: bool,
+    lo: list[int],
+    hi: list[int],
+    ids: list[int],
+    found: list[Announcement],
+) -> None:
+    """Each single combination the player may announce with ``hand`` (his cards not
+    laid down) and his meld table: its id into the ranges (ascending) and into
+    ``ids``, the announcement into ``found`` (the engine's own legal announcements;
+    card numbers serve as cards)."""
+    pairs: list[tuple[int, Announcement]] = []
+    for ann in announcements_of(cast(tuple[Card, ...], hand), table, trump, grand_binocle):
+        pairs.append((encoder.meld_id(table, announcement_action(ann, table)), ann))
+    pairs.sort(key=first)
+    for k, ann in pairs:
+        add(lo, hi, k)
+        ids.append(k)
+        found.append(ann)
+
+
+def first(pair: tuple[int, Any]) -> int:
+    """The first of a pair (a sort key)."""
+    return pair[0]
+
+
+def with_card(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
+    """The sorted ``hand`` with card ``c`` in its place."""
+    cards = list(hand)
+    cards.append(c)
+    cards.sort()
+    return tuple(cards)
+
+
+def values_at(start: int, numbers: list[int], at: list[int], values: list[int]) -> None:
+    """Each nonzero number at its column, from ``start``."""
+    for v in numbers:
+        if v:
+            at.append(start)
+            values.append(v)
+        start += 1

@@ -30,17 +30,28 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from binocle._mypyc import mypyc_attr
-from binocle.actions import CLAIM, DIX, PASS, PLAY, Action
+from binocle.actions import CLAIM, DIX, PASS
 from binocle.cards import Card
-from binocle.core import GameState, Phase
-from binocle.encoding._actions import _space
-from binocle.encoding._batch import BatchGame, add, add_cards, check, replay, take, write_ids
+from binocle.core import Phase
+from binocle.encoding._batch import (
+    DEAL,
+    OVER,
+    PHASES,
+    Batch,
+    BatchGame,
+    add,
+    add_announcements,
+    add_cards,
+    first,
+    take,
+    values_at,
+    with_card,
+)
 from binocle.encoding._fast import FastEncoder
-from binocle.profiles._classic_rules import _table_groups, _table_plays, announcement_action
+from binocle.profiles._classic_rules import _table_groups, _table_plays
 from binocle.rules.classic_melds import (
     Announcement,
     MeldTable,
-    announcements_of,
     lay_down,
     play_from_table,
 )
@@ -51,11 +62,8 @@ from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, _trick_winner, al
 __all__ = ["ClassicBatch"]
 
 # The phases, as the observation tensor numbers them (their order in Phase).
-_PHASES: Final = list(Phase)
-DEAL: Final = _PHASES.index(Phase.DEAL)
-PLAY_PHASE: Final = _PHASES.index(Phase.PLAY)
-ANNOUNCE: Final = _PHASES.index(Phase.ANNOUNCE)
-OVER: Final = _PHASES.index(Phase.OVER)
+PLAY_PHASE: Final = PHASES.index(Phase.PLAY)
+ANNOUNCE: Final = PHASES.index(Phase.ANNOUNCE)
 
 _EMPTY: Final = MeldTable.EMPTY
 _DIX_POINTS: Final = 10
@@ -92,40 +100,27 @@ class _Game(BatchGame):
         self.plays: list[list[tuple[int, int]]] = [[], []]
 
 
-class ClassicBatch:
+class ClassicBatch(Batch):
     """``n`` classic games of ``profile`` (a :class:`~binocle.profiles.classic.Classic`),
     with the observation columns of ``encoder`` (a :class:`FastEncoder` of it)."""
 
     def __init__(self, profile: Any, encoder: FastEncoder, n: int) -> None:
-        self.profile = profile
-        self.encoder = encoder
+        games: list[BatchGame] = [_Game() for _ in range(n)]
+        Batch.__init__(self, profile, encoder, games)
         self.grand_binocle: bool = profile.grand_binocle
         self.dix_rank: int = profile.dix_rank
-        self.target: int = profile.target
-        limit = profile.max_hands
-        self.max_hands: int = -1 if limit is None else limit
-        self.pack_size: int = profile.pack_size
-        self.games: list[_Game] = [_Game() for _ in range(n)]
-        space = self.space = _space(profile)
+        space = self.space
         fixed = space._fixed
-        size: int = space.size
         self.table_play: int = space._table_play
         self.melds: int = space._melds
         # The action of each fixed id (None: it depends on the table, as a play from
         # the table does where two copies lie there), and each card's play id.
-        self.action_of: list[Action | None] = [None] * size
         for action, i in fixed.items():
             if i < self.table_play:
                 self.action_of[i] = action
         self.pass_id: int = fixed[PASS]
         self.dix_id: int = fixed[DIX]
         self.claim_id: int = fixed[CLAIM]
-        self.play_id: list[int] = [-1] * 32
-        self.card_of: list[int] = [-1] * size  # the card of a play from the hand
-        for c in space.cards:
-            k: int = c
-            self.play_id[k] = fixed[PLAY[k]]
-            self.card_of[self.play_id[k]] = k
         # Where each card of the deck goes, by dealer: a seat, 2 for the turn-up or 3
         # for the stock (the profile's deal schedule).
         self.dealt_to: list[list[int]] = []
@@ -146,27 +141,24 @@ class ClassicBatch:
         self.at_taken: int = one["taken"]
         self.at_dixes: int = one["dixes"]
         self.at_targets: int = one["targets"]
-        self.gone_kind: list[int] = encoder.kind
-        self.width: int = encoder.width
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled (and deep-copied) as its arguments and its games: the compiled
-        # class has no other way.
-        return (_restored, (self.profile, self.encoder, self.games))
+        self.at_hand_sizes: int = encoder.at_hand_sizes
 
     # -- games ------------------------------------------------------------------------
 
     def begin(self, i: int, seed: int, dealer: int) -> None:
         """Game ``i`` starts anew, dealt by ``dealer`` from ``seed``: its first hand dealt."""
-        g = self.games[i]
+        g = self._game(i)
         g.restart(seed, dealer)
         g.targets = [self.target, self.target]
         self.deal(i)
 
+    def _game(self, i: int) -> _Game:
+        return cast(_Game, self.games[i])
+
     def deal(self, i: int) -> None:
         """Deal game ``i``'s next hand from its seed (classic rules, Deal: the engine's
         deck and deal; a Nine of trumps turned up scores dix for the dealer)."""
-        g = self.games[i]
+        g = self._game(i)
         deck = shuffled_pack(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
         d = g.dealer
         hands: list[list[int]] = [[], [], [], []]  # the turn-up, then the stock
@@ -194,34 +186,12 @@ class ClassicBatch:
         g.declined = [False, False]
         self._legal(g)
 
-    def waiting(self, i: int) -> bool:
-        """Whether nobody decides in game ``i`` (between hands, or the game over)."""
-        return self.games[i].current < 0
-
-    def over(self, i: int) -> bool:
-        return self.games[i].phase == OVER
-
-    def results(self, i: int) -> int:
-        """The hands ended so far in game ``i``."""
-        return self.games[i].results
-
-    def outcome(self, i: int) -> str:
-        """How game ``i``'s last hand ended (a :class:`~binocle.HandResult` outcome)."""
-        return self.games[i].outcome
-
-    def scores(self, i: int) -> list[int]:
-        return self.games[i].scores
-
-    def state(self, i: int) -> GameState:
-        """Game ``i``'s state, replayed through the engine: from where it was last
-        asked for, else from the game's start."""
-        return replay(self.games[i], self.profile, self.space, self.action_of)
-
     # -- legal ids --------------------------------------------------------------------
 
-    def _legal(self, g: _Game) -> None:
+    def _legal(self, game: BatchGame) -> None:
         """The legal ids of the seat to act (classic rules, Play while the stock lasts,
         Announcements, Play after the stock, Claiming (knocking))."""
+        g = cast(_Game, game)
         lo = g.lo
         hi = g.hi
         lo.clear()
@@ -240,17 +210,10 @@ class ClassicBatch:
             if g.dixes < 2 and g.turn_up >= 0 and g.trump * 8 + self.dix_rank in concealed:
                 add(lo, hi, self.dix_id)
             add(lo, hi, self.claim_id)
-            table = g.tables[p]
-            found: list[tuple[int, Announcement]] = []
-            # The engine's functions take cards; card numbers serve as well (Card is an int).
-            hand = cast(tuple[Card, ...], concealed)
-            for ann in announcements_of(hand, table, g.trump, self.grand_binocle):
-                found.append((self.encoder.meld_id(table, announcement_action(ann, table)), ann))
-            found.sort(key=_first)
-            for k, ann in found:
-                add(lo, hi, k)
-                g.meld_ids.append(k)
-                g.anns.append(ann)
+            add_announcements(
+                self.encoder, concealed, g.tables[p], g.trump, self.grand_binocle,
+                lo, hi, g.meld_ids, g.anns,
+            )  # fmt: skip
             return
         if not concealed and not (stock_phase and g.tables[p].slots):
             # The last trick is taken: knock or not, before the hand is counted.
@@ -293,64 +256,40 @@ class ClassicBatch:
                     groups[card][0] if number is None else number,
                 )
             )
-        out.sort(key=_first)
+        out.sort(key=first)
         g.plays_of[p] = table
         g.plays[p] = out
         return out
 
     # -- steps ------------------------------------------------------------------------
 
-    def check(self, ids: list[int]) -> None:
-        """Raise :class:`~binocle.IllegalActionError` (naming the game) unless every
-        game's id is legal in it; nothing changes."""
-        check(self.games, ids)
-
-    def step(self, ids: list[int], played: list[int], rewards: list[int]) -> list[int]:
-        """Play ``ids[i]`` in game ``i`` (checked by :meth:`check`); append, for a card
-        played, ``i * width + kind`` to ``played``, and every seat's score change to
-        ``rewards``.  Return the games where nobody decides now."""
-        idle: list[int] = []
-        width = self.width
-        kind = self.gone_kind
-        games = self.games
-        for i in range(len(ids)):
-            g = games[i]
-            a = ids[i]
-            g.log.append(a)
-            s0 = g.scores[0]
-            s1 = g.scores[1]
-            c = self.card_of[a]
-            if c >= 0:
-                played.append(i * width + kind[c])
-                take(g.concealed, g.current, c)
-                self._play(g, c)
-            elif a >= self.melds:
-                self._meld(g, g.anns[g.meld_ids.index(a)])
-            elif a >= self.table_play:
-                slot = g.slots[g.slot_ids.index(a)]
-                p = g.current
-                table = g.tables[p]
-                c = table.card_at(slot)
-                played.append(i * width + kind[c])
-                g.tables[p] = play_from_table(table, slot)
-                self._play(g, c)
-            elif a == self.pass_id:
-                if g.phase == PLAY_PHASE:  # after the last trick: no knock
-                    g.declined[g.current] = True
-                    self._after_last_trick(g, 1 - g.current, -1)
-                else:
-                    self._draw(g)
-            elif a == self.dix_id:
-                self._dix(g)
+    def _act(self, game: BatchGame, a: int, i: int, played: list[int]) -> None:
+        g = cast(_Game, game)
+        c = self.card_of[a]
+        if c >= 0:
+            self._played(i, c, played)
+            take(g.concealed, g.current, c)
+            self._play(g, c)
+        elif a >= self.melds:
+            self._meld(g, g.anns[g.meld_ids.index(a)])
+        elif a >= self.table_play:
+            slot = g.slots[g.slot_ids.index(a)]
+            p = g.current
+            table = g.tables[p]
+            c = table.card_at(slot)
+            self._played(i, c, played)
+            g.tables[p] = play_from_table(table, slot)
+            self._play(g, c)
+        elif a == self.pass_id:
+            if g.phase == PLAY_PHASE:  # after the last trick: no knock
+                g.declined[g.current] = True
+                self._after_last_trick(g, 1 - g.current, -1)
             else:
-                self._claim(g)
-            scores = g.scores
-            rewards.append(scores[0] - s0)
-            rewards.append(scores[1] - s1)
-            self._legal(g)
-            if g.current < 0:
-                idle.append(i)
-        return idle
+                self._draw(g)
+        elif a == self.dix_id:
+            self._dix(g)
+        else:
+            self._claim(g)
 
     def _play(self, g: _Game, c: int) -> None:
         """Card ``c`` (already out of the hand or off the table) to the trick."""
@@ -433,8 +372,8 @@ class ClassicBatch:
             second = g.turn_up
             g.drawn += 1
             g.turn_up = -1
-        g.concealed[w] = _with(g.concealed[w], first)
-        g.concealed[1 - w] = _with(g.concealed[1 - w], second)
+        g.concealed[w] = with_card(g.concealed[w], first)
+        g.concealed[1 - w] = with_card(g.concealed[1 - w], second)
         if g.drawn == len(stock) and g.turn_up < 0:
             for k in range(2):
                 cards: list[int] = list(g.concealed[k])
@@ -476,105 +415,45 @@ class ClassicBatch:
 
     # -- the arrays -------------------------------------------------------------------
 
-    def write(
+    def _observe(
         self,
+        game: BatchGame,
+        seat: int,
+        base: int,
         ones: list[int],
         at: list[int],
         values: list[int],
-        lo: list[int],
-        lens: list[int],
-        totals: list[int],
-        seats: list[int],
-        whole: list[int],
-    ) -> None:
-        """Every game's observation tensor of its seat to decide, without the cards
-        played this hand, its legal ids and its seat, as
-        :meth:`binocle.encoding._cutthroat_batch.CutthroatBatch.write` writes them
-        (none whole)."""
-        enc = self.encoder
-        size: int = enc.size
-        num_actions: int = enc.num_actions
-        width = self.width
-        at_seat = enc.at_seat
-        at_to_act = enc.at_to_act
-        at_dealer = enc.at_dealer
-        at_phase = enc.at_phase
-        at_trump = enc.at_trump
-        at_sizes = enc.at_hand_sizes
-        at_scores = enc.at_scores
+    ) -> bool:
+        g = cast(_Game, game)
         hand_col = self.hand_col
         concealed_col = self.concealed_col
         tables_col = self.tables_col
-        trick_seat = enc.trick_seat[0]
-        trick_card = enc.trick_card[0]
-        games = self.games
-        for i in range(len(games)):
-            g = games[i]
-            base = i * size
-            seat = g.current
-            seats.append(seat)
-            ones.append(base + at_seat + seat)
-            ones.append(base + at_to_act + seat)
-            ones.append(base + at_dealer + g.dealer)
-            ones.append(base + at_phase + g.phase)
-            ones.append(base + at_trump + g.trump)
-            # A hand is its concealed and table cards.
-            for c in g.concealed[seat]:
-                ones.append(base + hand_col[c])
-                ones.append(base + concealed_col[c])
-            for k in range(2):
-                slots = g.tables[k].slots  # (slot, card) pairs
-                n = len(g.concealed[k]) + len(slots)
-                if n:
-                    at.append(base + at_sizes + k)
-                    values.append(n)
-                row = base + k * width
-                for _, c in slots:
-                    ones.append(row + tables_col[c])
-                    if k == seat:
-                        ones.append(base + hand_col[c])
-            for who, c in g.trick:  # one card at most: the second ends it
-                ones.append(base + trick_seat[who])
-                ones.append(base + trick_card[c])
-            _values(base + at_scores, g.scores, at, values)
-            if g.turn_up >= 0:
-                ones.append(base + self.turn_up_col[g.turn_up])
-            left = len(g.stock) - g.drawn
-            if left:
-                at.append(base + self.at_stock_size)
-                values.append(left)
-            _values(base + self.at_meld_points, g.meld_points, at, values)
-            _values(base + self.at_taken, g.taken, at, values)
-            if g.dixes:
-                at.append(base + self.at_dixes)
-                values.append(g.dixes)
-            _values(base + self.at_targets, g.targets, at, values)
-            write_ids(g, i * num_actions, lo, lens, totals)
-
-
-def _restored(profile: Any, encoder: FastEncoder, games: list[_Game]) -> ClassicBatch:
-    """A pickled batch, read back."""
-    batch = ClassicBatch(profile, encoder, len(games))
-    batch.games = games
-    return batch
-
-
-def _first(pair: tuple[int, Any]) -> int:
-    return pair[0]
-
-
-def _with(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
-    """The sorted ``hand`` with card ``c`` in its place."""
-    cards = list(hand)
-    cards.append(c)
-    cards.sort()
-    return tuple(cards)
-
-
-def _values(start: int, numbers: list[int], at: list[int], values: list[int]) -> None:
-    """Each nonzero number at its column, from ``start``."""
-    for v in numbers:
-        if v:
-            at.append(start)
-            values.append(v)
-        start += 1
+        width = self.width
+        # A hand is its concealed and table cards.
+        for c in g.concealed[seat]:
+            ones.append(base + hand_col[c])
+            ones.append(base + concealed_col[c])
+        for k in range(2):
+            slots = g.tables[k].slots  # (slot, card) pairs
+            n = len(g.concealed[k]) + len(slots)
+            if n:
+                at.append(base + self.at_hand_sizes + k)
+                values.append(n)
+            row = base + k * width
+            for _, c in slots:
+                ones.append(row + tables_col[c])
+                if k == seat:
+                    ones.append(base + hand_col[c])
+        if g.turn_up >= 0:
+            ones.append(base + self.turn_up_col[g.turn_up])
+        left = len(g.stock) - g.drawn
+        if left:
+            at.append(base + self.at_stock_size)
+            values.append(left)
+        values_at(base + self.at_meld_points, g.meld_points, at, values)
+        values_at(base + self.at_taken, g.taken, at, values)
+        if g.dixes:
+            at.append(base + self.at_dixes)
+            values.append(g.dixes)
+        values_at(base + self.at_targets, g.targets, at, values)
+        return False

@@ -29,14 +29,23 @@ closures.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from binocle._mypyc import mypyc_attr
 from binocle.actions import BUNCH, CONCEDE, DISCARD, MELD, PASS, PLAY, TRUMP, Action, Kind, bid
 from binocle.cards import Card, Suit, pack
-from binocle.core import GameState, Phase
-from binocle.encoding._actions import _space
-from binocle.encoding._batch import BatchGame, add, add_cards, check, replay, take, write_ids
+from binocle.core import Phase
+from binocle.encoding._batch import (
+    DEAL,
+    OVER,
+    PHASES,
+    Batch,
+    BatchGame,
+    add,
+    add_cards,
+    hand_columns,
+    take,
+)
 from binocle.encoding._fast import FastEncoder
 from binocle.profiles.cutthroat import _game_winner
 from binocle.rules.cutthroat_melds import meld_total
@@ -47,14 +56,11 @@ from binocle.rules.tricks import _trick_winner, allowed_slice
 __all__ = ["CutthroatBatch"]
 
 # The phases, as the observation tensor numbers them (their order in Phase).
-_PHASES: Final = list(Phase)
-DEAL: Final = _PHASES.index(Phase.DEAL)
-BIDDING: Final = _PHASES.index(Phase.BIDDING)
-DISCARD_PHASE: Final = _PHASES.index(Phase.DISCARD)
-TRUMP_PHASE: Final = _PHASES.index(Phase.TRUMP)
-MELD_PHASE: Final = _PHASES.index(Phase.MELD)
-PLAY_PHASE: Final = _PHASES.index(Phase.PLAY)
-OVER: Final = _PHASES.index(Phase.OVER)
+BIDDING: Final = PHASES.index(Phase.BIDDING)
+DISCARD_PHASE: Final = PHASES.index(Phase.DISCARD)
+TRUMP_PHASE: Final = PHASES.index(Phase.TRUMP)
+MELD_PHASE: Final = PHASES.index(Phase.MELD)
+PLAY_PHASE: Final = PHASES.index(Phase.PLAY)
 
 # The kinds of action, by identity.
 _PLAY: Final = Kind.PLAY
@@ -91,30 +97,24 @@ class _Game(BatchGame):
         self.tricks = 0
 
 
-class CutthroatBatch:
+class CutthroatBatch(Batch):
     """``n`` cutthroat games of ``profile`` (a :class:`~binocle.profiles.cutthroat.Cutthroat`),
     with the observation columns of ``encoder`` (a :class:`FastEncoder` of it)."""
 
     def __init__(self, profile: Any, encoder: FastEncoder, n: int) -> None:
-        self.profile = profile
-        self.encoder = encoder
+        games: list[BatchGame] = [_Game() for _ in range(n)]
+        Batch.__init__(self, profile, encoder, games)
         self.min_bid: int = profile.min_bid
         self.max_bid: int = profile.max_bid
         self.single_set: bool = profile.single_set
         self.rule = profile.obligation
         self.bunched_hands: bool = profile.bunched_hands
-        self.target: int = profile.target
-        limit = profile.max_hands
-        self.max_hands: int = -1 if limit is None else limit
-        self.pack_size: int = profile.pack_size
-        self.games: list[_Game] = [_Game() for _ in range(n)]
-        space = self.space = _space(profile)
+        space = self.space
         fixed = space._fixed
         # Each id's meaning, and the ids of each kind of action.
         size: int = space.size
         self.what: list[Kind | None] = [None] * size
         self.arg: list[int] = [0] * size
-        self.action_of: list[Action | None] = [None] * size
         self.pass_id: int = fixed[PASS]
         self._mark(self.pass_id, 0, PASS)
         self.bid_base: int = fixed[bid(self.min_bid)]
@@ -123,11 +123,9 @@ class CutthroatBatch:
             if i != self.bid_base + (b - self.min_bid) // 10:
                 raise AssertionError("the bids' ids are not consecutive")  # pragma: no cover
             self._mark(i, b, bid(b))
-        self.play_id: list[int] = [-1] * 32
         self.discard_id: list[int] = [-1] * 32
         for c in pack(self.pack_size):
             k: int = c
-            self.play_id[k] = fixed[PLAY[k]]
             self._mark(self.play_id[k], k, PLAY[k])
             self.discard_id[k] = fixed[DISCARD[k]]
             self._mark(self.discard_id[k], k, DISCARD[k])
@@ -163,13 +161,7 @@ class CutthroatBatch:
         self.widow_col: list[int] = encoder.card["widow"]
         self.discards_col: list[int] = encoder.card["discards"]
         self.hand_col: list[int] = encoder.hand
-        self.gone_kind: list[int] = encoder.kind
-        self.width: int = encoder.width
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled (and deep-copied) as its arguments and its games: the compiled
-        # class has no other way.
-        return (_restored, (self.profile, self.encoder, self.games))
+        self.at_hand_sizes: int = encoder.at_hand_sizes
 
     def _mark(self, i: int, arg: int, action: Action) -> None:
         self.what[i] = action.kind
@@ -183,9 +175,12 @@ class CutthroatBatch:
         self.games[i].restart(seed, dealer)
         self.deal(i)
 
+    def _game(self, i: int) -> _Game:
+        return cast(_Game, self.games[i])
+
     def deal(self, i: int) -> None:
         """Deal game ``i``'s next hand from its seed (the engine's deck and deal)."""
-        g = self.games[i]
+        g = self._game(i)
         deck = shuffled_pack(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
         d = g.dealer
         hands: list[list[int]] = [[], [], [], []]  # the widow last
@@ -231,32 +226,10 @@ class CutthroatBatch:
                 return False
         return True
 
-    def waiting(self, i: int) -> bool:
-        """Whether nobody decides in game ``i`` (between hands, or the game over)."""
-        return self.games[i].current < 0
-
-    def over(self, i: int) -> bool:
-        return self.games[i].phase == OVER
-
-    def results(self, i: int) -> int:
-        """The hands ended so far in game ``i``."""
-        return self.games[i].results
-
-    def outcome(self, i: int) -> str:
-        """How game ``i``'s last hand ended (a :class:`~binocle.HandResult` outcome)."""
-        return self.games[i].outcome
-
-    def scores(self, i: int) -> list[int]:
-        return self.games[i].scores
-
-    def state(self, i: int) -> GameState:
-        """Game ``i``'s state, replayed through the engine: from where it was last
-        asked for, else from the game's start."""
-        return replay(self.games[i], self.profile, self.space, self.action_of)
-
     # -- legal ids --------------------------------------------------------------------
 
-    def _legal(self, g: _Game) -> None:
+    def _legal(self, game: BatchGame) -> None:
+        g = cast(_Game, game)
         lo = g.lo
         hi = g.hi
         lo.clear()
@@ -304,54 +277,28 @@ class CutthroatBatch:
 
     # -- steps ------------------------------------------------------------------------
 
-    def check(self, ids: list[int]) -> None:
-        """Raise :class:`~binocle.IllegalActionError` (naming the game) unless every
-        game's id is legal in it; nothing changes."""
-        check(self.games, ids)
-
-    def step(self, ids: list[int], played: list[int], rewards: list[int]) -> list[int]:
-        """Play ``ids[i]`` in game ``i`` (checked by :meth:`check`); append, for a card
-        played, ``i * width + kind`` to ``played``, and every seat's score change to
-        ``rewards``.  Return the games where nobody decides now."""
-        idle: list[int] = []
-        width = self.width
-        kind = self.gone_kind
-        games = self.games
-        for i in range(len(ids)):
-            g = games[i]
-            a = ids[i]
-            g.log.append(a)
-            s0 = g.scores[0]
-            s1 = g.scores[1]
-            s2 = g.scores[2]
-            what = self.what[a]
-            if what is _PLAY:
-                c = self.arg[a]
-                played.append(i * width + kind[c])
-                self._play(g, c)
-            elif what is _BID:
-                self._call(g, self.arg[a])
-            elif what is _PASS:
-                self._call(g, 0)
-            elif what is _DISCARD:
-                self._discard(g, self.arg[a])
-            elif what is _TRUMP:
-                g.trump = self.arg[a]
-                g.phase = MELD_PHASE
-            elif what is _MELD:
-                self._meld(g)
-            elif what is _CONCEDE:
-                self._concede(g)
-            else:
-                self._end_hand(g, [0, 0, 0], -1, "redeal", True)
-            scores = g.scores
-            rewards.append(scores[0] - s0)
-            rewards.append(scores[1] - s1)
-            rewards.append(scores[2] - s2)
-            self._legal(g)
-            if g.current < 0:
-                idle.append(i)
-        return idle
+    def _act(self, game: BatchGame, a: int, i: int, played: list[int]) -> None:
+        g = cast(_Game, game)
+        what = self.what[a]
+        if what is _PLAY:
+            c = self.arg[a]
+            self._played(i, c, played)
+            self._play(g, c)
+        elif what is _BID:
+            self._call(g, self.arg[a])
+        elif what is _PASS:
+            self._call(g, 0)
+        elif what is _DISCARD:
+            self._discard(g, self.arg[a])
+        elif what is _TRUMP:
+            g.trump = self.arg[a]
+            g.phase = MELD_PHASE
+        elif what is _MELD:
+            self._meld(g)
+        elif what is _CONCEDE:
+            self._concede(g)
+        else:
+            self._end_hand(g, [0, 0, 0], -1, "redeal", True)
 
     def _call(self, g: _Game, amount: int) -> None:
         p = g.current
@@ -467,96 +414,40 @@ class CutthroatBatch:
 
     # -- the arrays -------------------------------------------------------------------
 
-    def write(
+    def _observe(
         self,
+        game: BatchGame,
+        seat: int,
+        base: int,
         ones: list[int],
         at: list[int],
         values: list[int],
-        lo: list[int],
-        lens: list[int],
-        totals: list[int],
-        seats: list[int],
-        whole: list[int],
-    ) -> None:
-        """Every game's observation tensor of its seat to decide, without the cards
-        played this hand (``ones``: flat positions that count one each, a card held
-        twice there twice; ``at``/``values``: flat positions with another value),
-        its legal ids (ranges of flat positions, ``lens[k]`` from ``lo[k]``, in
-        ascending order; ``totals``: each game's number of ids) and its seat to
-        decide (``seats``).  ``whole`` would list the games whose tensor is written
-        whole, the cards played included: none here."""
-        enc = self.encoder
-        size: int = enc.size
-        num_actions: int = enc.num_actions
-        at_seat = enc.at_seat
-        at_to_act = enc.at_to_act
-        at_dealer = enc.at_dealer
-        at_phase = enc.at_phase
-        at_trump = enc.at_trump
-        at_sizes = enc.at_hand_sizes
-        at_scores = enc.at_scores
-        hand_col = self.hand_col
-        trick_seat = enc.trick_seat
-        trick_card = enc.trick_card
-        games = self.games
-        for i in range(len(games)):
-            g = games[i]
-            base = i * size
-            seat = g.current
-            seats.append(seat)
-            ones.append(base + at_seat + seat)
-            ones.append(base + at_to_act + seat)
-            ones.append(base + at_dealer + g.dealer)
-            phase = g.phase
-            ones.append(base + at_phase + phase)
-            if g.trump >= 0:
-                ones.append(base + at_trump + g.trump)
-            for c in g.hands[seat]:
-                ones.append(base + hand_col[c])
-            for k in range(3):
-                n = len(g.hands[k])
-                if n:
-                    at.append(base + at_sizes + k)
-                    values.append(n)
-            for r, (who, c) in enumerate(g.trick):  # two at most: the third ends it
-                ones.append(base + trick_seat[r][who])
-                ones.append(base + trick_card[r][c])
-            scores = g.scores
-            for k in range(3):
-                v = scores[k]
-                if v:
-                    at.append(base + at_scores + k)
-                    values.append(v)
-            for who in g.passes:
-                ones.append(base + self.at_passed + who)
-            bidder = g.bidder
-            if bidder >= 0 and phase != BIDDING:
-                ones.append(base + self.at_bidder + bidder)
-                widow = self.widow_col
-                for c in g.widow:
-                    ones.append(base + widow[c])
-            if g.bid:
-                at.append(base + self.at_bid)
-                values.append(g.bid)
-            discards = g.discards
-            if discards:
-                if seat == bidder:
-                    col = self.discards_col
-                    for c in discards:
-                        ones.append(base + col[c])
-                at.append(base + self.at_discard_count)
-                values.append(len(discards))
-            melds = g.melds
-            for k in range(3):
-                m = melds[k]
-                if m > 0:
-                    at.append(base + self.at_meld_points + k)
-                    values.append(m)
-            write_ids(g, i * num_actions, lo, lens, totals)
-
-
-def _restored(profile: Any, encoder: FastEncoder, games: list[_Game]) -> CutthroatBatch:
-    """A pickled batch, read back."""
-    batch = CutthroatBatch(profile, encoder, len(games))
-    batch.games = games
-    return batch
+    ) -> bool:
+        g = cast(_Game, game)
+        hand_columns(g.hands, seat, base, self.hand_col, self.at_hand_sizes, ones, at, values)
+        for who in g.passes:
+            ones.append(base + self.at_passed + who)
+        bidder = g.bidder
+        if bidder >= 0 and g.phase != BIDDING:
+            ones.append(base + self.at_bidder + bidder)
+            widow = self.widow_col
+            for c in g.widow:
+                ones.append(base + widow[c])
+        if g.bid:
+            at.append(base + self.at_bid)
+            values.append(g.bid)
+        discards = g.discards
+        if discards:
+            if seat == bidder:
+                col = self.discards_col
+                for c in discards:
+                    ones.append(base + col[c])
+            at.append(base + self.at_discard_count)
+            values.append(len(discards))
+        melds = g.melds
+        for k in range(3):
+            m = melds[k]
+            if m > 0:
+                at.append(base + self.at_meld_points + k)
+                values.append(m)
+        return False

@@ -33,18 +33,29 @@ from typing import Any, Final, cast
 
 from binocle._mypyc import mypyc_attr
 from binocle._step import apply, legal_actions
-from binocle.actions import CLAIM, CLAIM_OVERLOOKED, DIX, DIX2, MELD, PASS, PLAY, Action, Kind
+from binocle.actions import CLAIM, CLAIM_OVERLOOKED, DIX, DIX2, MELD, PASS, Action, Kind
 from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase
-from binocle.encoding._actions import _space
-from binocle.encoding._batch import BatchGame, add, add_cards, check, replay, take, write_ids
+from binocle.encoding._batch import (
+    DEAL,
+    OVER,
+    PHASES,
+    Batch,
+    BatchGame,
+    add,
+    add_announcements,
+    add_cards,
+    hand_columns,
+    replay,
+    take,
+    values_at,
+    with_card,
+)
 from binocle.encoding._fast import FastEncoder
-from binocle.profiles._classic_rules import announcement_action
 from binocle.profiles._three_handed_rules import _obligation_trick, _trick_done, live_winner
 from binocle.rules.classic_melds import (
     Announcement,
     MeldTable,
-    announcements_of,
     best_meld_of,
     table_after,
 )
@@ -55,12 +66,9 @@ from binocle.rules.tricks import Obligation, _trick_winner, allowed_slice
 __all__ = ["ThreeHandedBatch"]
 
 # The phases, as the observation tensor numbers them (their order in Phase).
-_PHASES: Final = list(Phase)
-DEAL: Final = _PHASES.index(Phase.DEAL)
-DIX_PHASE: Final = _PHASES.index(Phase.DIX)
-MELD_PHASE: Final = _PHASES.index(Phase.MELD)
-PLAY_PHASE: Final = _PHASES.index(Phase.PLAY)
-OVER: Final = _PHASES.index(Phase.OVER)
+DIX_PHASE: Final = PHASES.index(Phase.DIX)
+MELD_PHASE: Final = PHASES.index(Phase.MELD)
+PLAY_PHASE: Final = PHASES.index(Phase.PLAY)
 
 _EMPTY: Final = MeldTable.EMPTY
 _RULE: Final = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
@@ -112,27 +120,20 @@ class _Game(BatchGame):
         self.legal_ids: tuple[int, ...] = ()
 
 
-class ThreeHandedBatch:
+class ThreeHandedBatch(Batch):
     """``n`` three-handed games of ``profile`` (a
     :class:`~binocle.profiles.three_handed.ThreeHanded`), with the observation
     columns of ``encoder`` (a :class:`FastEncoder` of it)."""
 
     def __init__(self, profile: Any, encoder: FastEncoder, n: int) -> None:
-        self.profile = profile
-        self.encoder = encoder
+        games: list[BatchGame] = [_Game() for _ in range(n)]
+        Batch.__init__(self, profile, encoder, games)
         self.grand_binocle: bool = profile.grand_binocle
         self.claim_overlooked: bool = profile.claim_overlooked
         self.lowest_pays: bool = profile.lowest_pays
         self.meld_until_first_card: bool = profile.meld_until_first_card
-        self.target: int = profile.target
-        limit = profile.max_hands
-        self.max_hands: int = -1 if limit is None else limit
-        self.pack_size: int = profile.pack_size
-        self.games: list[_Game] = [_Game() for _ in range(n)]
-        space = self.space = _space(profile)
+        space = self.space
         fixed = space._fixed
-        size: int = space.size
-        self.action_of: list[Action | None] = [None] * size
         for action, i in fixed.items():
             self.action_of[i] = action
         self.pass_id: int = fixed[PASS]
@@ -141,12 +142,6 @@ class ThreeHandedBatch:
         self.meld_id: int = fixed[MELD]
         self.claim_id: int = fixed[CLAIM]
         self.overlooked_id: int = fixed[CLAIM_OVERLOOKED]
-        self.play_id: list[int] = [-1] * 32
-        self.card_of: list[int] = [-1] * size  # the card of a play
-        for c in space.cards:
-            k: int = c
-            self.play_id[k] = fixed[PLAY[k]]
-            self.card_of[self.play_id[k]] = k
         self.melds: int = space._melds
         # Where each card of the deck goes, by dealer (the profile's deal schedule).
         self.dealt_to: list[list[int]] = []
@@ -167,28 +162,25 @@ class ThreeHandedBatch:
         self.at_targets: int = one["targets"]
         self.at_retired: int = one["retired"]
         self.at_overlooked: int = one["overlooked"]
-        self.gone_kind: list[int] = encoder.kind
-        self.width: int = encoder.width
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled (and deep-copied) as its arguments and its games: the compiled
-        # class has no other way.
-        return (_restored, (self.profile, self.encoder, self.games))
+        self.at_hand_sizes: int = encoder.at_hand_sizes
 
     # -- games ------------------------------------------------------------------------
 
     def begin(self, i: int, seed: int, dealer: int) -> None:
         """Game ``i`` starts anew, dealt by ``dealer`` from ``seed``: its first hand dealt."""
-        g = self.games[i]
+        g = self._game(i)
         g.restart(seed, dealer)
         g.engine = None
         g.targets = [self.target, self.target, self.target]
         self.deal(i)
 
+    def _game(self, i: int) -> _Game:
+        return cast(_Game, self.games[i])
+
     def deal(self, i: int) -> None:
         """Deal game ``i``'s next hand from its seed (three-handed rules, Deal: the
         engine's deck and deal; the dealer's last card turned for trump)."""
-        g = self.games[i]
+        g = self._game(i)
         if g.engine is not None:
             self._engine_step(g, legal_actions(g.engine)[0])
             return
@@ -227,38 +219,19 @@ class ThreeHandedBatch:
         """The best meld of ``cards`` (the engine's function: numbers serve as cards)."""
         return best_meld_of(cast(tuple[Card, ...], cards), trump, self.grand_binocle)[0]
 
-    def waiting(self, i: int) -> bool:
-        """Whether nobody decides in game ``i`` (between hands, or the game over)."""
-        return self.games[i].current < 0
-
-    def over(self, i: int) -> bool:
-        return self.games[i].phase == OVER
-
-    def results(self, i: int) -> int:
-        """The hands ended so far in game ``i``."""
-        return self.games[i].results
-
-    def outcome(self, i: int) -> str:
-        """How game ``i``'s last hand ended (a :class:`~binocle.HandResult` outcome)."""
-        return self.games[i].outcome
-
-    def scores(self, i: int) -> list[int]:
-        return self.games[i].scores
-
     def state(self, i: int) -> GameState:
         """Game ``i``'s state: the engine's own where it steps through the engine,
         else replayed through the engine from where it was last asked for (else from
         the game's start)."""
-        g = self.games[i]
-        if g.engine is not None:
-            return g.engine
-        return replay(g, self.profile, self.space, self.action_of)
+        engine = self._game(i).engine
+        return engine if engine is not None else Batch.state(self, i)
 
     # -- legal ids --------------------------------------------------------------------
 
-    def _legal(self, g: _Game) -> None:
+    def _legal(self, game: BatchGame) -> None:
         """The legal ids of the seat to act (three-handed rules, Dix, Melds, Overlooked
         melds, Play, Claiming (knocking))."""
+        g = cast(_Game, game)
         lo = g.lo
         hi = g.hi
         lo.clear()
@@ -338,15 +311,9 @@ class ThreeHandedBatch:
             for _, c in table.slots:
                 rest.remove(c)
             hand = tuple(rest)
-        found: list[tuple[int, Announcement]] = []
-        cards = cast(tuple[Card, ...], hand)
-        for ann in announcements_of(cards, table, g.trump, self.grand_binocle):
-            found.append((self.encoder.meld_id(table, announcement_action(ann, table)), ann))
-        found.sort(key=_first)
-        for k, ann in found:
-            add(g.lo, g.hi, k)
-            g.meld_ids.append(k)
-            g.anns.append(ann)
+        add_announcements(
+            self.encoder, hand, table, g.trump, self.grand_binocle, g.lo, g.hi, g.meld_ids, g.anns
+        )
 
     def _nines_to_show(self, g: _Game, p: int) -> int:
         """Nines of trumps ``p`` holds and has not shown, less one the dealer was given."""
@@ -362,59 +329,33 @@ class ThreeHandedBatch:
 
     # -- steps ------------------------------------------------------------------------
 
-    def check(self, ids: list[int]) -> None:
-        """Raise :class:`~binocle.IllegalActionError` (naming the game) unless every
-        game's id is legal in it; nothing changes."""
-        check(self.games, ids)
-
-    def step(self, ids: list[int], played: list[int], rewards: list[int]) -> list[int]:
-        """Play ``ids[i]`` in game ``i`` (checked by :meth:`check`); append, for a card
-        played, ``i * width + kind`` to ``played``, and every seat's score change to
-        ``rewards``.  Return the games where nobody decides now."""
-        idle: list[int] = []
-        width = self.width
-        kind = self.gone_kind
-        games = self.games
-        for i in range(len(ids)):
-            g = games[i]
-            a = ids[i]
-            g.log.append(a)
-            s0 = g.scores[0]
-            s1 = g.scores[1]
-            s2 = g.scores[2]
-            engine = g.engine
-            c = self.card_of[a]
-            if engine is not None:
-                action = g.legal[g.legal_ids.index(a)]
-                card = action.card
-                if action.kind is _PLAY_KIND and card is not None:
-                    played.append(i * width + kind[card])
-                self._engine_step(g, action)
-            elif c >= 0:
-                played.append(i * width + kind[c])
-                self._play(g, c)
-            elif a >= self.melds:
-                self._announce(g, g.anns[g.meld_ids.index(a)])
-            elif a == self.meld_id:
-                self._declare(g)
-            elif a == self.pass_id:
-                self._pass(g)
-            elif a == self.dix_id:
-                self._dix(g, 1)
-            elif a == self.dix2_id:
-                self._dix(g, 2)
-            elif a == self.overlooked_id:
-                self._claim_overlooked(g)
-            else:
-                self._claim(g)
-            scores = g.scores
-            rewards.append(scores[0] - s0)
-            rewards.append(scores[1] - s1)
-            rewards.append(scores[2] - s2)
-            self._legal(g)
-            if g.current < 0:
-                idle.append(i)
-        return idle
+    def _act(self, game: BatchGame, a: int, i: int, played: list[int]) -> None:
+        g = cast(_Game, game)
+        if g.engine is not None:
+            action = g.legal[g.legal_ids.index(a)]
+            card = action.card
+            if action.kind is _PLAY_KIND and card is not None:
+                self._played(i, card, played)
+            self._engine_step(g, action)
+            return
+        c = self.card_of[a]
+        if c >= 0:
+            self._played(i, c, played)
+            self._play(g, c)
+        elif a >= self.melds:
+            self._announce(g, g.anns[g.meld_ids.index(a)])
+        elif a == self.meld_id:
+            self._declare(g)
+        elif a == self.pass_id:
+            self._pass(g)
+        elif a == self.dix_id:
+            self._dix(g, 1)
+        elif a == self.dix2_id:
+            self._dix(g, 2)
+        elif a == self.overlooked_id:
+            self._claim_overlooked(g)
+        else:
+            self._claim(g)
 
     def _engine_step(self, g: _Game, action: Action) -> None:
         """One step of a game held by the engine, its numbers read back from its state."""
@@ -426,7 +367,7 @@ class ThreeHandedBatch:
         g.seen_at = len(g.log)
         p = s.current_player
         g.current = -1 if p is None else p
-        g.phase = _PHASES.index(s.phase)
+        g.phase = PHASES.index(s.phase)
         g.scores = list(s.scores)
         results = s.results
         g.results = len(results)
@@ -473,9 +414,9 @@ class ThreeHandedBatch:
         if p != d and not g.exchanged and g.turn_up != nine:
             # His Nine for the turn-up, which the dealer holds.
             take(g.hands, p, nine)
-            g.hands[p] = _with(g.hands[p], g.turn_up)
+            g.hands[p] = with_card(g.hands[p], g.turn_up)
             take(g.hands, d, g.turn_up)
-            g.hands[d] = _with(g.hands[d], nine)
+            g.hands[d] = with_card(g.hands[d], nine)
             g.exchanged = True
             # The exchange changes two hands: their best melds.
             g.best[p] = self._best(g.hands[p], g.trump)
@@ -688,80 +629,38 @@ class ThreeHandedBatch:
 
     # -- the arrays -------------------------------------------------------------------
 
-    def write(
+    def _observe(
         self,
+        game: BatchGame,
+        seat: int,
+        base: int,
         ones: list[int],
         at: list[int],
         values: list[int],
-        lo: list[int],
-        lens: list[int],
-        totals: list[int],
-        seats: list[int],
-        whole: list[int],
-    ) -> None:
-        """Every game's observation tensor of its seat to decide, without the cards
-        played this hand, its legal ids and its seat, as
-        :meth:`binocle.encoding._cutthroat_batch.CutthroatBatch.write` writes them;
-        a game stepped through the engine is written by the encoder, whole where the
-        encoder reads its view (those games listed in ``whole``)."""
-        enc = self.encoder
-        size: int = enc.size
-        num_actions: int = enc.num_actions
-        at_seat = enc.at_seat
-        at_to_act = enc.at_to_act
-        at_dealer = enc.at_dealer
-        at_phase = enc.at_phase
-        at_trump = enc.at_trump
-        at_sizes = enc.at_hand_sizes
-        at_scores = enc.at_scores
-        hand_col = self.hand_col
-        trick_seat = enc.trick_seat
-        trick_card = enc.trick_card
-        games = self.games
-        for i in range(len(games)):
-            g = games[i]
-            base = i * size
-            seat = g.current
-            seats.append(seat)
-            engine = g.engine
-            if engine is not None:
-                self._write_engine(engine, seat, base, ones, at, values, whole, i)
-                write_ids(g, i * num_actions, lo, lens, totals)
-                continue
-            ones.append(base + at_seat + seat)
-            ones.append(base + at_to_act + seat)
-            ones.append(base + at_dealer + g.dealer)
-            ones.append(base + at_phase + g.phase)
-            ones.append(base + at_trump + g.trump)
-            for c in g.hands[seat]:
-                ones.append(base + hand_col[c])
-            for k in range(3):
-                n = len(g.hands[k])
-                if n:
-                    at.append(base + at_sizes + k)
-                    values.append(n)
-            for r, (who, c) in enumerate(g.trick):  # two at most: the third ends it
-                ones.append(base + trick_seat[r][who])
-                ones.append(base + trick_card[r][c])
-            _values(base + at_scores, g.scores, at, values)
-            ones.append(base + self.turn_up_col[g.turn_up])
-            if g.exchanged:
-                ones.append(base + self.at_exchanged)
-            _values(base + self.at_dix_shown, g.nines_shown, at, values)
-            _values(base + self.at_announced, g.announced, at, values)
-            for k in range(3):
-                if g.scored[k]:
-                    ones.append(base + self.at_scored + k)
-            _values(base + self.at_recorded, g.recorded, at, values)
-            _values(base + self.at_taken, g.taken, at, values)
-            _values(base + self.at_targets, g.targets, at, values)
-            if g.retired >= 0:
-                ones.append(base + self.at_retired + g.retired)
-            if g.offer_seat >= 0:
-                ones.append(base + self.at_overlooked + g.offer_seat)
-                at.append(base + self.at_overlooked + 3)
-                values.append(g.offer_points)
-            write_ids(g, i * num_actions, lo, lens, totals)
+    ) -> bool:
+        g = cast(_Game, game)
+        engine = g.engine
+        if engine is not None:
+            return self._write_engine(engine, seat, base, ones, at, values)
+        hand_columns(g.hands, seat, base, self.hand_col, self.at_hand_sizes, ones, at, values)
+        ones.append(base + self.turn_up_col[g.turn_up])
+        if g.exchanged:
+            ones.append(base + self.at_exchanged)
+        values_at(base + self.at_dix_shown, g.nines_shown, at, values)
+        values_at(base + self.at_announced, g.announced, at, values)
+        for k in range(3):
+            if g.scored[k]:
+                ones.append(base + self.at_scored + k)
+        values_at(base + self.at_recorded, g.recorded, at, values)
+        values_at(base + self.at_taken, g.taken, at, values)
+        values_at(base + self.at_targets, g.targets, at, values)
+        if g.retired >= 0:
+            ones.append(base + self.at_retired + g.retired)
+        if g.offer_seat >= 0:
+            ones.append(base + self.at_overlooked + g.offer_seat)
+            at.append(base + self.at_overlooked + 3)
+            values.append(g.offer_points)
+        return False
 
     def _write_engine(
         self,
@@ -771,15 +670,13 @@ class ThreeHandedBatch:
         ones: list[int],
         at: list[int],
         values: list[int],
-        whole: list[int],
-        i: int,
-    ) -> None:
-        """The observation of a game stepped through the engine, as the encoder writes it."""
+    ) -> bool:
+        """The observation of a game stepped through the engine, as the encoder writes it
+        (True where whole, read from the view)."""
         own_ones: list[int] = []
         own_at: list[int] = []
         own_values: list[float] = []
-        if self.encoder.observe(engine, seat, own_ones, own_at, own_values, False):
-            whole.append(i)
+        read_whole = self.encoder.observe(engine, seat, own_ones, own_at, own_values, False)
         for k in own_ones:
             ones.append(base + k)
         for k in range(len(own_at)):
@@ -789,17 +686,7 @@ class ThreeHandedBatch:
                 raise AssertionError(f"observation value {v} is not a whole number")
             at.append(base + own_at[k])
             values.append(n)
-
-
-def _restored(profile: Any, encoder: FastEncoder, games: list[_Game]) -> ThreeHandedBatch:
-    """A pickled batch, read back."""
-    batch = ThreeHandedBatch(profile, encoder, len(games))
-    batch.games = games
-    return batch
-
-
-def _first(pair: tuple[int, Any]) -> int:
-    return pair[0]
+        return read_whole
 
 
 def _before_first_card(g: _Game, p: int) -> bool:
@@ -812,20 +699,3 @@ def _before_first_card(g: _Game, p: int) -> bool:
 def _holds(trick: tuple[tuple[int, int], ...], seat: int) -> bool:
     """Whether ``seat`` has a card in ``trick``."""
     return any(who == seat for who, _ in trick)
-
-
-def _with(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
-    """The sorted ``hand`` with card ``c`` in its place."""
-    cards = list(hand)
-    cards.append(c)
-    cards.sort()
-    return tuple(cards)
-
-
-def _values(start: int, numbers: list[int], at: list[int], values: list[int]) -> None:
-    """Each nonzero number at its column, from ``start``."""
-    for v in numbers:
-        if v:
-            at.append(start)
-            values.append(v)
-        start += 1
