@@ -215,10 +215,12 @@ def chance_left(state: GameState, drawn: int) -> int:
 
 
 #: ``_outcome_rows(n, total)[i][k]``: the chance outcome ``(i, k / total)``, made once.
-_ROWS: dict[tuple[int, int], list[tuple[tuple[int, float], ...]]] = {}
+#: Typed as objects: the compiled build then hands out the tuples themselves, where a
+#: ``tuple[int, float]`` would be unpacked and packed again (a new tuple and float).
+_ROWS: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
 
 
-def _outcome_rows(n: int, total: int) -> list[tuple[tuple[int, float], ...]]:
+def _outcome_rows(n: int, total: int) -> list[tuple[Any, ...]]:
     """For each of ``n`` card kinds, its outcome with 0, 1 and 2 copies of ``total`` left."""
     rows = _ROWS.get((n, total))
     if rows is None:
@@ -232,12 +234,11 @@ def outcomes_of(counts: list[int]) -> list[tuple[int, float]]:
     for k in counts:
         total += k
     rows = _outcome_rows(len(counts), total)
-    out: list[tuple[int, float]] = []
+    out: list[Any] = []
     for i in range(len(counts)):
         k = counts[i]
         if k:
-            row: tuple[tuple[int, float], ...] = rows[i]
-            out.append(row[k])
+            out.append(rows[i][k])
     return out
 
 
