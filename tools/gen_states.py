@@ -172,6 +172,16 @@ CLASSES: tuple[StateClass, ...] = (
                     "meld_points",
                 ),
             ),
+            Changer(
+                "_change_stock",
+                "The state with its stock (the same cards, top first) in another order.",
+                ("stock",),
+            ),
+            Changer(
+                "_change_history",
+                "The state with its history relinked (the same actions, a deal rewritten).",
+                ("history",),
+            ),
         ),
     ),
     StateClass(

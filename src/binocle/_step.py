@@ -90,6 +90,14 @@ def apply(state: Any, action: Any) -> GameState:
     raise IllegalActionError(text, rule, action, s.current_player)
 
 
+def apply_pack_deal(state: GameState, action: Action) -> GameState:
+    """The state after the deal ``action``, between hands, whose cards the caller drew
+    from the profile's own pack (the OpenSpiel adapter's chance outcomes): the
+    deck is not checked and the seed's own deal is not drawn.  Anything else goes
+    through :func:`apply`."""
+    return _rules_apply(state, action)
+
+
 def _rules_apply(s: GameState, action: Action) -> GameState:
     """The profile's ``apply`` of an action found legal, read off its class once."""
     profile = s.profile

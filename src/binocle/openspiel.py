@@ -333,10 +333,12 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             self._dealer_next = False
             self.episode = E.Episode.new(ep.profile, hands=ep.hands, dealer=seat)
             return
-        # The walk's own step (OpenSpiel gives an int); a refused one changes nothing.
-        self._walk.step(action)
+        # The walk's own step (OpenSpiel gives an int), which says where it then stands
+        # (as ``_moved`` would read it); a refused one changes nothing.
+        self._player = self._walk.step(action)
         self._snap = None
-        self._moved()
+        self._legal = None
+        self._outcomes = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         action = int(action)

@@ -14,17 +14,19 @@ path), so it is written with typed locals and no closures.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from binocle import actions as A
 from binocle._step import apply as _apply
+from binocle._step import apply_pack_deal as _apply_pack_deal
 from binocle._step import legal_actions as _legal_actions
-from binocle.actions import Action, Kind
+from binocle.actions import _KIND_DEAL, _KIND_MELD, Action
 from binocle.cards import Card
-from binocle.core import GameState, Phase, Profile, View
+from binocle.core import _PHASE_ANNOUNCE, _PHASE_DEAL, _PHASE_OVER, GameState, Profile, View
 from binocle.encoding._actions import ActionSpace, _space
 from binocle.encoding._common import _check_id, _kind_index, kinds
 from binocle.errors import IllegalActionError, RuleCode, excerpt
+from binocle.profiles._classic_state import ClassicState, _change_history, _change_stock
 
 # Where an episode stands (besides a seat to decide), with OpenSpiel's player ids for
 # the same: the episode is over, a chance outcome is next, or nobody acts; and not yet
@@ -34,9 +36,9 @@ CHANCE: Final = -1
 NOBODY: Final = -3
 UNKNOWN: Final = -9
 
-_DEAL: Final = Phase.DEAL
-_OVER: Final = Phase.OVER
-_ANNOUNCE: Final = Phase.ANNOUNCE
+_DEAL: Final = _PHASE_DEAL
+_OVER: Final = _PHASE_OVER
+_ANNOUNCE: Final = _PHASE_ANNOUNCE
 
 
 def classic_part(state: GameState) -> Any:
@@ -58,7 +60,7 @@ def with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
     from binocle.game import start
 
     moves = state.moves()
-    last = max(i for i, (a, _) in enumerate(moves) if a.kind is Kind.DEAL)
+    last = max(i for i, (a, _) in enumerate(moves) if a.kind is _KIND_DEAL)
     cards = moves[last][0].cards
     keep = len(cards) - len(stock)
     deck = (*cards[:keep], *stock)
@@ -76,19 +78,18 @@ def redealt(state: Any, tail: tuple[Card, ...]) -> GameState:
     stock was drawn in ``tail``'s order."""
     after: list[tuple[Any, Action, int | None]] = []
     node = state.history
-    while node[1].kind is not Kind.DEAL:
+    while node[1].kind is not _KIND_DEAL:
         after.append(node)
         node = node[0]
     prev, deal, actor = node
     cards = deal.cards
     relinked: tuple[Any, Action, int | None] = (
-        prev, A.new_action(Kind.DEAL, cards=(*cards[: len(cards) - len(tail)], *tail)), actor,
+        prev, A.new_action(_KIND_DEAL, cards=(*cards[: len(cards) - len(tail)], *tail)), actor,
     )  # fmt: skip
     for j in range(len(after) - 1, -1, -1):
         link = after[j]
         relinked = (relinked, link[1], link[2])
-    out: GameState = state.replace(history=relinked)
-    return out
+    return _change_history(state, relinked)
 
 
 def dealt_by_chance(state: GameState) -> int:
@@ -108,6 +109,8 @@ class _Space:
         self.profile = profile
         self.space: ActionSpace = _space(profile)
         self.by_identity: dict[int, int] = {id(a): i for a, i in self.space._fixed.items()}
+        #: Each id's fixed action (None for the ids of table-dependent actions).
+        self.by_id: tuple[Action | None, ...] = self.space._by_id
         self.melds: dict[Action, int] = {}
 
 
@@ -128,7 +131,7 @@ def _space_of(profile: Profile) -> _Space:
 def _id_of(found: _Space, state: GameState, action: Action) -> int:
     """``space.id(state, action)``, a meld that names no table copy read from a memo."""
     space = found.space
-    if action.kind is not Kind.MELD or "#" in (action.source or ""):
+    if action.kind is not _KIND_MELD or "#" in (action.source or ""):
         i: int = space.id(state, action)
         return i
     memo = found.melds
@@ -143,10 +146,12 @@ def _id_of(found: _Space, state: GameState, action: Action) -> int:
 Legal = tuple[tuple[int, ...], list[int], tuple[Action, ...]]
 
 
-def legal_of(state: GameState) -> Legal:
+def legal_of(state: GameState, found: _Space | None = None) -> Legal:
     """The legal ids ascending (``ActionSpace.legal_ids``), and each legal action's id
-    beside the legal actions (the interned ones found by identity)."""
-    found = _space_of(state.profile)
+    beside the legal actions (the interned ones found by identity); ``found`` is the
+    profile's space where the caller keeps it."""
+    if found is None:
+        found = _space_of(state.profile)
     legal: tuple[Action, ...] = tuple(_legal_actions(state))
     by_identity = found.by_identity
     ids: list[int] = []
@@ -156,12 +161,16 @@ def legal_of(state: GameState) -> Legal:
     return tuple(sorted(ids)), ids, legal
 
 
-def action_of(state: GameState, known: Legal | None, action_id: int) -> Action:
+def action_of(
+    state: GameState, known: Legal | None, action_id: int, found: _Space | None = None
+) -> Action:
     """``ActionSpace.action``: the legal action with that id (found among the legal
     actions, by their ids when they are known, else the interned ones by identity;
-    anything else asked of the space, which raises its errors)."""
-    space = _space_of(state.profile).space
-    by_id = space._by_id
+    anything else asked of the space, which raises its errors); ``found`` is the
+    profile's space where the caller keeps it."""
+    if found is None:
+        found = _space_of(state.profile)
+    by_id = found.by_id
     if 0 <= action_id < len(by_id) and state.current_player is not None:
         fixed = by_id[action_id]
         if known is not None:
@@ -172,8 +181,8 @@ def action_of(state: GameState, known: Legal | None, action_id: int) -> Action:
             for a in _legal_actions(state):
                 if a is fixed:
                     return a
-    found: Action = space.action(state, action_id)
-    return found
+    action: Action = found.space.action(state, action_id)
+    return action
 
 
 def locate(state: GameState, first_results: int, hands: int, ready: bool) -> int:
@@ -290,6 +299,7 @@ class Walk:
         paid: GameState | None = None,
         drawn: list[Card] | None = None,
         tail: int = -1,
+        pool: list[int] | None = None,
     ) -> None:
         self.raw = state
         self.hands = hands
@@ -313,6 +323,14 @@ class Walk:
         # of the deal's last cards were still undrawn then (-1: none drawn since).
         self.drawn: list[Card] = [] if drawn is None else drawn
         self.tail = tail
+        #: In a classic hand: how many copies of each card kind the stock holds (the
+        #: cards the next draw comes from), kept from the last deal or draw; None
+        #: where it was not kept (``remaining`` counts them).
+        self.pool = pool
+        # The profile's action space, read once (``found``).
+        self._found: _Space | None = None
+        # The scores ``base`` was last worked out from (``decide``).
+        self._scored: tuple[int, ...] | None = None
 
     @property
     def state(self) -> GameState:
@@ -342,7 +360,7 @@ class Walk:
             self.raw, self.hands, self.first_results, self.start_scores, list(self.deck),
             self.ready, list(self.history), self.base, list(self.actors), list(self.ended),
             self.at, None if left is None else list(left), self.legal, self.paid,
-            list(self.drawn), self.tail,
+            list(self.drawn), self.tail, self.pool,
         )  # fmt: skip
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -350,7 +368,7 @@ class Walk:
         return (Walk, (
             self.raw, self.hands, self.first_results, self.start_scores, self.deck,
             self.ready, self.history, self.base, self.actors, self.ended, self.at, self.left,
-            self.legal, self.paid, self.drawn, self.tail,
+            self.legal, self.paid, self.drawn, self.tail, self.pool,
         ))  # fmt: skip
 
     def __copy__(self) -> Walk:
@@ -358,6 +376,13 @@ class Walk:
 
     def __deepcopy__(self, memo: Any) -> Walk:
         return self.copy()
+
+    def found(self) -> _Space:
+        """The profile's action space, with what a step reads of it."""
+        found = self._found
+        if found is None or found.profile is not self.raw.profile:
+            found = self._found = _space_of(self.raw.profile)
+        return found
 
     def where(self) -> int:
         """Where the walk stands: the seat to decide, ``CHANCE``, ``END`` or ``NOBODY``."""
@@ -378,7 +403,19 @@ class Walk:
         """At chance: how many copies of each card kind the next outcome is drawn from."""
         left = self.left
         if left is None:
-            left = self.left = remaining(self.raw, self.deck)
+            pool = self.pool
+            state = self.raw
+            if pool is None or state.phase is _DEAL:
+                left = remaining(state, self.deck)
+            else:
+                # The stock's counts as the last deal or draw left them (a list of its
+                # own: the pool is shared with copies of the walk).
+                left = list(pool)
+                if self.deck:
+                    index = _kind_index(state.profile.pack_size)
+                    for c in self.deck:
+                        left[index[int(c)]] -= 1
+            self.left = left
         return left
 
     def outcomes(self) -> list[tuple[int, float]]:
@@ -401,7 +438,7 @@ class Walk:
             return ()
         known = self.legal
         if known is None:
-            known = self.legal = legal_of(self.raw)
+            known = self.legal = legal_of(self.raw, self.found())
         return known[0]
 
     def apply(self, action_id: Any) -> int:
@@ -419,7 +456,7 @@ class Walk:
         if at == CHANCE:
             self.chance(action_id)
         else:
-            self.decide(action_of(self.raw, self.legal, action_id), action_id)
+            self.decide(action_of(self.raw, self.legal, action_id, self.found()), action_id)
         return self.where()
 
     def chance(self, outcome: int) -> None:
@@ -454,16 +491,18 @@ class Walk:
             for _ in range(counts[i]):
                 rest.append(cards[i])
         dealt = (*deck, card, *sorted(rest))
+        classic = state.profile.name == "classic"
         if state.phase is _DEAL:
-            # The pack's own cards, in a deck order: built without the hand-made checks.
-            after = _apply(state, A.new_action(Kind.DEAL, cards=dealt))
+            # The pack's own cards, in a deck order: dealt without the checks of a
+            # deck from elsewhere.
+            after = _apply_pack_deal(state, A.new_action(_KIND_DEAL, cards=dealt))
             ready = False
-        elif state.profile.name == "classic":
+        elif classic:
             # The draw written to the stock alone; the deal with the last one.
             if self.tail < 0:
                 self.tail = len(dealt)
             self.drawn.extend(dealt[: len(deck) + 1])
-            after = state.replace(stock=dealt)
+            after = _change_stock(cast(ClassicState, state), dealt)
             if not rest:
                 self.raw = after
                 after = self.settle()
@@ -471,6 +510,8 @@ class Walk:
         else:
             after = with_stock(state, dealt)
             ready = True
+        # What is left undealt or undrawn is the stock the next draw comes from.
+        self.pool = counts if classic else None
         self.raw = after
         self.ready = ready
         self.deck = []
@@ -497,11 +538,16 @@ class Walk:
             # A hand ended: keep what each seat saw of it, for the perfect-recall encodings
             # (the views made when ``ended`` is first read).
             self.ended.append((len(history), Unseen(before)))
-        start = self.start_scores
-        self.base = tuple([x - start[i] for i, x in enumerate(before.scores)])
+        scores = before.scores
+        if scores is not self._scored:
+            # The scores change between hands only: the base is kept until they do.
+            start = self.start_scores
+            self.base = tuple([x - start[i] for i, x in enumerate(scores)])
+            self._scored = scores
         self.paid = before
         self.raw = s
-        self.deck = []
+        if self.deck:
+            self.deck = []
         self.ready = False
         self.at = UNKNOWN
         self.left = None

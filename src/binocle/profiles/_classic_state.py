@@ -174,5 +174,37 @@ def _change_draw(
     )  # fmt: skip
 
 
-python_changers(globals(), ClassicState, "_change_lead", "_change_trick", "_change_draw")
+def _change_stock(
+    s: ClassicState,
+    stock: tuple[Card, ...],
+) -> ClassicState:
+    """The state with its stock (the same cards, top first) in another order."""
+    return ClassicState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, s.current_player,
+        s.trump, s.hands, s.trick, s.scores, s.results, s.history, s.concealed, s.tables, stock,
+        s.turn_up, s.dixes, s.meld_points, s.taken, s.piles, s.last_trick, s.targets, s.game_winner,
+    )  # fmt: skip
+
+
+def _change_history(
+    s: ClassicState,
+    history: tuple[Any, Action, int | None] | None,
+) -> ClassicState:
+    """The state with its history relinked (the same actions, a deal rewritten)."""
+    return ClassicState(
+        s.profile, s.seed, s.first_dealer, s.hand_number, s.phase, s.dealer, s.current_player,
+        s.trump, s.hands, s.trick, s.scores, s.results, history, s.concealed, s.tables, s.stock,
+        s.turn_up, s.dixes, s.meld_points, s.taken, s.piles, s.last_trick, s.targets, s.game_winner,
+    )  # fmt: skip
+
+
+python_changers(
+    globals(),
+    ClassicState,
+    "_change_lead",
+    "_change_trick",
+    "_change_draw",
+    "_change_stock",
+    "_change_history",
+)
 # --- end of generated code ---
