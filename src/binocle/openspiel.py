@@ -275,6 +275,12 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         OpenSpiel's C++ side gives them: none at the end, the chance outcomes at
         chance, none for another seat; another negative id is an error."""
         at = self._player
+        if at >= 0 and (player is None or player == at):
+            # A seat to decide (the common call): its legal ids, kept until the next step.
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._walk.legal_ids()
+            return list(legal)
         if at == _TERMINAL:
             return []
         if at == _CHANCE or player is None or player == at:

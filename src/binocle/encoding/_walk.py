@@ -111,6 +111,11 @@ class _Space:
         self.by_identity: dict[int, int] = {id(a): i for a, i in self.space._fixed.items()}
         #: Each id's fixed action (None for the ids of table-dependent actions).
         self.by_id: tuple[Action | None, ...] = self.space._by_id
+        #: The card kinds (a chance outcome is an index among them), a card's index
+        #: among them, and the chance outcomes' rows (``outcomes_of``).
+        self.cards: tuple[Card, ...] = kinds(profile.pack_size)
+        self.index: dict[int, int] = _kind_index(profile.pack_size)
+        self.rows: list[list[Any] | None] = _outcome_rows(len(self.cards))
         self.melds: dict[Action, int] = {}
 
 
@@ -153,8 +158,10 @@ def legal_of(state: GameState, found: _Space | None = None) -> Legal:
     if found is None:
         found = _space_of(state.profile)
     legal: tuple[Action, ...] = tuple(_legal_actions(state))
-    by_identity = found.by_identity
-    ids: list[int] = []
+    # The ids handled as objects: the compiled build then neither unboxes nor boxes
+    # them again on their way into the lists.
+    by_identity: dict[int, Any] = found.by_identity
+    ids: list[Any] = []
     for a in legal:
         i = by_identity.get(id(a))
         ids.append(_id_of(found, state, a) if i is None else i)
@@ -175,8 +182,9 @@ def action_of(
         fixed = by_id[action_id]
         if known is not None:
             ids = known[1]
-            if action_id in ids:
-                return known[2][ids.index(action_id)]
+            for j in range(len(ids)):
+                if ids[j] == action_id:
+                    return known[2][j]
         elif fixed is not None:
             for a in _legal_actions(state):
                 if a is fixed:
@@ -223,31 +231,41 @@ def chance_left(state: GameState, drawn: int) -> int:
     return min(2, len(classic_part(state).stock)) - drawn
 
 
-#: ``_outcome_rows(n, total)[i][k]``: the chance outcome ``(i, k / total)``, made once.
-#: Typed as objects: the compiled build then hands out the tuples themselves, where a
-#: ``tuple[int, float]`` would be unpacked and packed again (a new tuple and float).
-_ROWS: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
+#: ``_ROWS[n][total][3 * i + k]``: the chance outcome ``(i, k / total)`` of ``n`` card
+#: kinds, made once.  Typed as objects: the compiled build then hands out the tuples
+#: themselves, where a ``tuple[int, float]`` would be unpacked and packed again (a new
+#: tuple and float).
+_ROWS: dict[int, list[list[Any] | None]] = {}
 
 
-def _outcome_rows(n: int, total: int) -> list[tuple[Any, ...]]:
-    """For each of ``n`` card kinds, its outcome with 0, 1 and 2 copies of ``total`` left."""
-    rows = _ROWS.get((n, total))
+def _outcome_rows(n: int) -> list[list[Any] | None]:
+    """For ``n`` card kinds: by the copies left in all, each kind's outcome with 0, 1
+    and 2 copies of it left (each total's row made when first asked for)."""
+    rows = _ROWS.get(n)
     if rows is None:
-        rows = _ROWS[n, total] = [tuple([(i, k / total) for k in range(3)]) for i in range(n)]
+        rows = _ROWS[n] = [None] * (2 * n + 1)
     return rows
 
 
-def outcomes_of(counts: list[int]) -> list[tuple[int, float]]:
-    """The chance outcomes with ``counts`` copies of each card kind left."""
+def outcomes_of(counts: list[int], rows: list[list[Any] | None] | None = None) -> list[Any]:
+    """The chance outcomes ``(card index, probability)`` with ``counts`` copies of each
+    card kind left (``rows``: ``_outcome_rows(len(counts))``, where the caller keeps it)."""
+    n = len(counts)
     total = 0
     for k in counts:
         total += k
-    rows = _outcome_rows(len(counts), total)
+    if not total:
+        return []
+    if rows is None:
+        rows = _outcome_rows(n)
+    row = rows[total]
+    if row is None:
+        row = rows[total] = [(i, k / total) for i in range(n) for k in range(3)]
     out: list[Any] = []
-    for i in range(len(counts)):
+    for i in range(n):
         k = counts[i]
         if k:
-            out.append(rows[i][k])
+            out.append(row[3 * i + k])
     return out
 
 
@@ -412,7 +430,7 @@ class Walk:
                 # own: the pool is shared with copies of the walk).
                 left = list(pool)
                 if self.deck:
-                    index = _kind_index(state.profile.pack_size)
+                    index = self.found().index
                     for c in self.deck:
                         left[index[int(c)]] -= 1
             self.left = left
@@ -422,7 +440,7 @@ class Walk:
         """The chance outcomes (card indices) with their probabilities, ascending."""
         if self.where() != CHANCE:
             return []
-        return outcomes_of(self.counts())
+        return outcomes_of(self.counts(), self.found().rows)
 
     def legal_ids(self) -> tuple[int, ...]:
         """The legal ids of the player to decide (the chance outcomes at chance)."""
@@ -464,7 +482,7 @@ class Walk:
         applied to the state when its last card is drawn."""
         counts = self.counts()
         state = self.raw
-        cards = kinds(state.profile.pack_size)
+        cards = self.found().cards
         if not 0 <= outcome < len(counts):
             raise IllegalActionError(
                 f"chance outcome {excerpt(outcome)} is not a card index", RuleCode.BAD_DECK
