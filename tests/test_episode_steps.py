@@ -98,15 +98,17 @@ def test_ended_is_a_field_like_the_others() -> None:
     assert attrs.evolve(marked, hands=2).ended == marked.ended
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", [*PROFILES, "classic(pack=64)"])
 @pytest.mark.parametrize("hands", [1, 2])
 def test_a_walk_stepped_in_place_reaches_the_episodes_steps(profile: str, hands: int) -> None:
     """A walk (the steps in place that the OpenSpiel state takes) stepped through whole
     random episodes, read only now and then, stands where the episode stepped one id at a
     time stands: the same state and history (a classic stock's draws written into the
     hand's deal when the walk is read), the same legal ids, outcomes and fields; a
-    copy of it moves on alone, and a refused id changes nothing."""
-    from binocle.encoding._walk import END
+    copy of it moves on alone, and a refused id changes nothing.  At chance, the copies
+    of each card kind it draws from (kept from the last deal or draw in a classic hand)
+    are those the state's stock and the cards drawn so far leave."""
+    from binocle.encoding._walk import CHANCE, END, remaining
 
     for seed in range(4):
         rng = random.Random(seed)
@@ -115,9 +117,11 @@ def test_a_walk_stepped_in_place_reaches_the_episodes_steps(profile: str, hands:
         steps = 0
         while walk.where() != END:
             ids = walk.legal_ids()
-            if walk.where() == -1:
+            if walk.where() == CHANCE:
+                assert walk.counts() == remaining(walk.raw, walk.deck)
                 outcomes = walk.outcomes()
                 assert outcomes == ep.chance_outcomes()
+                assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
                 step = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             else:
                 step = rng.choice(ids)
