@@ -5,6 +5,7 @@ Needs the ``openspiel`` extra; without it the module is skipped (never in CI).
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 import random
@@ -110,19 +111,25 @@ def _random_state(name: str, seed: int, steps: int) -> object:
     return state
 
 
-@pytest.mark.parametrize("name", list(bos.GAMES.values()))
+@pytest.mark.parametrize(
+    "name", [*bos.GAMES.values(), "python_binocle_classic(hands=2,dealer_choice=random)"]
+)
 def test_clone_serialize_and_pickle(name: str) -> None:
-    """States clone, serialize with the game and pickle, and carry on identically."""
-    for steps in (0, 30, 70, 120):
+    """States clone (OpenSpiel's clone, ``copy.deepcopy``), serialize with the game and
+    pickle, and carry on identically, each on its own: where they stand, the legal ids
+    and the chance outcomes agree step by step, and the original does not move."""
+    for steps in (0, 1, 30, 70, 120):
         state = _random_state(name, steps, steps)
         game = state.get_game()
         text = pyspiel.serialize_game_and_state(game, state)
         game2, state2 = pyspiel.deserialize_game_and_state(text)
         state3 = pickle.loads(pickle.dumps(state))
         state4 = state.clone()
-        for other in (state2, state3, state4):
+        state5 = copy.deepcopy(state)
+        for other in (state2, state3, state4, state5):
             assert str(other) == str(state)
             assert other.history() == state.history()
+            assert other.current_player() == state.current_player()
             if not state.is_terminal():
                 assert other.legal_actions() == state.legal_actions()
             for p in range(game.num_players()):
@@ -131,6 +138,24 @@ def test_clone_serialize_and_pickle(name: str) -> None:
                 assert other.observation_tensor(p) == state.observation_tensor(p)
         assert str(game2) == str(game)
         assert str(pickle.loads(pickle.dumps(game))) == str(game)
+        history = state.history()
+        for other in (state2, state3, state4, state5):
+            rng = random.Random(steps)  # the same steps for each
+            for _ in range(12):
+                if other.is_terminal():
+                    break
+                if other.is_chance_node():
+                    other.apply_action(rng.choice(other.chance_outcomes())[0])
+                else:
+                    other.apply_action(rng.choice(other.legal_actions()))
+            assert state.history() == history
+        for a, b in zip((state2, state3, state4), (state3, state4, state5), strict=True):
+            assert a.history() == b.history()
+            assert a.current_player() == b.current_player()
+            if not a.is_terminal():
+                assert (a.legal_actions(), a.chance_outcomes()) == (
+                    b.legal_actions(), b.chance_outcomes(),
+                )  # fmt: skip
 
 
 def test_observations_come_from_the_view() -> None:

@@ -223,7 +223,16 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
     callers directly, as OpenSpiel's own would through the state's C++ side.
     """
 
-    _walk: Walk
+    # What a step reads and writes is held in slots: an attribute in the instance's
+    # dictionary costs a dictionary lookup at each read.  OpenSpiel's clone of a Python
+    # state (in C++) makes a new initial state and sets on it each entry of the
+    # instance's dictionary; so the walk and the dealer flag are entered there too, by
+    # the properties ``_walk`` and ``_dealer_next``, whose setters keep them in their
+    # slots and work out the rest afresh.  The rest is kept in slots alone.
+    __slots__ = ("__dict__", "_dn", "_legal", "_outcomes", "_player", "_snap", "_w")
+
+    _w: Walk
+    _dn: bool
     _snap: E.Episode | None
     _player: int
     _legal: Sequence[int] | None
@@ -231,7 +240,7 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: BinocleGame, episode: E.Episode, choose_dealer: bool = False) -> None:
         super().__init__(game)
-        self._dealer_next = False
+        self._dn = self.__dict__["_dealer_next"] = False
         self.episode = episode
         #: Whether the next step is the chance outcome that picks the dealer.
         self.choose_dealer = choose_dealer
@@ -244,18 +253,47 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
     @property
     def choose_dealer(self) -> bool:
         """Whether the next step is the chance outcome that picks the dealer."""
-        return self._dealer_next
+        return self._dn
 
     @choose_dealer.setter
     def choose_dealer(self, value: bool) -> None:
         self._dealer_next = bool(value)
+
+    def __setstate__(self, text: str) -> None:
+        # Unpickling and ``copy.deepcopy`` (OpenSpiel's own: the state rebuilt from its
+        # text, its dictionary copied over): the slots filled from the dictionary.
+        super().__setstate__(text)
+        held = self.__dict__
+        self._dn = held["_dealer_next"]
+        self._walk = held["_walk"]
+
+    @property
+    def _walk(self) -> Walk:
+        """The episode's walk, stepped in place."""
+        return self._w
+
+    @_walk.setter
+    def _walk(self, walk: Walk) -> None:
+        self.__dict__["_walk"] = walk
+        self._w = walk
+        self._snap = None
+        self._moved()
+
+    @property
+    def _dealer_next(self) -> bool:
+        return self._dn
+
+    @_dealer_next.setter
+    def _dealer_next(self, value: bool) -> None:
+        self.__dict__["_dealer_next"] = value
+        self._dn = value
         self._moved()
 
     def _moved(self) -> None:
         """Forget what the last position answered: the walk moved (or was replaced)."""
         # The walk's own record of where it stands: a seat, or OpenSpiel's id of chance
         # or of the end (or of nobody, which no reachable episode gives).
-        self._player = _CHANCE if self._dealer_next else self._walk.where()
+        self._player = _CHANCE if self._dn else self._w.where()
         self._legal = None
         self._outcomes = None
 
@@ -279,7 +317,7 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             # A seat to decide (the common call): its legal ids, kept until the next step.
             legal = self._legal
             if legal is None:
-                legal = self._legal = self._walk.legal_ids()
+                legal = self._legal = self._w.legal_ids()
             return list(legal)
         if at == _TERMINAL:
             return []
@@ -306,10 +344,8 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         """The legal ids (the chance outcomes at chance), kept until the next action."""
         legal = self._legal
         if legal is None:
-            if self._dealer_next:
-                legal = list(range(self._walk.raw.profile.players))
-            else:
-                legal = self._walk.legal_ids()
+            players = self._w.raw.profile.players
+            legal = list(range(players)) if self._dn else self._w.legal_ids()
             self._legal = legal
         return legal
 
@@ -321,16 +357,16 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self._outcomes
         if outcomes is None:
-            if self._dealer_next:
-                n = self._walk.raw.profile.players
+            if self._dn:
+                n = self._w.raw.profile.players
                 outcomes = [(seat, 1.0 / n) for seat in range(n)]
             else:
-                outcomes = self._walk.outcomes()
+                outcomes = self._w.outcomes()
             self._outcomes = outcomes
         return outcomes
 
     def _apply_action(self, action: int) -> None:
-        if self._dealer_next:
+        if self._dn:
             ep = self.episode
             n = ep.profile.players
             seat = int(action)
@@ -341,7 +377,7 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
             return
         # The walk's own step (OpenSpiel gives an int), which says where it then stands
         # (as ``_moved`` would read it); a refused one changes nothing.
-        self._player = self._walk.step(action)
+        self._player = self._w.step(action)
         self._snap = None
         self._legal = None
         self._outcomes = None
