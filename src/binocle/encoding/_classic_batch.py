@@ -352,7 +352,7 @@ class ClassicBatch(Batch):
         p = g.current
         nine = g.trump * 8 + self.dix_rank
         take(g.concealed, p, nine)
-        g.concealed[p] = tuple(sorted(g.concealed[p] + (g.turn_up,)))
+        g.concealed[p] = with_card(g.concealed[p], g.turn_up)
         g.turn_up = nine
         g.meld_points[p] += _DIX_POINTS
         g.dixes += 1

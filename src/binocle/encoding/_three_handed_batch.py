@@ -261,12 +261,7 @@ class ThreeHandedBatch(Batch):
                 add(lo, hi, self.pass_id)
                 add(lo, hi, self.claim_id)
                 return
-            if (
-                g.tricks == 0
-                and self.meld_until_first_card
-                and _before_first_card(g, p)
-                and g.shown[p] < g.best[p]
-            ):
+            if self.meld_until_first_card and _before_first_card(g, p) and g.shown[p] < g.best[p]:
                 # Three-handed rules, Melds: more announcements until his first card.
                 if g.shown[p] == 0:
                     add(lo, hi, self.meld_id)
