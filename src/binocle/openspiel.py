@@ -214,6 +214,14 @@ class BinocleGame(pyspiel.Game):  # type: ignore[misc]
         return _read_state(self, text)
 
 
+#: The instance dictionary a state keeps beside its slots, where its base has none
+#: (pyspiel's ``State``; a stand-in base, as when the docs are built without the
+#: extra, may have one already).
+_OWN_DICT: tuple[str, ...] = (
+    ("__dict__",) if isinstance(pyspiel.State, type) and not pyspiel.State.__dictoffset__ else ()
+)
+
+
 class BinocleState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state over a :class:`binocle.encoding.Episode`.
 
@@ -229,7 +237,7 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
     # instance's dictionary; so the walk and the dealer flag are entered there too, by
     # the properties ``_walk`` and ``_dealer_next``, whose setters keep them in their
     # slots and work out the rest afresh.  The rest is kept in slots alone.
-    __slots__ = ("__dict__", "_dn", "_legal", "_outcomes", "_player", "_snap", "_w")
+    __slots__ = ("_dn", "_legal", "_outcomes", "_player", "_snap", "_w", *_OWN_DICT)
 
     _w: Walk
     _dn: bool
