@@ -352,8 +352,7 @@ class BinocleState(pyspiel.State):  # type: ignore[misc]
         """The legal ids (the chance outcomes at chance), kept until the next action."""
         legal = self._legal
         if legal is None:
-            players = self._w.raw.profile.players
-            legal = list(range(players)) if self._dn else self._w.legal_ids()
+            legal = list(range(self._w.raw.profile.players)) if self._dn else self._w.legal_ids()
             self._legal = legal
         return legal
 

@@ -111,10 +111,9 @@ class _Space:
         self.by_identity: dict[int, int] = {id(a): i for a, i in self.space._fixed.items()}
         #: Each id's fixed action (None for the ids of table-dependent actions).
         self.by_id: tuple[Action | None, ...] = self.space._by_id
-        #: The card kinds (a chance outcome is an index among them), a card's index
-        #: among them, and the chance outcomes' rows (``outcomes_of``).
+        #: The card kinds (a chance outcome is an index among them) and the chance
+        #: outcomes' rows (``outcomes_of``).
         self.cards: tuple[Card, ...] = kinds(profile.pack_size)
-        self.index: dict[int, int] = _kind_index(profile.pack_size)
         self.rows: list[list[Any] | None] = _outcome_rows(len(self.cards))
         self.melds: dict[Action, int] = {}
 
@@ -207,13 +206,18 @@ def locate(state: GameState, first_results: int, hands: int, ready: bool) -> int
     return NOBODY if seat is None else seat
 
 
-def remaining(state: GameState, deck: tuple[Card, ...] | list[Card]) -> list[int]:
+def remaining(
+    state: GameState, deck: tuple[Card, ...] | list[Card], pool: list[int] | None = None
+) -> list[int]:
     """How many copies of each card kind the next chance outcome is drawn from, with
-    ``deck`` drawn so far."""
+    ``deck`` drawn so far; ``pool``: the stock's counts where the caller keeps them
+    (a classic walk), read instead of the stock."""
     size = state.profile.pack_size
     index = _kind_index(size)
     if state.phase is _DEAL:
         left = [2] * len(index)
+    elif pool is not None:
+        left = list(pool)  # a list of its own: the pool is shared with copies of the walk
     else:
         left = [0] * len(index)
         for c in classic_part(state).stock:
@@ -421,19 +425,7 @@ class Walk:
         """At chance: how many copies of each card kind the next outcome is drawn from."""
         left = self.left
         if left is None:
-            pool = self.pool
-            state = self.raw
-            if pool is None or state.phase is _DEAL:
-                left = remaining(state, self.deck)
-            else:
-                # The stock's counts as the last deal or draw left them (a list of its
-                # own: the pool is shared with copies of the walk).
-                left = list(pool)
-                if self.deck:
-                    index = self.found().index
-                    for c in self.deck:
-                        left[index[int(c)]] -= 1
-            self.left = left
+            left = self.left = remaining(self.raw, self.deck, self.pool)
         return left
 
     def outcomes(self) -> list[tuple[int, float]]:
