@@ -64,8 +64,9 @@ def browser() -> Any:
 
 
 def _settled(page: Any, table: Any) -> bool:
-    """The page shows the newest state and it is the person's move (or the hand is over)."""
-    step = page.evaluate("document.body.dataset.step")
+    """The page shows the newest state, has no action of its own in flight (a burial sends
+    its cards one state at a time), and it is the person's move (or the hand is over)."""
+    step = page.evaluate("document.body.dataset.waiting ? null : document.body.dataset.step")
     return table.bot_to_act() is None and step == str(table.steps)
 
 

@@ -59,7 +59,8 @@ def page_for(context: Any, errors: list[str]) -> Any:
 
 
 def step_of(page: Any) -> int | None:
-    step = page.evaluate("document.body.dataset.step")
+    """The step the page shows, or None while an action it sent is unanswered."""
+    step = page.evaluate("document.body.dataset.waiting ? null : document.body.dataset.step")
     return int(step) if step is not None and step.isdigit() else None
 
 

@@ -64,9 +64,13 @@ function connect() {
   ws.onmessage = (event) => receive(JSON.parse(event.data));
 }
 
+// An action sent and not yet answered: the page marks itself (data-waiting) until the
+// server's next state or its refusal arrives.
 function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
-  else showMessage("not connected to the server");
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    if (msg.type === "action") document.body.dataset.waiting = "true";
+    ws.send(JSON.stringify(msg));
+  } else showMessage("not connected to the server");
 }
 
 function setStatus(text) { $("status").textContent = text; }
@@ -81,6 +85,7 @@ function receive(msg) {
       break;
     case "state": receiveState(msg); break;
     case "error":
+      delete document.body.dataset.waiting;
       if (msg.message.startsWith("no such game") || msg.message.startsWith("wrong token")) {
         sessionStorage.removeItem("binocle-game");
       }
@@ -236,6 +241,7 @@ function renderState(msg) {
   if (!previous || previous.game !== msg.game) { shownTrickKey = trickKey(msg.table.last_trick); chosen = []; buryQueue = []; }
   current = msg;
   document.body.dataset.step = String(msg.step);
+  delete document.body.dataset.waiting;
   const v = msg.view;
   const c = msg.controls;
   const t = msg.table;
