@@ -123,6 +123,56 @@ def test_observation_is_the_information_state_tensor() -> None:
     assert e.render() == E.observation_string(view)
 
 
+@pytest.mark.parametrize(
+    ("profile", "options"),
+    [
+        ("cutthroat", {}),
+        ("classic", {}),
+        ("classic", {"pack": 64}),
+        ("three-handed", {"claim_overlooked": True}),
+    ],
+)
+@pytest.mark.parametrize("observation", ["information_state", "observation"])
+def test_every_observation_is_the_views_tensor(
+    profile: str, options: dict[str, object], observation: str
+) -> None:
+    """At every step of random two-hand episodes (the classic stock draws and the
+    second hand's deal among them), every agent's observation is the tensor of its
+    seat's view of the game, and its mask the legal ids when its seat is to act
+    (none otherwise); two reads give equal arrays that are not the same memory."""
+    tensor = E.information_state_tensor if observation == "information_state" else None
+    rng = np.random.default_rng(7)
+    e = raw_env(profile, hands=2, observation=observation, **options)
+    for seed in range(2):
+        e.reset(seed=seed)
+        steps = 0
+        while e.agents:
+            state = e.episode.state
+            for seat, agent in enumerate(e.possible_agents):
+                obs = e.observe(agent)
+                view = binocle.observe(state, seat)
+                want = tensor(view) if tensor else E.observation_tensor(view)
+                assert obs["observation"].dtype == np.float32
+                assert obs["observation"].tolist() == want, (steps, seat)
+                legal = list(E.legal_ids(state)) if state.current_player == seat else []
+                assert np.flatnonzero(obs["action_mask"]).tolist() == legal, (steps, seat)
+                again = e.observe(agent)
+                assert np.array_equal(again["observation"], obs["observation"])
+                assert not np.shares_memory(again["observation"], obs["observation"])
+                assert not np.shares_memory(again["action_mask"], obs["action_mask"])
+            agent = e.agent_selection
+            if e.terminations[agent]:
+                e.step(None)
+                continue
+            legal_ids = np.flatnonzero(e.observe(agent)["action_mask"])
+            calm = [
+                a for a in legal_ids if E.action_labels(e.profile)[a] not in ("claim", "concede")
+            ]
+            e.step(int(rng.choice(calm or legal_ids)))
+            steps += 1
+        assert steps > 40
+
+
 def test_bad_arguments_and_illegal_actions() -> None:
     """Bad settings and illegal ids raise binocle errors; a refused step changes nothing."""
     with pytest.raises(binocle.InvalidArgumentError):

@@ -37,6 +37,7 @@ the rewards an agent has not yet collected.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import gymnasium
@@ -51,13 +52,9 @@ from binocle.encoding._fast import FastEncoder
 from binocle.encoding._rewards import walk_returns
 from binocle.encoding._walk import END, Walk
 from binocle.errors import InvalidArgumentError, excerpt
-from binocle.game import legal_actions
 from binocle.profiles import get_profile
 
 __all__ = ["env", "raw_env"]
-
-#: How many masks the environment remembers before it starts afresh.
-_MASKS_KEPT = 4096
 
 #: The tensors an observation can be.
 _OBSERVATIONS = ("information_state", "observation", "perfect_recall")
@@ -150,12 +147,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         # The tensors read from the state (the information state or the observation).
         self._encoder = FastEncoder(self.profile, full=observation == "information_state")
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
-        # Masks by the legal ids' tuple (the writer hands out one tuple per legal set).
-        self._masks: dict[int, tuple[tuple[int, ...], np.ndarray]] = {}
         # The walk the returns were last paid on (another is an episode set from
-        # outside), and those returns.
-        self._paid: tuple[Walk, tuple[float, ...]] = (self._walk, ())
+        # outside), those returns, and the scores they were read from.
+        self._paid: tuple[Walk, tuple[float, ...], object] = (self._walk, (), None)
         self._num_actions = size
+        self._zeros = bytes(4 * self._encoder.size)  # a float32 tensor of zeros
         self._rng = np.random.default_rng()
         self.agents: list[str] = []
 
@@ -187,7 +183,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         walk = self._walk = E.Episode.new(self.profile, hands=self.hands, dealer=seat)._walk()
         self._chance(walk)
         self._snap = None
-        self._paid = (walk, walk_returns(self._walk, self.reward))
+        self._paid = (walk, walk_returns(walk, self.reward), walk.raw.scores)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -225,19 +221,26 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        walk, before = self._paid
+        walk, before, scores = self._paid
         if walk is not self._walk:  # the episode was set from outside
             walk = self._walk
-            before = walk_returns(self._walk, self.reward)
+            before = walk_returns(walk, self.reward)
+            scores = None
         # Refused (a bad or illegal id): nothing changes, uncollected rewards stay.
         walk.apply(action)
         self._snap = None
         self._chance(walk)
         self._cumulative_rewards[agent] = 0.0
-        after = walk_returns(self._walk, self.reward)
-        self._paid = (walk, after)
-        self.rewards = {a: after[i] - before[i] for i, a in enumerate(self.possible_agents)}
-        if walk.where() == END:
+        over = walk.where() == END
+        if walk.raw.scores is scores and not over:
+            # Nothing a return reads has moved (the scores are the same tuple; a
+            # win or a loss is paid at the end): nobody is paid.
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+        else:
+            after = walk_returns(walk, self.reward)
+            self._paid = (walk, after, walk.raw.scores)
+            self.rewards = {a: after[i] - before[i] for i, a in enumerate(self.possible_agents)}
+        if over:
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self.agent_selection = self._selected()
@@ -246,32 +249,32 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = self._seats[agent]
         walk = self._walk
         encoder = self._encoder
+        # Both arrays filled as Python buffers and handed to numpy whole: a few entries
+        # each, where numpy's own per-call costs would outweigh the work.
+        legal = bytearray(self._num_actions)
         if walk.where() == seat:
-            state = walk.state
-            ids = encoder.legal_ids(state, legal_actions(state))
-            known = self._masks.get(id(ids))
-            if known is None or known[0] is not ids:
-                row = np.zeros(self._num_actions, np.int8)
-                row[list(ids)] = 1
-                if len(self._masks) > _MASKS_KEPT:
-                    self._masks.clear()
-                known = self._masks[id(ids)] = (ids, row)
-            mask = known[1].copy()
-        else:
-            mask = np.zeros(self._num_actions, np.int8)
+            for i in walk.legal_ids():  # the walk's own ids, kept until it moves
+                legal[i] = 1
+        mask = np.frombuffer(legal, np.int8)
         if self.observation_kind == "perfect_recall":
             tensor = np.asarray(E.perfect_recall_tensor(self.episode, seat), np.float32)
         else:
             ones: list[int] = []
             at: list[int] = []
             values: list[float] = []
-            encoder.observe(walk.state, seat, ones, at, values)
-            if at:
-                ones += at
-                weights = [1.0] * (len(ones) - len(at)) + values
-                tensor = np.bincount(ones, weights, encoder.size).astype(np.float32)
-            else:
-                tensor = np.bincount(ones, minlength=encoder.size).astype(np.float32)
+            # The walk's state as it stands: its history's deal is written in draw
+            # order only when a whole view is read (then from ``walk.state``).
+            if encoder.observe(walk.raw, seat, ones, at, values) and walk.tail >= 0:
+                ones.clear()
+                at.clear()
+                values.clear()
+                encoder.observe(walk.state, seat, ones, at, values)
+            row = array("f", self._zeros)
+            for k in ones:  # a card held twice counts two
+                row[k] += 1.0
+            for k, v in zip(at, values, strict=True):  # each such column written once
+                row[k] = v
+            tensor = np.frombuffer(row, np.float32)
         if self.normalised:
             tensor /= self._scale
         return {"observation": tensor, "action_mask": mask}

@@ -123,6 +123,7 @@ class FastEncoder:
         self.passed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
         self.legal_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
         self.meld_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+        self.played_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
         # The ids of meld actions that use no particular table copy, by the action's
         # fields: such an id does not depend on the state.
         self.meld_ids: dict[tuple[object, ...], int] = {}
@@ -373,19 +374,34 @@ class FastEncoder:
     def _played(self, state: GameState, ones: list[int]) -> None:
         """The information state's ``played`` part: each card played this hand, in
         the row of the seat that played it (read back along the history to the
-        hand's deal)."""
+        hand's deal, or to a history node whose columns are known)."""
         start = self.played_at
         width = self.width
         kind = self.kind
-        node: Any = state.history
+        memo = self.played_memo
+        top: Any = state.history
+        node: Any = top
+        known: tuple[int, ...] = ()
+        new: list[int] = []
         while node:
+            hit = memo.get(id(node))
+            if hit is not None and hit[0] is node:
+                known = hit[1]
+                break
             action = node[1]
             k = action.kind
             if k is _DEAL_KIND:
                 break
             if k is _PLAY:
-                ones.append(start + node[2] * width + kind[action.card])
+                new.append(start + node[2] * width + kind[action.card])
             node = node[0]
+        if node is not top:  # the top node was not known: keep it
+            if new:
+                known = known + tuple(new)
+            if len(memo) > _MEMO_SIZE:
+                memo.clear()
+            memo[id(top)] = (top, known)
+        ones.extend(known)
 
     def _from_view(self, state: GameState, seat: int, at: list[int], values: list[float]) -> None:
         from binocle.game import observe
