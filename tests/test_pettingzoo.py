@@ -355,3 +355,19 @@ def test_a_deal_drawn_whole_is_the_deal_drawn_card_by_card(profile: str) -> None
             slow.step(a)
         assert fast.episode.history == slow.episode.history
         assert len(fast.episode.history) > 60
+
+
+def test_reset_seeds_the_action_spaces() -> None:
+    """``reset(seed=s)`` seeds agent ``i``'s action space with ``s + i``, through
+    ``action_space`` and the ``action_spaces`` dict alike."""
+    a, b = raw_env("cutthroat"), raw_env("cutthroat")
+    a.reset(seed=5)
+    b.reset(seed=5)
+    drawn = [a.action_space(agent).sample() for agent in a.possible_agents for _ in range(4)]
+    assert drawn == [b.action_spaces[x].sample() for x in b.possible_agents for _ in range(4)]
+    ref = raw_env("cutthroat")
+    for i, agent in enumerate(ref.possible_agents):
+        ref.action_spaces[agent].seed(5 + i)
+    assert drawn == [ref.action_space(x).sample() for x in ref.possible_agents for _ in range(4)]
+    a.reset(seed=6)
+    assert drawn != [a.action_space(x).sample() for x in a.possible_agents for _ in range(4)]

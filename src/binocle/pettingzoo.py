@@ -130,7 +130,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         low, high = E.tensor_bounds(self.profile, observation, hands, normalised)
         self._scale = np.asarray(E.tensor_scale(self.profile, observation, hands), np.float32)
         box_low, box_high = np.asarray(low, np.float32), np.asarray(high, np.float32)
-        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self._action_spaces: dict[str, spaces.Space[Any]] = {
+            a: spaces.Discrete(size) for a in self.possible_agents
+        }
+        self._space_seed: int | None = None  # a reset's seed, not yet given to them
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -160,6 +163,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
         from the one set."""
     )
 
+    @property
+    def action_spaces(self) -> dict[str, spaces.Space[Any]]:
+        """Each agent's action space; after ``reset(seed=s)``, agent ``i``'s is seeded
+        with ``s + i`` (when first read: a seed costs more than most steps)."""
+        seed = self._space_seed
+        if seed is not None:
+            self._space_seed = None
+            for i, agent in enumerate(self.possible_agents):
+                self._action_spaces[agent].seed(seed + i)
+        return self._action_spaces
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
@@ -171,8 +185,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-            for i, agent in enumerate(self.possible_agents):
-                self.action_spaces[agent].seed(seed + i)
+            self._space_seed = seed
         if self.dealer == "random":
             seat = int(self._rng.integers(self.profile.players))
         elif self.dealer == "rotate":
@@ -199,18 +212,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         weighs them (one uniform number a card, walked down the outcomes in
         order), a deal or a draw at a time."""
         while walk.is_chance():
-            counts = list(walk.counts())
-            for r in self._rng.random(walk.to_draw()).tolist():
-                total = sum(counts)
-                pick = -1
-                for i, k in enumerate(counts):
-                    if k:
-                        pick = i
-                        r -= k / total
-                        if r < 0:
-                            break
-                counts[pick] -= 1
-                walk.chance(pick)
+            walk.draw(self._rng.random(walk.to_draw()).tolist())
 
     def _selected(self) -> str:
         p = self._walk.where()

@@ -531,6 +531,27 @@ class Walk:
         self.left = None
         self.legal = None
 
+    def draw(self, numbers: list[float]) -> None:
+        """Take one chance outcome for each of ``numbers`` (uniform in [0, 1), no more
+        than :meth:`to_draw`): each number is walked down the outcomes in order, less
+        each one's probability as :meth:`outcomes` weighs it, and the outcome where it
+        falls below 0 is taken."""
+        counts = list(self.counts())
+        for r in numbers:
+            total = 0
+            for k in counts:
+                total += k
+            pick = -1
+            for i in range(len(counts)):
+                k = counts[i]
+                if k:
+                    pick = i
+                    r -= k / total
+                    if r < 0:
+                        break
+            counts[pick] -= 1
+            self.chance(pick)
+
     def decide(self, action: Action, action_id: int) -> None:
         """Take the decision ``action`` (legal here, with id ``action_id``)."""
         before = self.raw
