@@ -174,6 +174,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
                 self._action_spaces[agent].seed(seed + i)
         return self._action_spaces
 
+    @action_spaces.setter
+    def action_spaces(self, spaces_: dict[str, spaces.Space[Any]]) -> None:
+        self._action_spaces = spaces_
+        self._space_seed = None
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
