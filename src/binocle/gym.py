@@ -224,15 +224,8 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _observation(self) -> np.ndarray:
         s = self.state
         assert s is not None
-        ones: list[int] = []
-        at: list[int] = []
-        values: list[float] = []
-        self._encoder.observe(s, self.seat, ones, at, values)
-        size = self._encoder.size
-        out = np.bincount(np.array(ones, np.intp), minlength=size).astype(np.float32)
-        if at:
-            out += np.bincount(np.array(at, np.intp), np.array(values), size).astype(np.float32)
-        return out
+        row, _ = self._encoder.dense(s, self.seat)
+        return np.frombuffer(row, np.float32)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         s = self.state

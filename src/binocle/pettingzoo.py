@@ -37,7 +37,6 @@ the rewards an agent has not yet collected.
 
 from __future__ import annotations
 
-from array import array
 from typing import Any
 
 import gymnasium
@@ -154,7 +153,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         # outside), those returns, and the scores they were read from.
         self._paid: tuple[Walk, tuple[float, ...], object] = (self._walk, (), None)
         self._num_actions = size
-        self._zeros = bytes(4 * self._encoder.size)  # a float32 tensor of zeros
         self._rng = np.random.default_rng()
         self.agents: list[str] = []
 
@@ -256,8 +254,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = self._seats[agent]
         walk = self._walk
         encoder = self._encoder
-        # Both arrays filled as Python buffers and handed to numpy whole: a few entries
-        # each, where numpy's own per-call costs would outweigh the work.
+        # Both arrays filled as Python buffers and handed to numpy whole.
         legal = bytearray(self._num_actions)
         if walk.where() == seat:
             for i in walk.legal_ids():  # the walk's own ids, kept until it moves
@@ -266,21 +263,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.observation_kind == "perfect_recall":
             tensor = np.asarray(E.perfect_recall_tensor(self.episode, seat), np.float32)
         else:
-            ones: list[int] = []
-            at: list[int] = []
-            values: list[float] = []
             # The walk's state as it stands: its history's deal is written in draw
             # order only when a whole view is read (then from ``walk.state``).
-            if encoder.observe(walk.raw, seat, ones, at, values) and walk.tail >= 0:
-                ones.clear()
-                at.clear()
-                values.clear()
-                encoder.observe(walk.state, seat, ones, at, values)
-            row = array("f", self._zeros)
-            for k in ones:  # a card held twice counts two
-                row[k] += 1.0
-            for k, v in zip(at, values, strict=True):  # each such column written once
-                row[k] = v
+            row, whole = encoder.dense(walk.raw, seat)
+            if whole and walk.tail >= 0:
+                row, _ = encoder.dense(walk.state, seat)
             tensor = np.frombuffer(row, np.float32)
         if self.normalised:
             tensor /= self._scale

@@ -17,6 +17,7 @@ closures.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Final
 
 from binocle._step import apply, legal_actions
@@ -127,6 +128,7 @@ class FastEncoder:
         # The ids of meld actions that use no particular table copy, by the action's
         # fields: such an id does not depend on the state.
         self.meld_ids: dict[tuple[object, ...], int] = {}
+        self.zeros: bytes = bytes(4 * self.size)  # a float32 tensor of zeros
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as its arguments (the compiled class has no other way), its
@@ -370,6 +372,24 @@ class FastEncoder:
             return False
         self._from_view(state, seat, at, values)
         return True
+
+    def dense(self, state: GameState, seat: int) -> tuple[array[float], bool]:
+        """``seat``'s whole tensor of ``state`` as a float32 buffer (for
+        ``numpy.frombuffer``), and :meth:`observe`'s return value.
+
+        A buffer filled entry by entry: a tensor has a few dozen entries, where
+        numpy's own costs per call on lists would outweigh the work.
+        """
+        ones: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        whole = self.observe(state, seat, ones, at, values)
+        row = array("f", self.zeros)
+        for k in ones:  # a card held twice counts two
+            row[k] += 1.0
+        for i in range(len(at)):  # each such column written once
+            row[at[i]] = values[i]
+        return row, whole
 
     def _played(self, state: GameState, ones: list[int]) -> None:
         """The information state's ``played`` part: each card played this hand, in
