@@ -346,19 +346,23 @@ class VectorEnv:
 
     def _write_in_place(self, batch: _Batch) -> None:
         ones: list[int] = []
+        ones_n: list[int] = []
         at: list[int] = []
+        at_n: list[int] = []
         values: list[int] = []
         lo: list[int] = []
         lens: list[int] = []
         totals: list[int] = []
         seats: list[int] = []
         whole: list[int] = []
-        batch.write(ones, at, values, lo, lens, totals, seats, whole)
+        batch.write(ones, ones_n, at, at_n, values, lo, lens, totals, seats, whole)
         obs = self.observations
         flat = obs.reshape(-1)
         total = flat.shape[0]
-        flat[:] = np.bincount(_ints(ones), minlength=total)
-        flat[_ints(at)] = _ints(values)  # one entry a column: set, not added
+        bases = self._bases
+        flat[:] = np.bincount(_ints(ones) + np.repeat(bases, _ints(ones_n)), minlength=total)
+        # One entry a column in its game: set, not added.
+        flat[_ints(at) + np.repeat(bases, _ints(at_n))] = _ints(values)
         part = self._gone_part
         obs[:, part] += self._gone
         if whole:  # those games' tensors were read whole from the view

@@ -220,7 +220,9 @@ class Batch:
     def write(
         self,
         ones: list[int],
+        ones_n: list[int],
         at: list[int],
+        at_n: list[int],
         values: list[int],
         lo: list[int],
         lens: list[int],
@@ -229,14 +231,15 @@ class Batch:
         whole: list[int],
     ) -> None:
         """Every game's observation tensor of its seat to decide, without the cards
-        played this hand (``ones``: flat positions that count one each, a card held
-        twice there twice; ``at``/``values``: flat positions with another value),
+        played this hand (``ones``: columns that count one each, a card held twice
+        there twice, ``ones_n[i]`` of them game ``i``'s; ``at``/``values``: columns
+        with another value, ``at_n[i]`` of them game ``i``'s: columns within a
+        game's tensor, small numbers that Python does not allocate anew),
         its legal ids (ranges of flat positions, ``lens[k]`` from ``lo[k]``, in
         ascending order; ``totals``: each game's number of ids) and its seat to
         decide (``seats``).  ``whole`` lists the games whose tensor is written
         whole, the cards played this hand included."""
         enc = self.encoder
-        size: int = enc.size
         num_actions: int = enc.num_actions
         at_seat = enc.at_seat
         at_to_act = enc.at_to_act
@@ -247,9 +250,11 @@ class Batch:
         trick_seat = enc.trick_seat
         trick_card = enc.trick_card
         games = self.games
+        base = 0  # each game's columns from 0: the caller adds the game's offset
         for i in range(len(games)):
             g = games[i]
-            base = i * size
+            was_ones = len(ones)
+            was_at = len(at)
             seat = g.current
             seats.append(seat)
             if self._observe(g, seat, base, ones, at, values):
@@ -265,6 +270,8 @@ class Batch:
                     ones.append(base + trick_seat[r][who])
                     ones.append(base + trick_card[r][c])
                 values_at(base + at_scores, g.scores, at, values)
+            ones_n.append(len(ones) - was_ones)
+            at_n.append(len(at) - was_at)
             # The legal ids, as ranges of flat positions.
             start = i * num_actions
             glo = g.lo
