@@ -17,7 +17,6 @@ closures.
 
 from __future__ import annotations
 
-from array import array
 from typing import Any, Final
 
 from binocle._step import apply, legal_actions
@@ -373,8 +372,8 @@ class FastEncoder:
         self._from_view(state, seat, at, values)
         return True
 
-    def dense(self, state: GameState, seat: int) -> tuple[array[float], bool]:
-        """``seat``'s whole tensor of ``state`` as a float32 buffer (for
+    def dense(self, state: GameState, seat: int) -> tuple[bytearray, bool]:
+        """``seat``'s whole tensor of ``state`` as the bytes of float32 numbers (for
         ``numpy.frombuffer``), and :meth:`observe`'s return value.
 
         A buffer filled entry by entry: a tensor has a few dozen entries, where
@@ -384,12 +383,14 @@ class FastEncoder:
         at: list[int] = []
         values: list[float] = []
         whole = self.observe(state, seat, ones, at, values)
-        row = array("f", self.zeros)
+        data = bytearray(self.zeros)
+        row = memoryview(data).cast("f")
         for k in ones:  # a card held twice counts two
-            row[k] += 1.0
+            row[k] = row[k] + 1.0
         for i in range(len(at)):  # each such column written once
             row[at[i]] = values[i]
-        return row, whole
+        row.release()
+        return data, whole
 
     def _played(self, state: GameState, ones: list[int]) -> None:
         """The information state's ``played`` part: each card played this hand, in
