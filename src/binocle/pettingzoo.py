@@ -58,6 +58,10 @@ __all__ = ["env", "raw_env"]
 #: The tensors an observation can be.
 _OBSERVATIONS = ("information_state", "observation", "perfect_recall")
 
+# The arrays' types as dtype objects: numpy reads a type such as np.int8 afresh each call.
+_INT8 = np.dtype(np.int8)
+_FLOAT32 = np.dtype(np.float32)
+
 
 def env(profile: Any = "cutthroat", **kwargs: Any) -> AECEnv:
     """The environment for ``profile`` (name or profile) with options by keyword,
@@ -259,7 +263,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if walk.where() == seat:
             for i in walk.legal_ids():  # the walk's own ids, kept until it moves
                 legal[i] = 1
-        mask = np.frombuffer(legal, np.int8)
+        mask = np.frombuffer(legal, _INT8)
         if self.observation_kind == "perfect_recall":
             tensor = np.asarray(E.perfect_recall_tensor(self.episode, seat), np.float32)
         else:
@@ -268,7 +272,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             row, whole = encoder.dense(walk.raw, seat)
             if whole and walk.tail >= 0:
                 row, _ = encoder.dense(walk.state, seat)
-            tensor = np.frombuffer(row, np.float32)
+            tensor = np.frombuffer(row, _FLOAT32)
         if self.normalised:
             tensor /= self._scale
         return {"observation": tensor, "action_mask": mask}
