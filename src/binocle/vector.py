@@ -150,6 +150,7 @@ class VectorEnv:
         gone = self._encoder.one["gone"]
         self._gone_part = slice(gone, gone + width)
         self._bases = np.arange(0, n * self.observation_size, self.observation_size)
+        self._mask_bases = np.arange(0, n * self.num_actions, self.num_actions)
         # The flat positions of the legal ids in ``action_masks``, and their sparse form
         # (made when first asked for).
         self._legal_at = np.zeros(0, np.intp)
@@ -369,10 +370,12 @@ class VectorEnv:
             obs[whole, part] -= self._gone[whole]
         starts = _ints(lo)
         sizes = _ints(lens)
+        counts = _ints(totals)
         ends = np.cumsum(sizes)
         legal = np.arange(ends[-1] if len(ends) else 0, dtype=np.intp)
         legal += np.repeat(starts - (ends - sizes), sizes)
-        self._legal_written(legal, _ints(totals), seats)
+        legal += np.repeat(self._mask_bases, counts)  # each game's row of the masks
+        self._legal_written(legal, counts, seats)
 
     def _legal_written(
         self, legal: np.ndarray, counts: np.ndarray | None, seats: list[int]

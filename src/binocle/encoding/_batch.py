@@ -235,12 +235,11 @@ class Batch:
         there twice, ``ones_n[i]`` of them game ``i``'s; ``at``/``values``: columns
         with another value, ``at_n[i]`` of them game ``i``'s: columns within a
         game's tensor, small numbers that Python does not allocate anew),
-        its legal ids (ranges of flat positions, ``lens[k]`` from ``lo[k]``, in
-        ascending order; ``totals``: each game's number of ids) and its seat to
+        its legal ids (ranges of ids, ``lens[k]`` from ``lo[k]``, ascending game
+        by game; ``totals``: each game's number of ids) and its seat to
         decide (``seats``).  ``whole`` lists the games whose tensor is written
         whole, the cards played this hand included."""
         enc = self.encoder
-        num_actions: int = enc.num_actions
         at_seat = enc.at_seat
         at_to_act = enc.at_to_act
         at_dealer = enc.at_dealer
@@ -272,14 +271,13 @@ class Batch:
                 values_at(base + at_scores, g.scores, at, values)
             ones_n.append(len(ones) - was_ones)
             at_n.append(len(at) - was_at)
-            # The legal ids, as ranges of flat positions.
-            start = i * num_actions
+            # The legal ids, as ranges of ids.
             glo = g.lo
             ghi = g.hi
             total = 0
             for k in range(len(glo)):
                 n = ghi[k] - glo[k]
-                lo.append(start + glo[k])
+                lo.append(glo[k])
                 lens.append(n)
                 total += n
             totals.append(total)
