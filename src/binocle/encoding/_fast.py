@@ -385,8 +385,21 @@ class FastEncoder:
         whole = self.observe(state, seat, ones, at, values)
         data = bytearray(self.zeros)
         row = memoryview(data).cast("f")
-        for k in ones:  # a card held twice counts two
-            row[k] = row[k] + 1.0
+        # Sorted, a column's entries stand together: each column is stored once, its
+        # count (a card held twice counts two), and never read back.
+        ones.sort()
+        prev = -1
+        count = 0
+        for k in ones:
+            if k == prev:
+                count += 1
+            else:
+                if count:
+                    row[prev] = float(count)
+                prev = k
+                count = 1
+        if count:
+            row[prev] = float(count)
         for i in range(len(at)):  # each such column written once
             row[at[i]] = values[i]
         row.release()
