@@ -536,11 +536,18 @@ class Walk:
         than :meth:`to_draw`): each number is walked down the outcomes in order, less
         each one's probability as :meth:`outcomes` weighs it, and the outcome where it
         falls below 0 is taken."""
-        counts = list(self.counts())
-        for r in numbers:
-            total = 0
-            for k in counts:
-                total += k
+        counts = self.counts()  # kept in step with the cards taken, as chance() does
+        cards = self.found().cards
+        deck = self.deck
+        history = self.history
+        actors = self.actors
+        # Every card but the one that ends the deal or the draw only joins the deck.
+        room = chance_left(self.raw, len(deck)) - 1
+        total = 0
+        for k in counts:
+            total += k
+        for j in range(len(numbers)):
+            r = numbers[j]
             pick = -1
             for i in range(len(counts)):
                 k = counts[i]
@@ -549,8 +556,18 @@ class Walk:
                     r -= k / total
                     if r < 0:
                         break
-            counts[pick] -= 1
-            self.chance(pick)
+            if j < room:
+                counts[pick] -= 1
+                total -= 1
+                deck.append(cards[pick])
+                history.append(pick)
+                actors.append(-1)
+                self.at = CHANCE
+                continue
+            self.chance(pick)  # the last card: the deal or the draw is applied
+            if j + 1 < len(numbers):
+                self.draw(numbers[j + 1 :])
+            return
 
     def decide(self, action: Action, action_id: int) -> None:
         """Take the decision ``action`` (legal here, with id ``action_id``)."""
