@@ -11,7 +11,9 @@
 
 Agents are ``player_0`` … one per seat.  An observation is a dict: ``observation``,
 a tensor of the seat (float32), and ``action_mask``, one int8 per action id, 1
-where legal for the agent to act.  ``observation`` picks the tensor:
+where legal for the agent to act (``obs["action_mask"].view(bool).nonzero()[0]``
+lists those ids: numpy scans a bool view several times as fast as int8).
+``observation`` picks the tensor:
 ``"information_state"`` (the default: the view of the hand in play,
 :func:`binocle.encoding.information_state_tensor`), ``"observation"`` (the
 compact view of the present) or ``"perfect_recall"`` (everything the seat saw
@@ -243,15 +245,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         over = walk.where() == END
         if walk.raw.scores is scores and not over:
             # Nothing a return reads has moved (the scores are the same tuple; a
-            # win or a loss is paid at the end): nobody is paid.
+            # win or a loss is paid at the end): nobody is paid, nothing accumulates.
             self.rewards = dict.fromkeys(self.possible_agents, 0.0)
         else:
             after = walk_returns(walk, self.reward)
             self._paid = (walk, after, walk.raw.scores)
             self.rewards = {a: after[i] - before[i] for i, a in enumerate(self.possible_agents)}
-        if over:
-            self.terminations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
+            if over:
+                self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         self.agent_selection = self._selected()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
