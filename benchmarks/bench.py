@@ -179,7 +179,14 @@ def pettingzoo_playouts(name: str, *, uniform: bool = False) -> Work:
     """Random episodes (one hand each) of binocle's PettingZoo environment: each step a
     uniform choice among the ids its action mask allows, but (unless ``uniform``)
     claims and concessions while another id is allowed, as the honest playouts of
-    line a; steps counted, and the hands played to their last trick."""
+    line a; steps counted, and the hands played to their last trick.
+
+    The ids are read from the mask through a bool view of it (the mask holds 0 and 1):
+    numpy finds the nonzero entries of a bool array several times as fast as those
+    of an int8 one, about 5 µs less a step with the 2,520 ids of classic and
+    three-handed."""
+    import numpy as np
+
     from binocle.pettingzoo import raw_env
 
     env = raw_env(name)
@@ -196,7 +203,7 @@ def pettingzoo_playouts(name: str, *, uniform: bool = False) -> Work:
             if env.terminations[agent] or env.truncations[agent]:
                 env.step(None)
                 continue
-            legal = env.observe(agent)["action_mask"].nonzero()[0].tolist()
+            legal = env.observe(agent)["action_mask"].view(np.bool_).nonzero()[0].tolist()
             a = rng.choice(legal)
             if a in enders:
                 calm = [x for x in legal if x not in enders]
