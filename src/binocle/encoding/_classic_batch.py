@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from binocle._mypyc import mypyc_attr
-from binocle.actions import CLAIM, DIX, PASS
+from binocle.actions import CLAIM, DIX, PASS, PLAY_TABLE
 from binocle.cards import Card
 from binocle.core import Phase
 from binocle.encoding._batch import (
@@ -48,7 +48,7 @@ from binocle.encoding._batch import (
     with_card,
 )
 from binocle.encoding._fast import FastEncoder
-from binocle.profiles._classic_rules import _table_groups, _table_plays
+from binocle.profiles._classic_rules import _table_groups
 from binocle.rules.classic_melds import (
     Announcement,
     MeldTable,
@@ -118,6 +118,12 @@ class ClassicBatch(Batch):
         for action, i in fixed.items():
             if i < self.table_play:
                 self.action_of[i] = action
+        # Each card's first id of a play from the table (by the card's number): its
+        # copies that a table tells apart follow it (the action space's layout).
+        self.table_play_id: list[int] = [-1] * 32
+        for c in space.cards:
+            k: int = c
+            self.table_play_id[k] = space._table_play_id(None, PLAY_TABLE[k])
         self.pass_id: int = fixed[PASS]
         self.dix_id: int = fixed[DIX]
         self.claim_id: int = fixed[CLAIM]
@@ -239,23 +245,18 @@ class ClassicBatch(Batch):
 
     def _table_plays(self, g: _Game, p: int) -> list[tuple[int, int]]:
         """Seat ``p``'s plays from its table, as (id, slot), by id: the engine's plays
-        of the table, each copy's id as the action space gives it."""
+        of the table (a card's copies told apart where their histories differ: the
+        lowest slot of each), each copy's id as the action space gives it."""
         table = g.tables[p]
         if g.plays_of[p] is table:
             return g.plays[p]
         out: list[tuple[int, int]] = []
-        space = self.space
-        groups = _table_groups(table)
-        for action in _table_plays(table):
-            number = action.number
-            card = action.card
-            assert card is not None
-            out.append(
-                (
-                    space._table_play_id(table, action),
-                    groups[card][0] if number is None else number,
-                )
-            )
+        first_id = self.table_play_id
+        for card, slots in _table_groups(table).items():
+            k: int = card
+            base = first_id[k]
+            for copy in range(len(slots)):
+                out.append((base + copy, slots[copy]))
         out.sort(key=first)
         g.plays_of[p] = table
         g.plays[p] = out
