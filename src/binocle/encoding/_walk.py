@@ -486,11 +486,7 @@ class Walk:
             )
         deck = self.deck
         if len(deck) + 1 < chance_left(state, 0):
-            deck.append(card)
-            counts[outcome] -= 1
-            self.history.append(outcome)
-            self.actors.append(-1)
-            self.at = CHANCE
+            self._to_deck(counts, outcome, card)
             return
         # The last card of the deal or the draw: the rest of the pack (or the stock) in
         # its sorted order follows the cards drawn.
@@ -538,11 +534,8 @@ class Walk:
         falls below 0 is taken."""
         counts = self.counts()  # kept in step with the cards taken, as chance() does
         cards = self.found().cards
-        deck = self.deck
-        history = self.history
-        actors = self.actors
         # Every card but the one that ends the deal or the draw only joins the deck.
-        room = chance_left(self.raw, len(deck)) - 1
+        room = chance_left(self.raw, len(self.deck)) - 1
         total = 0
         for k in counts:
             total += k
@@ -556,18 +549,24 @@ class Walk:
                     r -= k / total
                     if r < 0:
                         break
-            if j < room:
-                counts[pick] -= 1
+            if j < room and pick >= 0:
+                self._to_deck(counts, pick, cards[pick])
                 total -= 1
-                deck.append(cards[pick])
-                history.append(pick)
-                actors.append(-1)
-                self.at = CHANCE
                 continue
-            self.chance(pick)  # the last card: the deal or the draw is applied
+            # The last card (the deal or the draw is applied), or no card left: checked.
+            self.chance(pick)
             if j + 1 < len(numbers):
                 self.draw(numbers[j + 1 :])
             return
+
+    def _to_deck(self, counts: list[int], outcome: int, card: Card) -> None:
+        """Chance outcome ``outcome`` (``card``, a copy still in ``counts``), not the
+        last of its deal or draw: it joins the deck drawn so far."""
+        self.deck.append(card)
+        counts[outcome] -= 1
+        self.history.append(outcome)
+        self.actors.append(-1)
+        self.at = CHANCE
 
     def decide(self, action: Action, action_id: int) -> None:
         """Take the decision ``action`` (legal here, with id ``action_id``)."""
