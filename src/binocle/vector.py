@@ -1,4 +1,5 @@
-"""Many games stepped at once into numpy arrays, for learning at speed (needs numpy).
+"""Many games stepped at once into numpy arrays, for learning at speed (needs numpy and
+librt: the ``pettingzoo`` extra).
 
 >>> import numpy as np
 >>> from binocle.vector import VectorEnv
@@ -35,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from librt.strings import BytesWriter
 
 from binocle.actions import Action
 from binocle.core import GameState, Phase
@@ -346,36 +348,26 @@ class VectorEnv:
         self._legal_written(_ints(legal_at), None, seats)
 
     def _write_in_place(self, batch: _Batch) -> None:
-        ones: list[int] = []
-        ones_n: list[int] = []
-        at: list[int] = []
-        at_n: list[int] = []
-        values: list[int] = []
-        lo: list[int] = []
-        lens: list[int] = []
+        counts = BytesWriter()
+        at = BytesWriter()
+        values = BytesWriter()
+        legal_at = BytesWriter()
         totals: list[int] = []
         seats: list[int] = []
         whole: list[int] = []
-        batch.write(ones, ones_n, at, at_n, values, lo, lens, totals, seats, whole)
+        batch.write(counts, at, values, legal_at, totals, seats, whole)
         obs = self.observations
-        flat = obs.reshape(-1)
-        total = flat.shape[0]
-        bases = self._bases
-        flat[:] = np.bincount(_ints(ones) + np.repeat(bases, _ints(ones_n)), minlength=total)
-        # One entry a column in its game: set, not added.
-        flat[_ints(at) + np.repeat(bases, _ints(at_n))] = _ints(values)
+        obs.reshape(-1)[:] = np.frombuffer(counts.getvalue(), np.uint8)
+        # One entry a column in its game: set over the counts.
+        obs.reshape(-1)[np.frombuffer(at.getvalue(), _INT64)] = np.frombuffer(
+            values.getvalue(), _INT64
+        )
         part = self._gone_part
         obs[:, part] += self._gone
         if whole:  # those games' tensors were read whole from the view
             obs[whole, part] -= self._gone[whole]
-        starts = _ints(lo)
-        sizes = _ints(lens)
-        counts = _ints(totals)
-        ends = np.cumsum(sizes)
-        legal = np.arange(ends[-1] if len(ends) else 0, dtype=np.intp)
-        legal += np.repeat(starts - (ends - sizes), sizes)
-        legal += np.repeat(self._mask_bases, counts)  # each game's row of the masks
-        self._legal_written(legal, counts, seats)
+        legal = np.frombuffer(legal_at.getvalue(), _INT64)
+        self._legal_written(legal, _ints(totals), seats)
 
     def _legal_written(
         self, legal: np.ndarray, counts: np.ndarray | None, seats: list[int]
@@ -456,6 +448,10 @@ def _seed(seed: Any) -> int | None:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InvalidArgumentError(f"a seed is None or a whole number from 0, not {excerpt(seed)}")
     return int(seed)
+
+
+#: The flat positions and values the games held in place write: int64, little endian.
+_INT64 = np.dtype("<i8")
 
 
 def _ints(numbers: list[int]) -> np.ndarray:

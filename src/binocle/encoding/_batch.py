@@ -16,7 +16,9 @@ closures.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from librt.strings import BytesWriter, write_i64_le
 
 from binocle._mypyc import mypyc_attr
 from binocle._step import apply, legal_actions
@@ -30,16 +32,22 @@ from binocle.profiles._classic_rules import announcement_action
 from binocle.rules.classic_melds import Announcement, MeldTable, announcements_of
 from binocle.rules.tricks import bisect_cards
 
+if TYPE_CHECKING:
+    # A 64-bit machine integer to mypyc (flat positions); a plain int at run time.
+    from mypy_extensions import i64
+
 __all__ = [
     "Batch",
     "BatchGame",
     "add",
     "add_announcements",
     "add_cards",
+    "count_one",
     "first",
     "hand_columns",
     "replay",
     "take",
+    "value_at",
     "values_at",
     "with_card",
 ]
@@ -122,6 +130,8 @@ class Batch:
             self.card_of[i] = k
         self.gone_kind: list[int] = encoder.kind
         self.width: int = encoder.width
+        self.size: int = encoder.size  # the observation tensor's
+        self.blank: bytes = bytes(self.size * len(games))  # every count zero
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (and deep-copied) as its arguments and its games: the compiled
@@ -219,81 +229,86 @@ class Batch:
 
     def write(
         self,
-        ones: list[int],
-        ones_n: list[int],
-        at: list[int],
-        at_n: list[int],
-        values: list[int],
-        lo: list[int],
-        lens: list[int],
+        counts: BytesWriter,
+        at: BytesWriter,
+        values: BytesWriter,
+        legal: BytesWriter,
         totals: list[int],
         seats: list[int],
         whole: list[int],
     ) -> None:
         """Every game's observation tensor of its seat to decide, without the cards
-        played this hand (``ones``: columns that count one each, a card held twice
-        there twice, ``ones_n[i]`` of them game ``i``'s; ``at``/``values``: columns
-        with another value, ``at_n[i]`` of them game ``i``'s: columns within a
-        game's tensor, small numbers that Python does not allocate anew),
-        its legal ids (ranges of ids, ``lens[k]`` from ``lo[k]``, ascending game
-        by game; ``totals``: each game's number of ids) and its seat to
-        decide (``seats``).  ``whole`` lists the games whose tensor is written
-        whole, the cards played this hand included."""
+        played this hand, its legal ids and its seat to decide (``seats``), written
+        as bytes that NumPy reads whole.
+
+        ``counts`` gets one byte for each entry of every game's tensor, game by game
+        (``size`` of them a game): the count of the columns that count one each, a
+        card held twice there twice.  ``at`` gets the flat positions (int64, little
+        endian) of the columns with another value and ``values`` their values
+        (int64): one entry a column, to be set over the counts.  ``legal`` gets the
+        flat positions of the legal ids in the games' masks (``num_actions`` a game;
+        int64, ascending), and ``totals`` each game's number of them.  ``whole``
+        lists the games whose tensor is written whole, the cards played this hand
+        included."""
         enc = self.encoder
-        at_seat = enc.at_seat
-        at_to_act = enc.at_to_act
-        at_dealer = enc.at_dealer
-        at_phase = enc.at_phase
+        at_seat: i64 = enc.at_seat
+        at_to_act: i64 = enc.at_to_act
+        at_dealer: i64 = enc.at_dealer
+        at_phase: i64 = enc.at_phase
         at_trump = enc.at_trump
         at_scores = enc.at_scores
         trick_seat = enc.trick_seat
         trick_card = enc.trick_card
+        size: i64 = self.size
+        actions: i64 = self.space.size
         games = self.games
-        base = 0  # each game's columns from 0: the caller adds the game's offset
+        counts.write(self.blank)
+        base: i64 = 0  # the game's first entry in the flat tensors
+        mask_base: i64 = 0  # its first entry in the flat masks
         for i in range(len(games)):
             g = games[i]
-            was_ones = len(ones)
-            was_at = len(at)
             seat = g.current
             seats.append(seat)
-            if self._observe(g, seat, base, ones, at, values):
+            if self._observe(g, seat, base, counts, at, values):
                 whole.append(i)
             else:
-                ones.append(base + at_seat + seat)
-                ones.append(base + at_to_act + seat)
-                ones.append(base + at_dealer + g.dealer)
-                ones.append(base + at_phase + g.phase)
+                count_one(counts, base + at_seat + seat)
+                count_one(counts, base + at_to_act + seat)
+                count_one(counts, base + at_dealer + g.dealer)
+                count_one(counts, base + at_phase + g.phase)
                 if g.trump >= 0:
-                    ones.append(base + at_trump + g.trump)
+                    count_one(counts, base + at_trump + g.trump)
                 for r, (who, c) in enumerate(g.trick):  # the trick's last card ends it
-                    ones.append(base + trick_seat[r][who])
-                    ones.append(base + trick_card[r][c])
+                    count_one(counts, base + trick_seat[r][who])
+                    count_one(counts, base + trick_card[r][c])
                 values_at(base + at_scores, g.scores, at, values)
-            ones_n.append(len(ones) - was_ones)
-            at_n.append(len(at) - was_at)
-            # The legal ids, as ranges of ids.
+            # The legal ids, from their ranges.
             glo = g.lo
             ghi = g.hi
             total = 0
             for k in range(len(glo)):
-                n = ghi[k] - glo[k]
-                lo.append(glo[k])
-                lens.append(n)
-                total += n
+                hi: i64 = ghi[k]
+                a: i64 = glo[k]
+                total += hi - a
+                while a < hi:
+                    write_i64_le(legal, mask_base + a)
+                    a += 1
             totals.append(total)
+            base += size
+            mask_base += actions
 
     def _observe(
         self,
         g: BatchGame,
         seat: int,
-        base: int,
-        ones: list[int],
-        at: list[int],
-        values: list[int],
+        base: i64,
+        counts: BytesWriter,
+        at: BytesWriter,
+        values: BytesWriter,
     ) -> bool:
         """The part of ``seat``'s observation tensor that is the profile's own (from
-        flat position ``base``); True where it wrote the whole tensor instead, the
-        cards played this hand included."""
+        flat position ``base``, as :meth:`write` writes it); True where it wrote the
+        whole tensor instead, the cards played this hand included."""
         raise NotImplementedError  # pragma: no cover
 
 
@@ -353,22 +368,32 @@ def replay(g: BatchGame, profile: Any, space: Any, action_of: list[Action | None
 def hand_columns(
     hands: list[tuple[int, ...]],
     seat: int,
-    base: int,
+    base: i64,
     hand_col: list[int],
     at_sizes: int,
-    ones: list[int],
-    at: list[int],
-    values: list[int],
+    counts: BytesWriter,
+    at: BytesWriter,
+    values: BytesWriter,
 ) -> None:
     """The tensor's ``hand`` part (``seat``'s cards) and ``hand_sizes`` part (every
-    seat's count), from flat position ``base``."""
+    seat's count), from flat position ``base`` (as :meth:`Batch.write` writes them)."""
     for c in hands[seat]:
-        ones.append(base + hand_col[c])
+        count_one(counts, base + hand_col[c])
     for k in range(len(hands)):
         n = len(hands[k])
         if n:
-            at.append(base + at_sizes + k)
-            values.append(n)
+            value_at(base + at_sizes + k, n, at, values)
+
+
+def count_one(counts: BytesWriter, k: i64) -> None:
+    """One more at flat position ``k`` of the counts."""
+    counts[k] = counts[k] + 1
+
+
+def value_at(k: i64, value: int, at: BytesWriter, values: BytesWriter) -> None:
+    """``value`` at flat position ``k``."""
+    write_i64_le(at, k)
+    write_i64_le(values, value)
 
 
 def add_announcements(
@@ -409,10 +434,10 @@ def with_card(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
     return tuple(cards)
 
 
-def values_at(start: int, numbers: list[int], at: list[int], values: list[int]) -> None:
-    """Each nonzero number at its column, from ``start``."""
+def values_at(start: i64, numbers: list[int], at: BytesWriter, values: BytesWriter) -> None:
+    """Each nonzero number at its flat position, from ``start``."""
     for v in numbers:
         if v:
-            at.append(start)
-            values.append(v)
+            write_i64_le(at, start)
+            write_i64_le(values, v)
         start += 1

@@ -27,7 +27,9 @@ closures.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from librt.strings import BytesWriter
 
 from binocle._mypyc import mypyc_attr
 from binocle.actions import CLAIM, DIX, PASS, PLAY_TABLE
@@ -42,8 +44,10 @@ from binocle.encoding._batch import (
     add,
     add_announcements,
     add_cards,
+    count_one,
     first,
     take,
+    value_at,
     values_at,
     with_card,
 )
@@ -58,6 +62,10 @@ from binocle.rules.classic_melds import (
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, _trick_winner, allowed_slice
+
+if TYPE_CHECKING:
+    # A 64-bit machine integer to mypyc (flat positions); a plain int at run time.
+    from mypy_extensions import i64
 
 __all__ = ["ClassicBatch"]
 
@@ -420,10 +428,10 @@ class ClassicBatch(Batch):
         self,
         game: BatchGame,
         seat: int,
-        base: int,
-        ones: list[int],
-        at: list[int],
-        values: list[int],
+        base: i64,
+        counts: BytesWriter,
+        at: BytesWriter,
+        values: BytesWriter,
     ) -> bool:
         g = cast(_Game, game)
         hand_col = self.hand_col
@@ -432,29 +440,26 @@ class ClassicBatch(Batch):
         width = self.width
         # A hand is its concealed and table cards.
         for c in g.concealed[seat]:
-            ones.append(base + hand_col[c])
-            ones.append(base + concealed_col[c])
+            count_one(counts, base + hand_col[c])
+            count_one(counts, base + concealed_col[c])
         for k in range(2):
             slots = g.tables[k].slots  # (slot, card) pairs
             n = len(g.concealed[k]) + len(slots)
             if n:
-                at.append(base + self.at_hand_sizes + k)
-                values.append(n)
+                value_at(base + self.at_hand_sizes + k, n, at, values)
             row = base + k * width
             for _, c in slots:
-                ones.append(row + tables_col[c])
+                count_one(counts, row + tables_col[c])
                 if k == seat:
-                    ones.append(base + hand_col[c])
+                    count_one(counts, base + hand_col[c])
         if g.turn_up >= 0:
-            ones.append(base + self.turn_up_col[g.turn_up])
+            count_one(counts, base + self.turn_up_col[g.turn_up])
         left = len(g.stock) - g.drawn
         if left:
-            at.append(base + self.at_stock_size)
-            values.append(left)
+            value_at(base + self.at_stock_size, left, at, values)
         values_at(base + self.at_meld_points, g.meld_points, at, values)
         values_at(base + self.at_taken, g.taken, at, values)
         if g.dixes:
-            at.append(base + self.at_dixes)
-            values.append(g.dixes)
+            value_at(base + self.at_dixes, g.dixes, at, values)
         values_at(base + self.at_targets, g.targets, at, values)
         return False

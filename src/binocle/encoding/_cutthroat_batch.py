@@ -29,7 +29,9 @@ closures.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from librt.strings import BytesWriter
 
 from binocle._mypyc import mypyc_attr
 from binocle.actions import BUNCH, CONCEDE, DISCARD, MELD, PASS, PLAY, TRUMP, Action, Kind, bid
@@ -43,8 +45,10 @@ from binocle.encoding._batch import (
     BatchGame,
     add,
     add_cards,
+    count_one,
     hand_columns,
     take,
+    value_at,
 )
 from binocle.encoding._fast import FastEncoder
 from binocle.profiles.cutthroat import _game_winner
@@ -52,6 +56,10 @@ from binocle.rules.cutthroat_melds import meld_total
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
 from binocle.rules.tricks import _trick_winner, allowed_slice
+
+if TYPE_CHECKING:
+    # A 64-bit machine integer to mypyc (flat positions); a plain int at run time.
+    from mypy_extensions import i64
 
 __all__ = ["CutthroatBatch"]
 
@@ -418,36 +426,33 @@ class CutthroatBatch(Batch):
         self,
         game: BatchGame,
         seat: int,
-        base: int,
-        ones: list[int],
-        at: list[int],
-        values: list[int],
+        base: i64,
+        counts: BytesWriter,
+        at: BytesWriter,
+        values: BytesWriter,
     ) -> bool:
         g = cast(_Game, game)
-        hand_columns(g.hands, seat, base, self.hand_col, self.at_hand_sizes, ones, at, values)
+        hand_columns(g.hands, seat, base, self.hand_col, self.at_hand_sizes, counts, at, values)
         for who in g.passes:
-            ones.append(base + self.at_passed + who)
+            count_one(counts, base + self.at_passed + who)
         bidder = g.bidder
         if bidder >= 0 and g.phase != BIDDING:
-            ones.append(base + self.at_bidder + bidder)
+            count_one(counts, base + self.at_bidder + bidder)
             widow = self.widow_col
             for c in g.widow:
-                ones.append(base + widow[c])
+                count_one(counts, base + widow[c])
         if g.bid:
-            at.append(base + self.at_bid)
-            values.append(g.bid)
+            value_at(base + self.at_bid, g.bid, at, values)
         discards = g.discards
         if discards:
             if seat == bidder:
                 col = self.discards_col
                 for c in discards:
-                    ones.append(base + col[c])
-            at.append(base + self.at_discard_count)
-            values.append(len(discards))
+                    count_one(counts, base + col[c])
+            value_at(base + self.at_discard_count, len(discards), at, values)
         melds = g.melds
         for k in range(3):
             m = melds[k]
             if m > 0:
-                at.append(base + self.at_meld_points + k)
-                values.append(m)
+                value_at(base + self.at_meld_points + k, m, at, values)
         return False

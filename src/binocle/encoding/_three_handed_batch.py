@@ -29,7 +29,9 @@ closures.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from librt.strings import BytesWriter
 
 from binocle._mypyc import mypyc_attr
 from binocle._step import apply, legal_actions
@@ -45,9 +47,11 @@ from binocle.encoding._batch import (
     add,
     add_announcements,
     add_cards,
+    count_one,
     hand_columns,
     replay,
     take,
+    value_at,
     values_at,
     with_card,
 )
@@ -62,6 +66,10 @@ from binocle.rules.classic_melds import (
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, _trick_winner, allowed_slice
+
+if TYPE_CHECKING:
+    # A 64-bit machine integer to mypyc (flat positions); a plain int at run time.
+    from mypy_extensions import i64
 
 __all__ = ["ThreeHandedBatch"]
 
@@ -628,43 +636,42 @@ class ThreeHandedBatch(Batch):
         self,
         game: BatchGame,
         seat: int,
-        base: int,
-        ones: list[int],
-        at: list[int],
-        values: list[int],
+        base: i64,
+        counts: BytesWriter,
+        at: BytesWriter,
+        values: BytesWriter,
     ) -> bool:
         g = cast(_Game, game)
         engine = g.engine
         if engine is not None:
-            return self._write_engine(engine, seat, base, ones, at, values)
-        hand_columns(g.hands, seat, base, self.hand_col, self.at_hand_sizes, ones, at, values)
-        ones.append(base + self.turn_up_col[g.turn_up])
+            return self._write_engine(engine, seat, base, counts, at, values)
+        hand_columns(g.hands, seat, base, self.hand_col, self.at_hand_sizes, counts, at, values)
+        count_one(counts, base + self.turn_up_col[g.turn_up])
         if g.exchanged:
-            ones.append(base + self.at_exchanged)
+            count_one(counts, base + self.at_exchanged)
         values_at(base + self.at_dix_shown, g.nines_shown, at, values)
         values_at(base + self.at_announced, g.announced, at, values)
         for k in range(3):
             if g.scored[k]:
-                ones.append(base + self.at_scored + k)
+                count_one(counts, base + self.at_scored + k)
         values_at(base + self.at_recorded, g.recorded, at, values)
         values_at(base + self.at_taken, g.taken, at, values)
         values_at(base + self.at_targets, g.targets, at, values)
         if g.retired >= 0:
-            ones.append(base + self.at_retired + g.retired)
+            count_one(counts, base + self.at_retired + g.retired)
         if g.offer_seat >= 0:
-            ones.append(base + self.at_overlooked + g.offer_seat)
-            at.append(base + self.at_overlooked + 3)
-            values.append(g.offer_points)
+            count_one(counts, base + self.at_overlooked + g.offer_seat)
+            value_at(base + self.at_overlooked + 3, g.offer_points, at, values)
         return False
 
     def _write_engine(
         self,
         engine: GameState,
         seat: int,
-        base: int,
-        ones: list[int],
-        at: list[int],
-        values: list[int],
+        base: i64,
+        counts: BytesWriter,
+        at: BytesWriter,
+        values: BytesWriter,
     ) -> bool:
         """The observation of a game stepped through the engine, as the encoder writes it
         (True where whole, read from the view)."""
@@ -673,14 +680,13 @@ class ThreeHandedBatch(Batch):
         own_values: list[float] = []
         read_whole = self.encoder.observe(engine, seat, own_ones, own_at, own_values, False)
         for k in own_ones:
-            ones.append(base + k)
+            count_one(counts, base + k)
         for k in range(len(own_at)):
             v = own_values[k]
             n = int(v)
             if n != v:  # pragma: no cover - the observation tensor holds whole numbers
                 raise AssertionError(f"observation value {v} is not a whole number")
-            at.append(base + own_at[k])
-            values.append(n)
+            value_at(base + own_at[k], n, at, values)
         return read_whole
 
 
