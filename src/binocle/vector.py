@@ -247,19 +247,25 @@ class VectorEnv:
                 None,
                 int(self.current_player[i]),
             )
-        played: list[int] = []
-        rewards: list[int] = []
         batch = self._batch
         if batch is None:
             encoder = self._encoder
             chosen = encoder.resolve(self._states, self._legal, ids)  # refused: nothing moves
-            idle = encoder.advance(self._states, chosen, played, rewards)
+            played_at: list[int] = []
+            changes: list[int] = []
+            idle = encoder.advance(self._states, chosen, played_at, changes)
+            played = _ints(played_at)
+            rewards = _ints(changes)
         else:
             batch.check(ids)  # refused: nothing moves
-            idle = batch.step(ids, played, rewards)
+            written = BytesWriter()
+            scored = BytesWriter()
+            idle = batch.step(ids, written, scored)
+            played = np.frombuffer(written.getvalue(), _INT64)
+            rewards = np.frombuffer(scored.getvalue(), _INT64)
         gone = self._gone
-        if played:
-            gone.reshape(-1)[_ints(played)] += 1  # one card at most a game: no index twice
+        if len(played):
+            gone.reshape(-1)[played] += 1  # one card at most a game: no index twice
         dones = self.dones
         dones[:] = False
         for i in idle:
@@ -270,7 +276,7 @@ class VectorEnv:
                     a - b for a, b in zip(end, self._start_scores[i], strict=True)
                 ]
                 dones[i] = True
-        self.rewards.reshape(-1)[:] = _ints(rewards)
+        self.rewards.reshape(-1)[:] = rewards
         self.returns += self.rewards
         self.returns[dones] = 0
         self._write()

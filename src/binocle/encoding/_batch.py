@@ -29,7 +29,7 @@ from binocle.encoding._actions import _space
 from binocle.encoding._fast import FastEncoder
 from binocle.errors import IllegalActionError, RuleCode
 from binocle.profiles._classic_rules import announcement_action
-from binocle.rules.classic_melds import Announcement, MeldTable, announcements_of
+from binocle.rules.classic_melds import Announcement, Combination, MeldTable, announcements_of
 from binocle.rules.tricks import bisect_cards
 
 if TYPE_CHECKING:
@@ -132,6 +132,8 @@ class Batch:
         self.width: int = encoder.width
         self.size: int = encoder.size  # the observation tensor's
         self.blank: bytes = bytes(self.size * len(games))  # every count zero
+        # The id of each combination announced with fresh cards alone (classic melds).
+        self.fresh_ids: dict[Combination, int] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (and deep-copied) as its arguments and its games: the compiled
@@ -187,10 +189,10 @@ class Batch:
                     g.current if g.current >= 0 else None,
                 )
 
-    def step(self, ids: list[int], played: list[int], rewards: list[int]) -> list[int]:
-        """Play ``ids[i]`` in game ``i`` (checked by :meth:`check`); append, for a card
+    def step(self, ids: list[int], played: BytesWriter, rewards: BytesWriter) -> list[int]:
+        """Play ``ids[i]`` in game ``i`` (checked by :meth:`check`); write, for a card
         played, ``i * width + kind`` to ``played``, and every seat's score change to
-        ``rewards``.  Return the games where nobody decides now."""
+        ``rewards`` (int64, little endian).  Return the games where nobody decides now."""
         idle: list[int] = []
         games = self.games
         three = self.players == 3
@@ -204,20 +206,20 @@ class Batch:
             s2 = scores[2] if three else 0
             self._act(g, a, i, played)
             scores = g.scores
-            rewards.append(scores[0] - s0)
-            rewards.append(scores[1] - s1)
+            write_i64_le(rewards, scores[0] - s0)
+            write_i64_le(rewards, scores[1] - s1)
             if three:
-                rewards.append(scores[2] - s2)
+                write_i64_le(rewards, scores[2] - s2)
             self._legal(g)
             if g.current < 0:
                 idle.append(i)
         return idle
 
-    def _played(self, i: int, c: int, played: list[int]) -> None:
+    def _played(self, i: int, c: int, played: BytesWriter) -> None:
         """Card ``c`` played in game ``i``: into ``played``, as :meth:`step` says."""
-        played.append(i * self.width + self.gone_kind[c])
+        write_i64_le(played, i * self.width + self.gone_kind[c])
 
-    def _act(self, g: BatchGame, a: int, i: int, played: list[int]) -> None:
+    def _act(self, g: BatchGame, a: int, i: int, played: BytesWriter) -> None:
         """Game ``g`` (game ``i``) takes action id ``a``, a legal one."""
         raise NotImplementedError  # pragma: no cover
 
@@ -406,15 +408,30 @@ def add_announcements(
     hi: list[int],
     ids: list[int],
     found: list[Announcement],
+    fresh_ids: dict[Combination, int],
 ) -> None:
     """Each single combination the player may announce with ``hand`` (his cards not
     laid down) and his meld table: its id into the ranges (ascending) and into
     ``ids``, the announcement into ``found`` (the engine's own legal announcements;
-    card numbers serve as cards)."""
+    card numbers serve as cards).  ``fresh_ids`` keeps the id of each combination
+    announced with fresh cards alone, which does not depend on the table."""
     pairs: list[tuple[int, Announcement]] = []
+    ordered = True
+    last = -1
     for ann in announcements_of(cast(tuple[Card, ...], hand), table, trump, grand_binocle):
-        pairs.append((encoder.meld_id(table, announcement_action(ann, table)), ann))
-    pairs.sort(key=first)
+        if ann.table_slots:
+            k = encoder.meld_id(table, announcement_action(ann, table))
+        else:
+            k = fresh_ids.get(ann.combination, -1)
+            if k < 0:
+                k = encoder.meld_id(table, announcement_action(ann, table))
+                fresh_ids[ann.combination] = k
+        if k < last:
+            ordered = False
+        last = k
+        pairs.append((k, ann))
+    if not ordered:
+        pairs.sort(key=first)
     for k, ann in pairs:
         add(lo, hi, k)
         ids.append(k)

@@ -210,10 +210,12 @@ class ClassicBatch(Batch):
         hi = g.hi
         lo.clear()
         hi.clear()
-        g.slot_ids.clear()
-        g.slots.clear()
-        g.meld_ids.clear()
-        g.anns.clear()
+        if g.slot_ids:  # filled in pairs: empty together
+            g.slot_ids.clear()
+            g.slots.clear()
+        if g.meld_ids:
+            g.meld_ids.clear()
+            g.anns.clear()
         p = g.current
         if p < 0:
             return
@@ -226,7 +228,7 @@ class ClassicBatch(Batch):
             add(lo, hi, self.claim_id)
             add_announcements(
                 self.encoder, concealed, g.tables[p], g.trump, self.grand_binocle,
-                lo, hi, g.meld_ids, g.anns,
+                lo, hi, g.meld_ids, g.anns, self.fresh_ids,
             )  # fmt: skip
             return
         if not concealed and not (stock_phase and g.tables[p].slots):
@@ -272,7 +274,7 @@ class ClassicBatch(Batch):
 
     # -- steps ------------------------------------------------------------------------
 
-    def _act(self, game: BatchGame, a: int, i: int, played: list[int]) -> None:
+    def _act(self, game: BatchGame, a: int, i: int, played: BytesWriter) -> None:
         g = cast(_Game, game)
         c = self.card_of[a]
         if c >= 0:

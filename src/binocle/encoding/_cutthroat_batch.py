@@ -285,7 +285,7 @@ class CutthroatBatch(Batch):
 
     # -- steps ------------------------------------------------------------------------
 
-    def _act(self, game: BatchGame, a: int, i: int, played: list[int]) -> None:
+    def _act(self, game: BatchGame, a: int, i: int, played: BytesWriter) -> None:
         g = cast(_Game, game)
         what = self.what[a]
         if what is _PLAY:

@@ -244,8 +244,9 @@ class ThreeHandedBatch(Batch):
         hi = g.hi
         lo.clear()
         hi.clear()
-        g.meld_ids.clear()
-        g.anns.clear()
+        if g.meld_ids:  # filled in pairs: empty together
+            g.meld_ids.clear()
+            g.anns.clear()
         p = g.current
         if p < 0:
             return
@@ -315,8 +316,9 @@ class ThreeHandedBatch(Batch):
                 rest.remove(c)
             hand = tuple(rest)
         add_announcements(
-            self.encoder, hand, table, g.trump, self.grand_binocle, g.lo, g.hi, g.meld_ids, g.anns
-        )
+            self.encoder, hand, table, g.trump, self.grand_binocle,
+            g.lo, g.hi, g.meld_ids, g.anns, self.fresh_ids,
+        )  # fmt: skip
 
     def _nines_to_show(self, g: _Game, p: int) -> int:
         """Nines of trumps ``p`` holds and has not shown, less one the dealer was given."""
@@ -332,7 +334,7 @@ class ThreeHandedBatch(Batch):
 
     # -- steps ------------------------------------------------------------------------
 
-    def _act(self, game: BatchGame, a: int, i: int, played: list[int]) -> None:
+    def _act(self, game: BatchGame, a: int, i: int, played: BytesWriter) -> None:
         g = cast(_Game, game)
         if g.engine is not None:
             action = g.legal[g.legal_ids.index(a)]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping
-from operator import itemgetter
 from typing import ClassVar, Final
 
 import attrs
@@ -322,19 +321,15 @@ _LAST: tuple[MeldTable | None, tuple[Card, ...], int, bool, tuple[Announcement, 
 def _fresh_announcements(
     hand: tuple[Card, ...], table: MeldTable, trump: int, grand_binocle: bool
 ) -> tuple[Announcement, ...]:
-    # The kinds held, and held twice, as bit masks: the bits of every card add up to
-    # the kinds held plus the kinds held twice (no card is held three times).
-    if len(hand) > 1:
-        bits: tuple[int, ...] = itemgetter(*hand)(_BIT)
-        fresh = sum(set(bits))
-        twice = sum(bits) - fresh
-    else:
-        fresh = _BIT[hand[0]] if hand else 0
-        twice = 0
+    # The kinds held, and held twice, as bit masks (no card is held three times).
+    fresh = twice = 0
+    for card in hand:
+        k: int = card
+        bit = 1 << k
+        if fresh & bit:
+            twice |= bit
+        fresh |= bit
     return _announcements(fresh, twice, table, _MASKED[trump * 2 + grand_binocle])
-
-
-_BIT: Final = tuple(1 << k for k in range(64))
 
 
 def _announcements(
