@@ -218,7 +218,7 @@ class ThreeHandedBatch(Batch):
         g.taken = [0, 0, 0]
         g.tricks = 0
         g.retired = -1
-        g.best = [self._best(g.hands[k], g.trump) for k in range(3)]
+        g.best = [0, 0, 0]  # worked out when the melds begin, after the dix turns
         g.declined = [False, False, False]
         g.offer_seat = -1
         self._legal(g)
@@ -402,6 +402,8 @@ class ThreeHandedBatch(Batch):
         else:
             g.phase = MELD_PHASE
             g.current = (d + 1) % 3
+            # Each hand's best meld, as the dix turns left the hands.
+            g.best = [self._best(g.hands[k], g.trump) for k in range(3)]
 
     def _next_melder(self, g: _Game, p: int) -> None:
         """After ``p``'s meld turn: the next player's, or the play once all have had theirs."""
@@ -423,9 +425,6 @@ class ThreeHandedBatch(Batch):
             take(g.hands, d, g.turn_up)
             g.hands[d] = with_card(g.hands[d], nine)
             g.exchanged = True
-            # The exchange changes two hands: their best melds.
-            g.best[p] = self._best(g.hands[p], g.trump)
-            g.best[d] = self._best(g.hands[d], g.trump)
         g.announced[p] += _DIX_POINTS * n
         g.nines_shown[p] += n
         self._next_dix(g, p)
