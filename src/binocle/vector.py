@@ -408,9 +408,7 @@ class VectorEnv:
                 rows, ids = np.divmod(np.sort(self._legal_at), self.num_actions)
                 counts = np.bincount(rows, minlength=self.num_envs)
             else:  # in order already
-                ids = self._legal_at - np.repeat(
-                    np.arange(0, self.num_envs * self.num_actions, self.num_actions), counts
-                )
+                ids = self._legal_at - np.repeat(self._mask_bases, counts)
             np.cumsum(counts, out=starts[1:])
             found = self._sparse = (ids, starts)
         return found

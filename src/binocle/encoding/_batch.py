@@ -456,6 +456,5 @@ def values_at(start: i64, numbers: list[int], at: BytesWriter, values: BytesWrit
     """Each nonzero number at its flat position, from ``start``."""
     for v in numbers:
         if v:
-            write_i64_le(at, start)
-            write_i64_le(values, v)
+            value_at(start, v, at, values)
         start += 1
