@@ -32,6 +32,8 @@ from gymnasium import spaces
 from binocle.actions import Action
 from binocle.bots import Bot, resolve_bot
 from binocle.core import GameState, Phase
+from binocle.encoding._arrays import dense_tensor
+from binocle.encoding._dense import DenseWriter
 from binocle.encoding._fast import FastEncoder
 from binocle.encoding._strings import observation_string
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
@@ -126,6 +128,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.illegal = illegal
         self.render_mode = render_mode
         self._encoder = FastEncoder(self.profile)
+        self._writer = DenseWriter(self._encoder)
         size = self._encoder.size
         self.action_space = spaces.Discrete(self._encoder.num_actions)
         # Counts and flags lie in 0..2; points and scores far within a million.
@@ -224,8 +227,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _observation(self) -> np.ndarray:
         s = self.state
         assert s is not None
-        row, _ = self._encoder.dense(s, self.seat)
-        return np.frombuffer(row, np.float32)
+        return dense_tensor(self._writer.tensor(s, self.seat)[0])
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         s = self.state

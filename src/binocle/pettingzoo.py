@@ -48,6 +48,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from binocle import encoding as E
+from binocle.encoding._arrays import dense_mask, dense_tensor
+from binocle.encoding._dense import DenseWriter
 from binocle.encoding._episode import WalkedEpisode
 from binocle.encoding._fast import FastEncoder
 from binocle.encoding._rewards import walk_returns
@@ -59,10 +61,6 @@ __all__ = ["env", "raw_env"]
 
 #: The tensors an observation can be.
 _OBSERVATIONS = ("information_state", "observation", "perfect_recall")
-
-# The arrays' types as dtype objects: numpy reads a type such as np.int8 afresh each call.
-_INT8 = np.dtype(np.int8)
-_FLOAT32 = np.dtype(np.float32)
 
 
 def env(profile: Any = "cutthroat", **kwargs: Any) -> AECEnv:
@@ -153,7 +151,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._walk: Walk
         self.episode = E.Episode.new(self.profile, hands=hands)
         # The tensors read from the state (the information state or the observation).
-        self._encoder = FastEncoder(self.profile, full=observation == "information_state")
+        self._writer = DenseWriter(
+            FastEncoder(self.profile, full=observation == "information_state")
+        )
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         # The walk the returns were last paid on (another is an episode set from
         # outside), those returns, and the scores they were read from.
@@ -259,22 +259,20 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seats[agent]
         walk = self._walk
-        encoder = self._encoder
-        # Both arrays filled as Python buffers and handed to numpy whole.
-        legal = bytearray(self._num_actions)
-        if walk.where() == seat:
-            for i in walk.legal_ids():  # the walk's own ids, kept until it moves
-                legal[i] = 1
-        mask = np.frombuffer(legal, _INT8)
+        writer = self._writer
+        # Both arrays written as bytes in compiled code and handed to numpy whole.
+        # The mask from the walk's own ids, kept until it moves.
+        ours = walk.where() == seat
+        mask = dense_mask(writer.mask(walk.legal_ids()) if ours else writer.no_ids)
         if self.observation_kind == "perfect_recall":
             tensor = np.asarray(E.perfect_recall_tensor(self.episode, seat), np.float32)
         else:
             # The walk's state as it stands: its history's deal is written in draw
             # order only when a whole view is read (then from ``walk.state``).
-            row, whole = encoder.dense(walk.raw, seat)
+            row, whole = writer.tensor(walk.raw, seat)
             if whole and walk.tail >= 0:
-                row, _ = encoder.dense(walk.state, seat)
-            tensor = np.frombuffer(row, _FLOAT32)
+                row, _ = writer.tensor(walk.state, seat)
+            tensor = dense_tensor(row)
         if self.normalised:
             tensor /= self._scale
         return {"observation": tensor, "action_mask": mask}

@@ -127,7 +127,6 @@ class FastEncoder:
         # The ids of meld actions that use no particular table copy, by the action's
         # fields: such an id does not depend on the state.
         self.meld_ids: dict[tuple[object, ...], int] = {}
-        self.zeros: bytes = bytes(4 * self.size)  # a float32 tensor of zeros
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as its arguments (the compiled class has no other way), its
@@ -371,39 +370,6 @@ class FastEncoder:
             return False
         self._from_view(state, seat, at, values)
         return True
-
-    def dense(self, state: GameState, seat: int) -> tuple[bytearray, bool]:
-        """``seat``'s whole tensor of ``state`` as the bytes of float32 numbers (for
-        ``numpy.frombuffer``), and :meth:`observe`'s return value.
-
-        A buffer filled entry by entry: a tensor has a few dozen entries, where
-        numpy's own costs per call on lists would outweigh the work.
-        """
-        ones: list[int] = []
-        at: list[int] = []
-        values: list[float] = []
-        whole = self.observe(state, seat, ones, at, values)
-        data = bytearray(self.zeros)
-        row = memoryview(data).cast("f")
-        # Sorted, a column's entries stand together: each column is stored once, its
-        # count (a card held twice counts two), and never read back.
-        ones.sort()
-        prev = -1
-        count = 0
-        for k in ones:
-            if k == prev:
-                count += 1
-            else:
-                if count:
-                    row[prev] = float(count)
-                prev = k
-                count = 1
-        if count:
-            row[prev] = float(count)
-        for i in range(len(at)):  # each such column written once
-            row[at[i]] = values[i]
-        row.release()
-        return data, whole
 
     def _played(self, state: GameState, ones: list[int]) -> None:
         """The information state's ``played`` part: each card played this hand, in
