@@ -158,7 +158,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         # The walk the returns were last paid on (another is an episode set from
         # outside), those returns, and the scores they were read from.
         self._paid: tuple[Walk, tuple[float, ...], object] = (self._walk, (), None)
-        self._num_actions = size
         self._rng = np.random.default_rng()
         self.agents: list[str] = []
 
