@@ -32,7 +32,7 @@ from gymnasium import spaces
 from binocle.actions import Action
 from binocle.bots import Bot, resolve_bot
 from binocle.core import GameState, Phase
-from binocle.encoding._arrays import dense_tensor
+from binocle.encoding._arrays import dense_mask, dense_tensor
 from binocle.encoding._dense import DenseWriter
 from binocle.encoding._fast import FastEncoder
 from binocle.encoding._strings import observation_string
@@ -138,6 +138,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.state: GameState | None = None
         self._bots: dict[int, Bot] = {}
         self._legal: dict[int, Action] = {}
+        self._mask = self._writer.no_ids  # the legal ids' mask as bytes, one an id
         self._first = 0
         self._ended = False
 
@@ -232,18 +233,15 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         s = self.state
         assert s is not None
-        mask = np.zeros(self._encoder.num_actions, np.int8)
         self._legal = {}
         if not illegal and not self._over(s) and s.current_player == self.seat:
             self._legal = self._encoder.legal(s, legal_actions(s))
-            mask[list(self._legal)] = 1
-        return {"action_mask": mask, "seat": self.seat, "illegal": illegal}
+        self._mask = self._writer.mask(tuple(self._legal))
+        return {"action_mask": dense_mask(self._mask), "seat": self.seat, "illegal": illegal}
 
     def action_masks(self) -> np.ndarray:
         """The legal ids now, as booleans (the method masked-policy libraries call)."""
-        mask = np.zeros(self._encoder.num_actions, np.bool_)
-        mask[list(self._legal)] = True
-        return mask
+        return dense_mask(self._mask).view(np.bool_)
 
     def render(self) -> str | None:
         """The learner's view as text: returned (``"ansi"``) or printed (``"human"``)."""

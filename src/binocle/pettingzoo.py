@@ -259,7 +259,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = self._seats[agent]
         walk = self._walk
         writer = self._writer
-        # Both arrays written as bytes in compiled code and handed to numpy whole.
+        # The mask and the state's tensor are written as bytes in compiled code and
+        # handed to numpy whole (the perfect-recall tensor is numpy's from a list).
         # The mask from the walk's own ids, kept until it moves.
         ours = walk.where() == seat
         mask = dense_mask(writer.mask(walk.legal_ids()) if ours else writer.no_ids)
