@@ -89,6 +89,9 @@ def test_illegal_ids_and_bad_settings() -> None:
     with pytest.raises(binocle.IllegalActionError):
         env.step(bad)
     assert env.state is before
+    with pytest.raises(binocle.IllegalActionError, match="bit number"):
+        env.step(10**5000)  # its message quotes its size, not its 5,001 digits
+    assert env.state is before
     for wrong in (0.5, True, "1"):
         with pytest.raises(binocle.InvalidArgumentError):
             env.step(wrong)
@@ -99,7 +102,24 @@ def test_illegal_ids_and_bad_settings() -> None:
     for kwargs in (
         {"seat": 2}, {"dealer": "left"}, {"hands": 0}, {"illegal": "ignore"},
         {"render_mode": "rgb_array"}, {"opponents": ["random", "random"]},
-        {"opponents": "no-such-bot"},
+        {"opponents": "no-such-bot"}, {"illegal": float("nan")}, {"illegal": float("inf")},
+        {"illegal": 10**400},
     ):  # fmt: skip
         with pytest.raises(binocle.InvalidArgumentError):
             BinocleEnv("classic", **kwargs)  # type: ignore[arg-type]
+
+
+def test_reset_takes_none_or_a_whole_number_from_zero() -> None:
+    """Class docs: ``reset(seed=...)`` takes None or a whole number from 0; anything
+    else raises InvalidArgumentError and changes nothing (the state and the
+    generator are those before)."""
+    env = BinocleEnv("cutthroat")
+    env.reset(seed=4)
+    before = (env.state, env.np_random.bit_generator.state)
+    for seed in ("4", -1, 2.0, True, [4]):
+        with pytest.raises(binocle.InvalidArgumentError, match="seed"):
+            env.reset(seed=seed)  # type: ignore[arg-type]
+        assert (env.state, env.np_random.bit_generator.state) == before
+    obs, _ = env.reset(seed=np.int64(4))  # type: ignore[arg-type]
+    again, _ = BinocleEnv("cutthroat").reset(seed=4)
+    assert (obs == again).all()

@@ -371,3 +371,39 @@ def test_reset_seeds_the_action_spaces() -> None:
     assert drawn == [ref.action_space(x).sample() for x in ref.possible_agents for _ in range(4)]
     a.reset(seed=6)
     assert drawn != [a.action_space(x).sample() for x in a.possible_agents for _ in range(4)]
+
+
+@pytest.mark.parametrize("seed", ["7", 1.5, -1, True, [1, 2], None])
+def test_reset_takes_none_or_a_whole_number_from_zero(seed: Any) -> None:
+    """Module docs: ``reset(seed=...)`` takes None or a whole number from 0 (a Python
+    or NumPy integer); anything else raises InvalidArgumentError and changes nothing:
+    the episode, the agent to act and the generator are those before."""
+    e = raw_env("classic")
+    e.reset(seed=3)
+    e.step(int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0]))
+    before = (e.episode.history, e.agent_selection, e._rng.bit_generator.state)
+    if seed is None:  # None is taken: a fresh generator
+        e.reset(seed=None)
+        assert e.episode.history != before[0]
+        return
+    with pytest.raises(binocle.InvalidArgumentError, match="seed"):
+        e.reset(seed=seed)
+    assert (e.episode.history, e.agent_selection, e._rng.bit_generator.state) == before
+    e.reset(seed=np.int64(3))  # a NumPy integer is a whole number
+    f = raw_env("classic")
+    f.reset(seed=3)
+    assert (e.episode.history, e.episode.state) == (f.episode.history, f.episode.state)
+
+
+def test_an_agent_not_of_the_game_is_refused() -> None:
+    """Module docs: ``observe``, ``action_space`` and ``observation_space`` take one
+    of ``possible_agents``; another name, or a value that is not a name, raises
+    InvalidArgumentError (not a KeyError)."""
+    e = raw_env("three-handed")
+    e.reset(seed=2)
+    for agent in ("player_3", "player_0 ", None, ["player_0"], 0):
+        for method in (e.observe, e.action_space, e.observation_space):
+            with pytest.raises(binocle.InvalidArgumentError, match="agent"):
+                method(agent)
+    assert e.action_space("player_2") is e.action_spaces["player_2"]
+    assert e.observation_space("player_1") is e.observation_spaces["player_1"]

@@ -22,6 +22,7 @@ learner's score change since its previous decision; an episode plays
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ from gymnasium import spaces
 from binocle.actions import Action
 from binocle.bots import Bot, resolve_bot
 from binocle.core import GameState, Phase
-from binocle.encoding._arrays import dense_mask, dense_tensor
+from binocle.encoding._arrays import dense_mask, dense_tensor, generator_seed
 from binocle.encoding._dense import DenseWriter
 from binocle.encoding._fast import FastEncoder
 from binocle.encoding._strings import observation_string
@@ -66,7 +67,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
     the rotation again, so a seed fixes the episode), ``"random"`` or a seat.
     ``hands``: hands an episode plays.  ``illegal``: what an id that is not
     legal does: ``"raise"`` (:class:`~binocle.IllegalActionError`, nothing
-    changes) or a reward (a number): the episode ends at once with that reward
+    changes) or a reward (a finite number): the episode ends at once with that reward
     and ``info["illegal"]`` True (tools that sample any id, as Gymnasium's
     ``check_env`` does, need this).  ``render_mode``: None, ``"ansi"`` (the
     seat's view as text) or ``"human"`` (that text printed).
@@ -106,9 +107,13 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
                     f" not {excerpt(value)}"
                 )
         if illegal != "raise" and (
-            isinstance(illegal, bool) or not isinstance(illegal, (int, float))
+            isinstance(illegal, bool)
+            or not isinstance(illegal, (int, float))
+            or not abs(illegal) <= sys.float_info.max  # a float: not NaN, not infinite
         ):
-            raise InvalidArgumentError(f"illegal is 'raise' or a reward, not {excerpt(illegal)}")
+            raise InvalidArgumentError(
+                f"illegal is 'raise' or a finite reward, not {excerpt(illegal)}"
+            )
         specs: list[Any]
         if isinstance(opponents, str) or not isinstance(opponents, Sequence):
             specs = [opponents] * (players - 1)
@@ -147,8 +152,11 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start an episode: deal, let the bots act until the learner's turn."""
-        super().reset(seed=seed)
+        """Start an episode: deal, let the bots act until the learner's turn.
+
+        ``seed`` is None or a whole number from 0; anything else raises
+        :class:`~binocle.InvalidArgumentError` and changes nothing."""
+        super().reset(seed=generator_seed(seed))
         if seed is not None:
             self._episodes = 0  # a seed fixes the episodes from here, dealers too
         rng = self.np_random
@@ -208,7 +216,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
         if chosen is None:
             if self.illegal == "raise":
                 raise IllegalActionError(
-                    f"action id {int(action)} is not legal now", RuleCode.NOT_LEGAL, None,
+                    f"action id {excerpt(int(action))} is not legal now", RuleCode.NOT_LEGAL, None,
                     self.seat,
                 )  # fmt: skip
             assert not isinstance(self.illegal, str)

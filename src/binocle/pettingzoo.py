@@ -34,7 +34,10 @@ end; see :func:`binocle.encoding.episode_returns`).
 An action is an id: a Python int or a numpy integer.  Anything else (a float,
 a bool, text) raises :class:`binocle.InvalidArgumentError`; an illegal id raises
 :class:`binocle.IllegalActionError`.  A refused step changes nothing, not even
-the rewards an agent has not yet collected.
+the rewards an agent has not yet collected.  A seed is None or a whole number
+from 0, and an agent one of ``possible_agents``: another seed given to
+``reset``, or another agent given to ``observe``, ``action_space`` or
+``observation_space``, raises :class:`binocle.InvalidArgumentError`.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from binocle import encoding as E
-from binocle.encoding._arrays import dense_mask, dense_tensor
+from binocle.encoding._arrays import dense_mask, dense_tensor, generator_seed
 from binocle.encoding._dense import DenseWriter
 from binocle.encoding._episode import WalkedEpisode
 from binocle.encoding._fast import FastEncoder
@@ -183,14 +186,32 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._space_seed = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        """``agent``'s observation space (an agent not of this game raises
+        :class:`~binocle.InvalidArgumentError`)."""
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        """``agent``'s action space (an agent not of this game raises
+        :class:`~binocle.InvalidArgumentError`)."""
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+
+    def _seat(self, agent: Any) -> int:
+        """The seat of ``agent``, one of :attr:`possible_agents`."""
+        try:
+            return self._seats[agent]
+        except (KeyError, TypeError):  # not an agent's name, or not hashable
+            raise InvalidArgumentError(
+                f"an agent is one of {', '.join(self.possible_agents)}, not {excerpt(agent)}"
+            ) from None
 
     # -- episode ---------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode: the dealer's deal, then the first agent to act is
+        selected.  ``seed`` (None, or a whole number from 0) seeds the generator of
+        its chance and of the random dealers, and the action spaces; anything else
+        raises :class:`~binocle.InvalidArgumentError` and changes nothing."""
+        seed = generator_seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self._space_seed = seed
@@ -256,7 +277,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = self._selected()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seats[agent]
+        """``agent``'s observation now: its tensor and its action mask (an agent not
+        of this game raises :class:`~binocle.InvalidArgumentError`)."""
+        seat = self._seat(agent)
         walk = self._walk
         writer = self._writer
         # The mask and the state's tensor are written as bytes in compiled code and

@@ -40,6 +40,7 @@ from librt.strings import BytesWriter
 
 from binocle.actions import Action
 from binocle.core import GameState, Phase
+from binocle.encoding._arrays import generator_seed
 from binocle.encoding._classic_batch import ClassicBatch
 from binocle.encoding._cutthroat_batch import CutthroatBatch
 from binocle.encoding._fast import FastEncoder
@@ -140,7 +141,7 @@ class VectorEnv:
         self.dealers = np.zeros(n, np.int64)
         self.hands_finished = 0
         self.hands_played_out = 0
-        self._rng = np.random.default_rng(_seed(seed))
+        self._rng = np.random.default_rng(generator_seed(seed))
         self._states: list[GameState] = []
         self._legal: list[tuple[tuple[Action, ...], tuple[int, ...]]] = []
         self._first: list[int] = []  # results already in the game when the episode began
@@ -172,7 +173,7 @@ class VectorEnv:
         ``seed`` reseeds the generator of the game seeds (and the random dealers).
         """
         if seed is not None:
-            self._rng = np.random.default_rng(_seed(seed))
+            self._rng = np.random.default_rng(generator_seed(seed))
         n = self.num_envs
         self._episodes = [0] * n
         batch = self._batch
@@ -443,15 +444,6 @@ _BATCHES: dict[type, type[_Batch]] = {
     Classic: ClassicBatch,
     ThreeHanded: ThreeHandedBatch,
 }
-
-
-def _seed(seed: Any) -> int | None:
-    """A generator's seed: None or a whole number from 0."""
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidArgumentError(f"a seed is None or a whole number from 0, not {excerpt(seed)}")
-    return int(seed)
 
 
 #: The flat positions and values the games held in place write: int64, little endian.

@@ -908,13 +908,19 @@ def check_pettingzoo(rng: random.Random, pool: Pool, tally: Tally) -> None:
     ok, env = timed(tally, lambda: f"raw_env({spec}, {kw})", lambda: raw_env(spec, **kw))
     if not ok or env is None:
         return
-    ok, _ = timed(tally, lambda: f"reset {kw}", lambda: env.reset(seed=rng.randrange(1000)))
+    seed = rng.randrange(1000) if rng.random() < 0.8 else _junk_seed(rng)
+    ok, _ = timed(tally, lambda: f"reset(seed={seed!r:.40}) {kw}", lambda: env.reset(seed=seed))
     if not ok:
         return
     for _ in range(rng.randrange(1, 40)):
         agent = env.agent_selection
         if env.terminations[agent] or env.truncations[agent]:
             break
+        if rng.random() < 0.1:  # an agent of the game or anything else
+            who = rng.choice((*env.possible_agents, "player_9", junk_value(rng)))
+            for method in (env.observe, env.action_space, env.observation_space):
+                timed(tally, lambda m=method, w=who: f"{m.__name__}({w!r:.40}) {kw}",
+                      lambda m=method, w=who: m(w))  # fmt: skip
         mask = env.observe(agent)["action_mask"]
         legal = tuple(int(x) for x in mask.nonzero()[0])
         action = _junk_id(rng, legal) if rng.random() < 0.3 else rng.choice(legal)
@@ -928,6 +934,64 @@ def check_pettingzoo(rng: random.Random, pool: Pool, tally: Tally) -> None:
             tally.note("changed", f"step({action!r:.40}) {kw}")
         if ok and action not in legal:
             tally.note("wrong", f"step accepted {action!r:.40}, legal {legal[:10]}")
+
+
+def _junk_seed(rng: random.Random) -> Any:
+    """A generator's seed: a good one, or a value that is not one."""
+    return rng.choice((None, 0, 2**80, -1, True, 1.5, "7", [1, 2], junk_value(rng)))
+
+
+def check_gym(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """The Gymnasium wrapper: settings of any value, resets with any seed, then steps
+    with legal ids, illegal ids and junk; a refused step changes neither the state nor
+    the legal ids, an accepted id was legal, and ``illegal=<reward>`` ends the
+    episode with that reward."""
+    try:
+        import numpy as np
+
+        from binocle.gym import BinocleEnv
+    except ImportError:  # the extra is not installed: nothing to try
+        return
+    spec = rng.choice(("cutthroat", "classic", "three-handed", "cutthroat(max_bid=400)"))
+    kw: dict[str, Any] = {}
+    for key, values in (
+        ("opponents", ("random", "baseline", ["random", "random"], "no-bot", 5, None)),
+        ("seat", (0, 1, 2, 3, "random", "left", True, 1.0)),
+        ("dealer", (0, 2, 3, "rotate", "random", None)),
+        ("hands", (1, 2, 0, "2", -(10**5000))),
+        ("illegal", ("raise", -5, 0.5, float("nan"), float("inf"), 10**400, "x", True)),
+        ("render_mode", (None, "ansi", "rgb_array")),
+    ):
+        if rng.random() < 0.3:
+            kw[key] = rng.choice(values) if rng.random() < 0.9 else junk_value(rng)
+    ok, env = timed(tally, lambda: f"BinocleEnv({spec}, {kw})", lambda: BinocleEnv(spec, **kw))
+    if not ok or env is None:
+        return
+    seed = rng.randrange(1000) if rng.random() < 0.8 else _junk_seed(rng)
+    ok, got = timed(tally, lambda: f"gym reset(seed={seed!r:.40}) {kw}",
+                    lambda: env.reset(seed=seed))  # fmt: skip
+    if not ok or got is None:
+        return
+    info = got[1]
+    for _ in range(rng.randrange(1, 40)):
+        legal = tuple(int(x) for x in np.flatnonzero(info["action_mask"]))
+        if not legal:
+            break
+        action = _junk_id(rng, legal) if rng.random() < 0.3 else rng.choice(legal)
+        before = (env.state, dict(env._legal))
+        ok, got = timed(tally, lambda a=action: f"gym step({a!r:.40}) {kw}",
+                        lambda a=action: env.step(a))  # fmt: skip
+        if not ok:
+            if (env.state, dict(env._legal)) != before:
+                tally.note("changed", f"gym step({action!r:.40}) {kw}")
+            continue
+        _, reward, done, _, info = got
+        if action not in legal and not info["illegal"]:
+            tally.note("wrong", f"gym step accepted {action!r:.40}, legal {legal[:10]}")
+        if info["illegal"] and (not done or reward != float(env.illegal)):
+            tally.note("wrong", f"gym illegal={env.illegal!r}: reward {reward}, done {done}")
+        if done:
+            break
 
 
 def check_openspiel(rng: random.Random, pool: Pool, tally: Tally) -> None:
@@ -1077,6 +1141,7 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "positions": (check_positions, 2.0),
     "encoding": (check_encoding, 1.0),
     "pettingzoo": (check_pettingzoo, 1.5),
+    "gym": (check_gym, 1.0),
     "openspiel": (check_openspiel, 1.5),
     "vector": (check_vector, 1.5),
 }
