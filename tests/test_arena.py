@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
+import math
 import os
 
 import pytest
@@ -92,6 +93,27 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(9, 10)
     assert abs(lo - 0.5958) < 1e-3 and abs(hi - 0.9821) < 1e-3
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("args"),
+    [(1, 0), (-1, 5), (5, 3), (1.5, 2), ("1", 2), (True, 2), (1, 2**53 + 1),
+     (10**400, 10**401), (1, 2, math.nan), (1, 2, -1), (1, 2, "2"), (1, 2, 1e300)],
+)  # fmt: skip
+def test_wilson_refuses_what_is_not_a_rate(args: tuple[object, ...]) -> None:
+    """wilson takes whole numbers 0 <= successes <= n <= 2**53 and a z from 0 to
+    2**53; anything else raises InvalidArgumentError (never a math error)."""
+    with pytest.raises(binocle.InvalidArgumentError):
+        wilson(*args)  # type: ignore[arg-type]
+
+
+def test_play_deal_refuses_a_seed_or_deal_that_is_not_whole() -> None:
+    """play_deal's seed and deal are whole numbers; another value raises
+    InvalidArgumentError before any bot is made."""
+    bots = ("random", "random", "random")
+    for seed, deal in (("1", 1), (1, 1.5), (True, 1), (1, None)):
+        with pytest.raises(binocle.InvalidArgumentError, match="whole number"):
+            play_deal("cutthroat", bots, seed, deal)  # type: ignore[arg-type]
 
 
 def test_results_do_not_depend_on_how_the_work_is_split() -> None:

@@ -69,13 +69,46 @@ def test_a_bot_that_never_lost_has_a_finite_rating_through_the_prior() -> None:
         ([[0, -1], [1, 0]], {}),
         ([[0, "1"], [1, 0]], {}),
         ([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]], {"prior": 0}),
+        (None, {}),
+        ([[0, 1], [1, 0]], {"anchor": "0"}),
+        ([[0, 1], [1, 0]], {"anchor": True}),
+        ([[0, math.inf], [1, 0]], {}),
+        ([[0, math.nan], [1, 0]], {}),
+        ([[0, 10**400], [1, 0]], {}),
+        ([[0, 1e308], [1e308, 0]], {}),
+        ([[0, 1e300], [5e-324, 0]], {"prior": 0}),
+        ([[0, 1], [1, 0]], {"prior": 10**400}),
+        ([[0, 1], [1, 0]], {"prior": True}),
     ],
 )
 def test_bad_win_tables_are_refused(wins: list[list[object]], kwargs: dict[str, object]) -> None:
-    """A table not square, an anchor out of range, a negative prior or count, and
-    bots in two groups that never meet are refused with InvalidArgumentError."""
+    """A table not square (or not a table), an anchor that is not an index in range,
+    a negative prior or count, a count that is not a finite float, counts that add
+    up past the largest float, ratings too far apart for a float, and bots in two
+    groups that never meet are refused with InvalidArgumentError."""
     with pytest.raises(InvalidArgumentError):
         bradley_terry(wins, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_bad_prior_is_refused_before_any_deal_is_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ratings_table checks its prior (a finite number from 0) before it plays a deal."""
+
+    def no_arena(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a deal was played")
+
+    monkeypatch.setattr("binocle.ratings.arena", no_arena)
+    for prior in (math.nan, math.inf, 10**400, True, -1, "1"):
+        with pytest.raises(InvalidArgumentError, match="prior"):
+            ratings_table("classic", ["random", "baseline"], deals=5, prior=prior)  # type: ignore[arg-type]
+
+
+def test_lopsided_but_finite_tables_are_rated() -> None:
+    """With the prior, odds of 2e300 to 1 are a finite rating: 400 log10 of the odds."""
+    top, low = bradley_terry([[0, 1e300], [5e-324, 0]], anchor=1)
+    assert low == 0.0
+    assert top == pytest.approx(400 * math.log10((1e300 + 0.5) / 0.5), rel=1e-9)
 
 
 def report_of(a: str, b: str, a_wins: int, b_wins: int, draws: int = 0) -> ArenaReport:

@@ -36,7 +36,7 @@ from typing import Any, TypedDict
 import attrs
 
 from binocle.bots import Bot, BotSpec, bot_label, play_game, resolve_bot
-from binocle.errors import BinocleError, InvalidArgumentError
+from binocle.errors import BinocleError, InvalidArgumentError, excerpt
 from binocle.profiles import get_profile
 
 __all__ = [
@@ -92,15 +92,33 @@ def build_bot(spec: str, seed: int | None) -> Bot:
     return resolve_bot(spec, seed)
 
 
+#: The largest count :func:`wilson` takes: every whole number up to it is a float.
+_MAX_COUNT = 2**53
+
+
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a rate (95% by default); (0, 1) when ``n`` is 0."""
+    """The Wilson score interval of a rate (95% by default); (0, 1) when ``n`` is 0.
+
+    ``successes`` and ``n`` are whole numbers with 0 <= successes <= n <= 2**53,
+    ``z`` a number from 0 to 2**53; anything else raises
+    :class:`~binocle.InvalidArgumentError`."""
+    for what, count in (("successes", successes), ("n", n)):
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise InvalidArgumentError(f"{what} is a whole number, not {excerpt(count)}")
+    if not 0 <= successes <= n <= _MAX_COUNT:
+        raise InvalidArgumentError(
+            f"wilson takes 0 <= successes <= n <= 2**53, not {excerpt(successes)} of {excerpt(n)}"
+        )
+    if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0 <= z <= _MAX_COUNT:
+        raise InvalidArgumentError(f"z is a number from 0 to 2**53, not {excerpt(z)}")
     if n == 0:
         return (0.0, 1.0)
     p = successes / n
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # The interval holds the rate itself (rounding may leave 0 of n a hair above 0).
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
@@ -248,6 +266,12 @@ def _lineups(bots: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:
     return tuple(tuple(bots[_place_at(i, r, n)] for i in range(n)) for r in range(n))
 
 
+def _check_whole(what: str, value: object) -> None:
+    """Refuse ``value`` unless it is a whole number (a bool is not)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArgumentError(f"{what} is a whole number, not {excerpt(value)}")
+
+
 def _deal_seed(seed: int, deal: int) -> int:
     return (seed * 1_000_003 + deal * 7919 + 17) % 2**62
 
@@ -261,6 +285,8 @@ def play_deal(
     Every seat of every rotation gets a new bot: a spec text or a factory is made
     with a seed that follows from ``seed``, the deal, the rotation and the seat; a
     bot object is deep-copied, so each hand starts from the bot as it was given."""
+    for what, value in (("a seed", seed), ("a deal", deal)):
+        _check_whole(what, value)
     p = get_profile(profile)
     s_seed = _deal_seed(seed, deal)
     out = []
@@ -326,8 +352,7 @@ def arena(
     labels = _labels(line)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise InvalidArgumentError(f"deals is a whole number from 1, not {deals!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidArgumentError(f"a seed is a whole number, not {seed!r}")
+    _check_whole("a seed", seed)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise InvalidArgumentError(f"jobs is a whole number from 1, not {jobs!r}")
     if executor is not None and not isinstance(executor, cf.Executor):

@@ -33,6 +33,7 @@ import itertools
 import json
 import math
 import random
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,7 +41,7 @@ import attrs
 
 from binocle.bots import BotSpec, bot_label
 from binocle.duplicate import ArenaReport, arena
-from binocle.errors import InvalidArgumentError
+from binocle.errors import InvalidArgumentError, excerpt
 from binocle.profiles import get_profile
 
 __all__ = [
@@ -191,33 +192,73 @@ def bradley_terry(
     ``wins[i][j]`` is how many comparisons ``i`` won against ``j`` (draws counted
     half to each); ``prior`` drawn comparisons are added between every two bots.
     With no prior, a bot that never lost (or never won) has no finite rating and
-    is refused, as is a table whose bots do not all meet.
+    is refused, as is a table whose bots do not all meet.  Counts and the prior
+    are finite numbers from 0; a table too lopsided for finite ratings in floating
+    point is refused too (:class:`~binocle.InvalidArgumentError`, every one).
 
     >>> [round(r) for r in bradley_terry([[0, 3], [1, 0]], prior=0)]
     [0, -191]
     """
-    n = len(wins)
-    if n < 2 or any(len(row) != n for row in wins):
+    try:
+        rows = [list(row) for row in wins]
+    except TypeError:  # not a table
+        rows = []
+    n = len(rows)
+    if n < 2 or any(len(row) != n for row in rows):
         raise InvalidArgumentError("wins is a square table of two bots or more")
-    if not 0 <= anchor < n:
-        raise InvalidArgumentError(f"anchor is a bot's index from 0 to {n - 1}, not {anchor!r}")
-    if not (isinstance(prior, (int, float)) and math.isfinite(prior) and prior >= 0):
-        raise InvalidArgumentError(f"prior is a number from 0, not {prior!r}")
+    if isinstance(anchor, bool) or not isinstance(anchor, int) or not 0 <= anchor < n:
+        raise InvalidArgumentError(
+            f"anchor is a bot's index from 0 to {n - 1}, not {excerpt(anchor)}"
+        )
+    _check_prior(prior)
     w = [[0.0] * n for _ in range(n)]
     for i in range(n):
         for j in range(n):
-            x = wins[i][j]
-            if isinstance(x, bool) or not isinstance(x, (int, float)) or not x >= 0:
-                raise InvalidArgumentError(f"wins[{i}][{j}] is a count from 0, not {x!r}")
+            x = rows[i][j]
+            if (
+                isinstance(x, bool)
+                or not isinstance(x, (int, float))
+                or not 0 <= x <= sys.float_info.max  # NaN, an infinity, too large a number
+            ):
+                raise InvalidArgumentError(
+                    f"wins[{i}][{j}] is a finite count from 0, not {excerpt(x)}"
+                )
             if i != j:
                 w[i][j] = float(x) + prior / 2
     total = [sum(w[i]) for i in range(n)]
+    if not math.isfinite(sum(total)):
+        raise InvalidArgumentError("the counts of wins add up past the largest float")
     if any(t <= 0 for t in total) or any(sum(w[j][i] for j in range(n)) <= 0 for i in range(n)):
         raise InvalidArgumentError(
             "a bot that never won or never lost has no finite rating: give a prior above 0"
         )
     if not _connected(w):
         raise InvalidArgumentError("every bot must be compared with the others, not apart")
+    try:
+        ratings = _fit(w, total, anchor)
+    except (ArithmeticError, ValueError):  # a strength past what a float holds
+        ratings = (math.nan,)
+    if not all(math.isfinite(r) for r in ratings):
+        raise InvalidArgumentError(
+            "the wins are too lopsided for finite ratings in floating point: give a prior"
+            " above 0 or counts nearer one another"
+        )
+    return ratings
+
+
+def _check_prior(prior: object) -> None:
+    """Refuse a prior that is not a finite number from 0."""
+    if (
+        isinstance(prior, bool)
+        or not isinstance(prior, (int, float))
+        or not 0 <= prior <= sys.float_info.max  # NaN, an infinity, too large a number
+    ):
+        raise InvalidArgumentError(f"prior is a finite number from 0, not {excerpt(prior)}")
+
+
+def _fit(w: list[list[float]], total: list[float], anchor: int) -> tuple[float, ...]:
+    """The ratings by the minorize-maximize iteration."""
+    n = len(w)
     p = [1.0] * n
     for _ in range(100_000):
         new = []
@@ -321,6 +362,7 @@ def fit_ratings(
         raise InvalidArgumentError(f"resamples is a whole number from 1, not {resamples!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidArgumentError(f"a seed is a whole number, not {seed!r}")
+    _check_prior(prior)
     bots = tuple(dict.fromkeys(b for r in reports for b in r.bots))
     if anchor is None:
         anchor = bots[0]
@@ -418,6 +460,7 @@ def ratings_table(
         raise InvalidArgumentError(f"deals is a whole number from 1, not {deals!r}")
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
         raise InvalidArgumentError(f"resamples is a whole number from 1, not {resamples!r}")
+    _check_prior(prior)  # before any deal is played
     if anchor is None:
         anchor = bot_label(plays[0][0])
     reports = [

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import os
 import random
 import signal
@@ -1059,6 +1060,49 @@ def check_openspiel(rng: random.Random, pool: Pool, tally: Tally) -> None:
             tally.note("changed", f"apply_action({action})")
 
 
+def _count(rng: random.Random) -> Any:
+    """A count of wins: a good one (whole, half or large), or anything else."""
+    r = rng.random()
+    if r < 0.6:
+        return rng.choice((0, 1, 2, 7, 0.5, 3.5))
+    if r < 0.8:
+        return rng.choice((1e300, 1e308, 5e-324, 2**53, 10**400, -1, math.inf, math.nan))
+    return junk_value(rng)
+
+
+def check_ratings(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``binocle.duplicate.wilson`` and ``binocle.ratings.bradley_terry`` on counts of
+    any value: an interval lies in [0, 1] around the rate; ratings are finite, the
+    anchor's 0, and two bots' difference is 400 log10 of their odds with the prior."""
+    from binocle.duplicate import wilson
+    from binocle.ratings import bradley_terry
+
+    n = rng.choice((0, 1, 10, 2**53, 2**53 + 1, -3)) if rng.random() < 0.3 else _count(rng)
+    k = rng.choice((0, 1, 5)) if rng.random() < 0.5 else _count(rng)
+    z = rng.choice((1.96, 0, 3, 1e300, -1, math.nan)) if rng.random() < 0.7 else junk_value(rng)
+    ok, got = timed(tally, lambda: f"wilson({k!r:.30}, {n!r:.30}, {z!r:.30})",
+                    lambda: wilson(k, n, z))  # fmt: skip
+    if ok and n and not 0.0 <= got[0] <= k / n <= got[1] <= 1.0:
+        tally.note("wrong", f"wilson({k}, {n}, {z}) = {got}")
+    size = rng.choice((2, 2, 3, 4)) if rng.random() < 0.9 else rng.randrange(0, 6)
+    wins: Any = [[_count(rng) if i != j else 0 for j in range(size)] for i in range(size)]
+    if rng.random() < 0.05:
+        wins = junk_value(rng)
+    prior = rng.choice((1.0, 1.0, 0, 0.5)) if rng.random() < 0.9 else junk_value(rng)
+    anchor = rng.choice((0, 0, 1)) if rng.random() < 0.9 else junk_value(rng)
+    ok, got = timed(tally, lambda: f"bradley_terry({wins!r:.80}, {prior!r:.20}, {anchor!r:.20})",
+                    lambda: bradley_terry(wins, prior=prior, anchor=anchor))  # fmt: skip
+    if not ok:
+        return
+    if not all(math.isfinite(r) for r in got) or got[anchor] != 0.0:
+        tally.note("wrong", f"bradley_terry({wins!r:.80}) = {got}")
+    elif size == 2 and prior:
+        odds = (wins[0][1] + prior / 2) / (wins[1][0] + prior / 2)
+        want = 400 * math.log10(odds) * (1 if anchor == 1 else -1)
+        if abs(got[1 - anchor] - want) > 1e-6 * max(1.0, abs(want)):
+            tally.note("wrong", f"bradley_terry({wins!r:.80}) = {got}, not {want}")
+
+
 def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
     """The vectorized environment: settings of any value, then steps whose ids are legal,
     illegal or junk (whole arrays of junk too); a refused step changes no game and no
@@ -1146,6 +1190,7 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "gym": (check_gym, 1.0),
     "openspiel": (check_openspiel, 1.5),
     "vector": (check_vector, 1.5),
+    "ratings": (check_ratings, 0.5),
 }
 
 # Targets kept in modules of their own add themselves here.
