@@ -120,6 +120,14 @@ def test_pack_64_adds_eights_and_sevens() -> None:
     assert {str(x) for x in extra} == {r + s for r in "87" for s in SUIT_LETTERS}
 
 
+@pytest.mark.parametrize("size", [32, 0, True, "48", None, [48], {"48": 1}, bytearray(b"0")])
+def test_a_pack_of_another_size_is_refused(size: Any) -> None:
+    """A pack has 48 or 64 cards: any other size, or a value that is not a size (one
+    that cannot be hashed among them), raises InvalidNotationError."""
+    with pytest.raises(InvalidNotationError, match="48 or 64"):
+        binocle.pack(size)
+
+
 @pytest.mark.parametrize(
     "text",
     ["", " ", "X", "1S", "11S", "T", "S", "AX", "A S", "ZZ", "TSS", "10", "♠", "AS TS", "0S", "6H"],

@@ -35,7 +35,7 @@ from typing import Any, Protocol, runtime_checkable
 from binocle.actions import CLAIM_OVERLOOKED, Action, Kind, claim
 from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase, View
-from binocle.errors import BinocleError, InvalidArgumentError
+from binocle.errors import BinocleError, InvalidArgumentError, excerpt, expect
 from binocle.game import apply, claimants, legal_actions, observe, start
 from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS
@@ -586,6 +586,10 @@ def knocker(state: GameState, bots: Sequence[object]) -> int | None:
     turn from the left of the player to act, through its bot's optional
     ``knock(view)``; bots without one are not asked (and no view is built).
     """
+    expect(state, GameState, "state is a GameState")
+    players = state.profile.players
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) != players:
+        raise InvalidArgumentError(f"bots are {players}, one a seat, not {excerpt(bots)}")
     hooks: dict[int, Callable[[View], object]] = {}
     for i, bot in enumerate(bots):
         hook = getattr(bot, "knock", None)

@@ -390,9 +390,10 @@ def pack(size: int = 48) -> tuple[Card, ...]:
     >>> len(pack()), len(pack(64)), pack()[:3]
     (48, 64, (Card('AS'), Card('AS'), Card('TS')))
     """
-    if size not in _PACK_RANKS:
-        raise InvalidNotationError(f"a pack has 48 or 64 cards, not {excerpt(size)}")
-    ranks = _PACK_RANKS[size]
+    try:
+        ranks = _PACK_RANKS[size]
+    except (KeyError, TypeError):  # another size, or a value that is not hashable
+        raise InvalidNotationError(f"a pack has 48 or 64 cards, not {excerpt(size)}") from None
     return tuple(CARDS[s * 8 + r] for s in Suit for r in ranks for _ in (0, 1))
 
 

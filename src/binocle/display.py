@@ -26,7 +26,7 @@ from typing import Any
 from binocle.actions import Action, Kind
 from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase, View, set_text
-from binocle.errors import InvalidArgumentError
+from binocle.errors import InvalidArgumentError, excerpt, expect
 
 __all__ = [
     "SUIT_STYLES",
@@ -45,24 +45,39 @@ _LEGAL_SHOWN = 12
 def check_style(suits: str) -> None:
     """Refuse a style other than ``"symbols"`` or ``"letters"``."""
     if suits not in SUIT_STYLES:
-        raise InvalidArgumentError(f"suits is 'symbols' or 'letters', not {str(suits)[:40]!r}")
+        raise InvalidArgumentError(f"suits is 'symbols' or 'letters', not {excerpt(suits)}")
+
+
+def _cards(cards: object) -> tuple[Card, ...]:
+    """``cards`` as a tuple, each a :class:`~binocle.Card`, or InvalidArgumentError."""
+    if isinstance(cards, (str, bytes)):  # text is parsed by parse_cards, not here
+        raise InvalidArgumentError(f"cards are Card objects, not the text {excerpt(cards)}")
+    if not isinstance(cards, Iterable):
+        raise InvalidArgumentError(f"cards are a collection of cards, not {excerpt(cards)}")
+    held = tuple(cards)
+    for c in held:
+        expect(c, Card, "a card is a Card")
+    return held
 
 
 def card_text(c: Card, suits: str = "symbols") -> str:
     """One card in the style: ``"T♠"`` or ``"TS"``."""
     check_style(suits)
+    expect(c, Card, "a card is a Card")
     return c.symbol if suits == "symbols" else str(c)
 
 
 def cards_text(cards: Iterable[Card], suits: str = "symbols") -> str:
     """Cards separated by spaces, in the style; ``"–"`` (``"-"``) for none."""
-    text = " ".join(card_text(c, suits) for c in cards)
+    check_style(suits)
+    text = " ".join(card_text(c, suits) for c in _cards(cards))
     return text or ("–" if suits == "symbols" else "-")
 
 
 def suit_text(s: Suit, suits: str = "symbols") -> str:
     """A suit in the style: ``"♠"`` or ``"S"``."""
     check_style(suits)
+    expect(s, Suit, "a suit is a Suit")
     return s.symbol if suits == "symbols" else s.letter
 
 
@@ -73,7 +88,7 @@ def _hand(cards: tuple[Card, ...], suits: str) -> str:
 def hand_by_suit(cards: Iterable[Card], suits: str = "symbols") -> str:
     """A hand grouped by suit: ``"♠ A T K  ♥ Q 9  ♦ –  ♣ A"`` (``"S A T K  H Q 9  D -  C A"``)."""
     check_style(suits)
-    held = tuple(cards)
+    held = _cards(cards)
     parts = []
     for s in Suit:
         ranks = [c.rank.letter for c in held if c.suit is s]
@@ -104,6 +119,7 @@ def action_text(action: Action, suits: str = "symbols") -> str:
     ``parse_action`` reads both styles, so the text can be typed back.
     """
     check_style(suits)
+    expect(action, Action, "an action is an Action")
     text = str(action)
     if suits == "letters":
         return text
@@ -212,6 +228,8 @@ def _table(
 
 def state_text(state: GameState, suits: str = "symbols") -> str:
     """The whole state, every hand and hidden pile shown (``str(state)``)."""
+    check_style(suits)
+    expect(state, GameState, "a state is a GameState")
     profile = state.profile
     seat = state.current_player if state.current_player is not None else 0
     view = profile.observe(state, seat)
@@ -237,6 +255,8 @@ def state_text(state: GameState, suits: str = "symbols") -> str:
 
 def view_text(view: View, suits: str = "symbols") -> str:
     """What one seat may know (``str(view)``): its own hand, the others' as counts."""
+    check_style(suits)
+    expect(view, View, "a view is a View")
     hands = [
         _hand(view.hand, suits) if i == view.seat else f"{n} cards" if n else "no cards"
         for i, n in enumerate(view.hand_sizes)

@@ -217,6 +217,13 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
     return shorten(text, limit)
 
 
+def expect(value: object, kind: type | tuple[type, ...], what: str) -> None:
+    """Refuse ``value`` unless it is a ``kind``: :class:`InvalidArgumentError` saying
+    ``what`` it should be ("card is a Card") and quoting what it is."""
+    if not isinstance(value, kind):
+        raise InvalidArgumentError(f"{what}, not {excerpt(value)}")
+
+
 def shorten(text: str, limit: int = EXCERPT) -> str:
     """``text`` cut to ``limit`` characters, ending in ``…`` when cut."""
     return text if len(text) <= limit else text[:limit] + "…"

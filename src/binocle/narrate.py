@@ -23,7 +23,7 @@ from binocle.cards import Card, parse_card
 from binocle.core import GameState, HandResult, MeldResult, Phase, View
 from binocle.display import SUIT_STYLES, action_text, card_text, cards_text, hand_by_suit, suit_text
 from binocle.display import check_style as _check_style
-from binocle.errors import BinocleError, InvalidArgumentError
+from binocle.errors import BinocleError, InvalidArgumentError, excerpt, expect
 from binocle.game import observe
 from binocle.records import meld_value
 from binocle.rules.tricks import _trick_winner
@@ -46,6 +46,12 @@ __all__ = [
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``"1 game"``, ``"2 games"``; ``many`` for an irregular plural."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise InvalidArgumentError(f"n is a whole number, not {excerpt(n)}")
+    expect(word, str, "word is text")
+    expect(many, (str, type(None)), "many is text or None")
+    if n.bit_length() > 14_000:  # more digits than Python writes out (4,300)
+        raise InvalidArgumentError(f"n is too large to write out: {excerpt(n)}")
     return f"{n} {word if n == 1 else many or word + 's'}"
 
 
@@ -55,6 +61,16 @@ def _arrow(suits: str) -> str:
 
 def hand_summary(result: HandResult, scores: tuple[int, ...], suits: str = "symbols") -> list[str]:
     """The lines that close a hand: each seat's meld, tricks, change and total."""
+    _check_style(suits)
+    expect(result, HandResult, "result is a HandResult")
+    if (
+        not isinstance(scores, (tuple, list))
+        or len(scores) != len(result.delta)
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores)
+    ):
+        raise InvalidArgumentError(
+            f"scores are {len(result.delta)} whole numbers, one a seat, not {excerpt(scores)}"
+        )
     lines = []
     head = f"  hand over ({result.outcome})"
     if result.bidder is not None:
@@ -111,7 +127,9 @@ def _to_view(position: View | GameState, seat: int | None) -> View:
     """``position`` as ``seat`` sees it: a view as it is, a state observed."""
     if isinstance(position, View):
         if seat is not None and seat != position.seat:
-            raise InvalidArgumentError(f"the view is seat {position.seat}'s, not seat {seat}'s")
+            raise InvalidArgumentError(
+                f"the view is seat {position.seat}'s, not seat {excerpt(seat)}'s"
+            )
         return position
     if not isinstance(position, GameState):
         raise InvalidArgumentError(f"a view or a state, not {type(position).__name__}")
@@ -394,6 +412,9 @@ def narrate_all(
     (a game between bots, the replay of a finished game); :func:`narrate` tells one
     seat what it may know."""
     _check_style(suits)
+    expect(before, GameState, "before is a GameState")
+    expect(action, Action, "action is an Action")
+    expect(after, GameState, "after is a GameState")
     seat = before.current_player
     if action.kind is Kind.CLAIM and action.number is not None:
         seat = action.number
@@ -450,6 +471,8 @@ def label(action: Action, position: View | GameState | None = None, suits: str =
     'Play TS from the table'
     """
     _check_style(suits)
+    expect(action, Action, "action is an Action")
+    expect(position, (View, GameState, type(None)), "position is a View, a GameState or None")
     k = action.kind
     view = position if isinstance(position, View) or position is None else None
     if isinstance(position, GameState):
@@ -514,6 +537,7 @@ def label(action: Action, position: View | GameState | None = None, suits: str =
 def game_over_line(position: View | GameState) -> str:
     """The line that ends a game: who won, and how it ended (:func:`binocle.end_reason`),
     from a state or any seat's view of it."""
+    expect(position, (View, GameState), "position is a View or a GameState")
     if isinstance(position, View):
         won, results, scores = position.winner, position.results, position.scores
         over = position.phase is Phase.OVER

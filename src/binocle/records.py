@@ -68,6 +68,7 @@ from binocle.errors import (
     InvalidNotationError,
     InvalidStateError,
     excerpt,
+    expect,
     shorten,
 )
 from binocle.game import apply, check_seed, legal_actions, parse_action, start
@@ -416,6 +417,8 @@ def meld_value(position: GameState | View | None, action: Action) -> int:
     Raises InvalidArgumentError for an action that is not a meld, and for ``meld``
     alone without the hand it scores (no position, or the view of a seat not to act).
     """
+    expect(action, Action, "action is an Action")
+    expect(position, (GameState, View, type(None)), "position is a GameState, a View or None")
     if action.kind is not Kind.MELD:
         raise InvalidArgumentError(f"{action} is not a meld")
     if action.name is not None:

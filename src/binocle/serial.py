@@ -20,7 +20,7 @@ import attrs
 from binocle._json import JSON, JSONObject
 from binocle.cards import Card
 from binocle.core import FrozenValue, GameState, Profile
-from binocle.errors import InvalidArgumentError, InvalidStateError, excerpt
+from binocle.errors import InvalidArgumentError, InvalidStateError, excerpt, expect
 
 __all__ = ["FORMAT", "VERSION", "dumps", "encode", "loads", "snapshot"]
 
@@ -55,6 +55,7 @@ def encode(value: object) -> JSON:
 
 def snapshot(state: GameState) -> JSONObject:
     """Every field of a state (but the profile and history) in JSON-ready form."""
+    expect(state, GameState, "state is a GameState")
     return {n: encode(getattr(state, n)) for n in state.fields() if n not in _SKIP}
 
 

@@ -34,7 +34,7 @@ from binocle.actions import (
 )
 from binocle.cards import CARDS, Suit
 from binocle.core import GameState, Phase
-from binocle.errors import IllegalActionError, RuleCode
+from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
 from binocle.game import (
     apply,
     claimants,
@@ -174,7 +174,28 @@ def check_consistency(
     rules or by the limit.  Claims and concessions, which end a hand at once,
     are chosen with probability ``claim_rate``: a knock from any seat that may
     knock, the player to act or another.
+
+    ``games``, ``illegal_per_step`` are whole numbers from 0, ``max_hands`` and
+    ``json_every`` from 1, ``seed`` any whole number and ``claim_rate`` a number
+    from 0 to 1; anything else raises :class:`~binocle.InvalidArgumentError`.
     """
+    for what, value, least in (
+        ("games", games, 0), ("illegal_per_step", illegal_per_step, 0),
+        ("max_hands", max_hands, 1), ("json_every", json_every, 1), ("seed", seed, None),
+    ):  # fmt: skip
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or (least is not None and value < least)
+        ):
+            bound = "" if least is None else f" from {least}"
+            raise InvalidArgumentError(f"{what} is a whole number{bound}, not {excerpt(value)}")
+    if (
+        isinstance(claim_rate, bool)
+        or not isinstance(claim_rate, (int, float))
+        or not (0 <= claim_rate <= 1)
+    ):
+        raise InvalidArgumentError(f"claim_rate is a number from 0 to 1, not {excerpt(claim_rate)}")
     rng = random.Random(seed)
     hands = actions = tried = knocked = 0
     p = get_profile(profile)

@@ -30,7 +30,7 @@ import attrs
 
 import binocle
 from binocle import Action, BinocleError, Card, GameState, Kind, Phase, Suit, rulings
-from binocle.errors import RuleCode
+from binocle.errors import RuleCode, excerpt
 from binocle.serial import snapshot
 from binocle.testing import check_state
 
@@ -524,9 +524,17 @@ def _after_apply(
 
 
 def check_cards(rng: random.Random, pool: Pool, tally: Tally) -> None:
-    """``parse_card``, ``parse_cards``, ``Card``, ``Suit``, ``parse_suit`` on anything."""
+    """``parse_card``, ``parse_cards``, ``Card``, ``Suit``, ``parse_suit``, ``pack`` on
+    anything."""
     value = junk_value(rng) if rng.random() < 0.4 else random_text(rng, rng.choice((1, 3, 30)))
-    for fn in (binocle.parse_card, binocle.parse_cards, Card, Suit, binocle.parse_suit):
+    for fn in (
+        binocle.parse_card,
+        binocle.parse_cards,
+        Card,
+        Suit,
+        binocle.parse_suit,
+        binocle.pack,
+    ):
         ok, got = timed(
             tally, lambda fn=fn: f"{fn.__name__}({value!r:.200})", lambda fn=fn: fn(value)
         )
@@ -1103,6 +1111,56 @@ def check_ratings(rng: random.Random, pool: Pool, tally: Tally) -> None:
             tally.note("wrong", f"bradley_terry({wins!r:.80}) = {got}, not {want}")
 
 
+def _helpers() -> list[tuple[str, Callable[..., Any], int, int]]:
+    """The public helpers of the text and record modules: (name, function, fewest
+    and most arguments)."""
+    from binocle import bots, display, narrate, records, serial, testing
+
+    return [
+        ("display.card_text", display.card_text, 1, 2),
+        ("display.cards_text", display.cards_text, 1, 2),
+        ("display.hand_by_suit", display.hand_by_suit, 1, 2),
+        ("display.state_text", display.state_text, 1, 2),
+        ("display.view_text", display.view_text, 1, 2),
+        ("display.action_text", display.action_text, 1, 2),
+        ("narrate.plural", narrate.plural, 2, 3),
+        ("narrate.hand_summary", narrate.hand_summary, 2, 3),
+        ("narrate.narrate", narrate.narrate, 2, 4),
+        ("narrate.narrate_all", narrate.narrate_all, 3, 4),
+        ("narrate.label", narrate.label, 1, 3),
+        ("narrate.game_over_line", narrate.game_over_line, 1, 1),
+        ("records.meld_value", records.meld_value, 2, 2),
+        ("serial.snapshot", serial.snapshot, 1, 1),
+        ("bots.knocker", bots.knocker, 2, 2),
+        # no games played: the settings alone are checked
+        ("testing.check_consistency", lambda *a: testing.check_consistency(a[0], 0, *a[1:]), 1, 2),
+    ]
+
+
+def check_helpers(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """The text helpers (display, narrate), ``meld_value``, ``snapshot``, ``knocker``
+    and ``check_consistency``'s settings on reachable states, their views, actions,
+    hand results and junk: text (or lines of it, or a number) or a BinocleError."""
+    name, fn, fewest, most = rng.choice(_helpers())
+    _, s = pool.pick(rng)
+    seat = s.current_player if s.current_player is not None else 0
+    goods: list[Any] = [s, binocle.observe(s, seat), "symbols", "letters", seat, 0, 1, None]
+    goods += list(binocle.legal_actions(s))[:3] if s.phase is not Phase.OVER else []
+    goods += [list(s.hands[seat]), s.scores, *s.results[-1:]]
+    args = [
+        rng.choice(goods) if rng.random() < 0.7 else junk_value(rng)
+        for _ in range(rng.randint(fewest, most))
+    ]
+    ok, got = timed(tally, lambda: f"{name}({', '.join(excerpt(a, 60) for a in args)})",
+                    lambda: fn(*args))  # fmt: skip
+    if ok and not (
+        isinstance(got, (str, int, dict, type(None)))
+        or (isinstance(got, list) and all(isinstance(x, str) for x in got))
+        or name.startswith("testing.")
+    ):
+        tally.note("wrong", f"{name} gave {excerpt(got)}")
+
+
 def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
     """The vectorized environment: settings of any value, then steps whose ids are legal,
     illegal or junk (whole arrays of junk too); a refused step changes no game and no
@@ -1191,6 +1249,7 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "openspiel": (check_openspiel, 1.5),
     "vector": (check_vector, 1.5),
     "ratings": (check_ratings, 0.5),
+    "helpers": (check_helpers, 1.0),
 }
 
 # Targets kept in modules of their own add themselves here.

@@ -13,10 +13,18 @@ from binocle.errors import InvalidArgumentError, excerpt
 from binocle.profiles import get_profile
 
 
-@functools.lru_cache(maxsize=2)
 def kinds(size: int) -> tuple[Card, ...]:
     """The card kinds of a pack in id order (24 or 32): a card's index among them is
     its place in every card part of the tensors and its chance outcome."""
+    try:
+        hash(size)
+    except TypeError:  # not a size: the pack refuses it as it refuses any other
+        return _pack_kinds(size)
+    return _kinds(size)
+
+
+@functools.lru_cache(maxsize=2)
+def _kinds(size: int) -> tuple[Card, ...]:
     return _pack_kinds(size)
 
 
