@@ -70,7 +70,8 @@ def card_text(c: Card, suits: str = "symbols") -> str:
 def cards_text(cards: Iterable[Card], suits: str = "symbols") -> str:
     """Cards separated by spaces, in the style; ``"–"`` (``"-"``) for none."""
     check_style(suits)
-    text = " ".join(card_text(c, suits) for c in _cards(cards))
+    symbols = suits == "symbols"
+    text = " ".join(c.symbol if symbols else str(c) for c in _cards(cards))
     return text or ("–" if suits == "symbols" else "-")
 
 

@@ -36,7 +36,7 @@ from typing import Any, TypedDict
 import attrs
 
 from binocle.bots import Bot, BotSpec, bot_label, play_game, resolve_bot
-from binocle.errors import BinocleError, InvalidArgumentError, excerpt
+from binocle.errors import BinocleError, InvalidArgumentError, excerpt, is_finite, is_whole
 from binocle.profiles import get_profile
 
 __all__ = [
@@ -103,13 +103,12 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     ``z`` a number from 0 to 2**53; anything else raises
     :class:`~binocle.InvalidArgumentError`."""
     for what, count in (("successes", successes), ("n", n)):
-        if isinstance(count, bool) or not isinstance(count, int):
-            raise InvalidArgumentError(f"{what} is a whole number, not {excerpt(count)}")
+        _check_whole(what, count)
     if not 0 <= successes <= n <= _MAX_COUNT:
         raise InvalidArgumentError(
             f"wilson takes 0 <= successes <= n <= 2**53, not {excerpt(successes)} of {excerpt(n)}"
         )
-    if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0 <= z <= _MAX_COUNT:
+    if not is_finite(z) or not 0 <= z <= _MAX_COUNT:
         raise InvalidArgumentError(f"z is a number from 0 to 2**53, not {excerpt(z)}")
     if n == 0:
         return (0.0, 1.0)
@@ -268,7 +267,7 @@ def _lineups(bots: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:
 
 def _check_whole(what: str, value: object) -> None:
     """Refuse ``value`` unless it is a whole number (a bool is not)."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole(value):
         raise InvalidArgumentError(f"{what} is a whole number, not {excerpt(value)}")
 
 

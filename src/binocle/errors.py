@@ -8,7 +8,8 @@ All of them are :class:`BinocleError`, and every subclass is also a
 from __future__ import annotations
 
 import enum
-from typing import Any
+import sys
+from typing import Any, TypeGuard
 
 __all__ = [
     "BinocleError",
@@ -215,6 +216,21 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
     except (ValueError, RecursionError):
         return f"<{type(value).__name__}>"
     return shorten(text, limit)
+
+
+def is_whole(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number: an int, not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_finite(value: object) -> TypeGuard[int | float]:
+    """Whether ``value`` is a number a float holds: an int or a float (not a bool),
+    neither NaN nor an infinity nor past the largest float."""
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and abs(value) <= sys.float_info.max  # False for NaN
+    )
 
 
 def expect(value: object, kind: type | tuple[type, ...], what: str) -> None:

@@ -22,7 +22,6 @@ learner's score change since its previous decision; an episode plays
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,7 +36,7 @@ from binocle.encoding._arrays import dense_mask, dense_tensor, generator_seed
 from binocle.encoding._dense import DenseWriter
 from binocle.encoding._fast import FastEncoder
 from binocle.encoding._strings import observation_string
-from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
+from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt, is_finite
 from binocle.game import apply, legal_actions, observe, start
 from binocle.profiles import get_profile
 
@@ -106,11 +105,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
                     f"{what} is {' or '.join(map(repr, words))} or a seat 0..{players - 1},"
                     f" not {excerpt(value)}"
                 )
-        if illegal != "raise" and (
-            isinstance(illegal, bool)
-            or not isinstance(illegal, (int, float))
-            or not abs(illegal) <= sys.float_info.max  # a float: not NaN, not infinite
-        ):
+        if illegal != "raise" and not is_finite(illegal):
             raise InvalidArgumentError(
                 f"illegal is 'raise' or a finite reward, not {excerpt(illegal)}"
             )

@@ -23,7 +23,7 @@ from binocle.cards import Card, parse_card
 from binocle.core import GameState, HandResult, MeldResult, Phase, View
 from binocle.display import SUIT_STYLES, action_text, card_text, cards_text, hand_by_suit, suit_text
 from binocle.display import check_style as _check_style
-from binocle.errors import BinocleError, InvalidArgumentError, excerpt, expect
+from binocle.errors import BinocleError, InvalidArgumentError, excerpt, expect, is_whole
 from binocle.game import observe
 from binocle.records import meld_value
 from binocle.rules.tricks import _trick_winner
@@ -46,7 +46,7 @@ __all__ = [
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``"1 game"``, ``"2 games"``; ``many`` for an irregular plural."""
-    if isinstance(n, bool) or not isinstance(n, int):
+    if not is_whole(n):
         raise InvalidArgumentError(f"n is a whole number, not {excerpt(n)}")
     expect(word, str, "word is text")
     expect(many, (str, type(None)), "many is text or None")
@@ -66,7 +66,7 @@ def hand_summary(result: HandResult, scores: tuple[int, ...], suits: str = "symb
     if (
         not isinstance(scores, (tuple, list))
         or len(scores) != len(result.delta)
-        or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores)
+        or not all(is_whole(x) for x in scores)
     ):
         raise InvalidArgumentError(
             f"scores are {len(result.delta)} whole numbers, one a seat, not {excerpt(scores)}"

@@ -188,12 +188,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """``agent``'s observation space (an agent not of this game raises
         :class:`~binocle.InvalidArgumentError`)."""
-        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
+        self._seat(agent)  # an agent of this game, or refused
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """``agent``'s action space (an agent not of this game raises
         :class:`~binocle.InvalidArgumentError`)."""
-        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+        self._seat(agent)  # an agent of this game, or refused
+        return self.action_spaces[agent]
 
     def _seat(self, agent: Any) -> int:
         """The seat of ``agent``, one of :attr:`possible_agents`."""

@@ -33,7 +33,6 @@ import itertools
 import json
 import math
 import random
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,7 +40,7 @@ import attrs
 
 from binocle.bots import BotSpec, bot_label
 from binocle.duplicate import ArenaReport, arena
-from binocle.errors import InvalidArgumentError, excerpt
+from binocle.errors import InvalidArgumentError, excerpt, is_finite, is_whole
 from binocle.profiles import get_profile
 
 __all__ = [
@@ -206,7 +205,7 @@ def bradley_terry(
     n = len(rows)
     if n < 2 or any(len(row) != n for row in rows):
         raise InvalidArgumentError("wins is a square table of two bots or more")
-    if isinstance(anchor, bool) or not isinstance(anchor, int) or not 0 <= anchor < n:
+    if not is_whole(anchor) or not 0 <= anchor < n:
         raise InvalidArgumentError(
             f"anchor is a bot's index from 0 to {n - 1}, not {excerpt(anchor)}"
         )
@@ -215,11 +214,7 @@ def bradley_terry(
     for i in range(n):
         for j in range(n):
             x = rows[i][j]
-            if (
-                isinstance(x, bool)
-                or not isinstance(x, (int, float))
-                or not 0 <= x <= sys.float_info.max  # NaN, an infinity, too large a number
-            ):
+            if not is_finite(x) or x < 0:
                 raise InvalidArgumentError(
                     f"wins[{i}][{j}] is a finite count from 0, not {excerpt(x)}"
                 )
@@ -248,11 +243,7 @@ def bradley_terry(
 
 def _check_prior(prior: object) -> None:
     """Refuse a prior that is not a finite number from 0."""
-    if (
-        isinstance(prior, bool)
-        or not isinstance(prior, (int, float))
-        or not 0 <= prior <= sys.float_info.max  # NaN, an infinity, too large a number
-    ):
+    if not is_finite(prior) or prior < 0:
         raise InvalidArgumentError(f"prior is a finite number from 0, not {excerpt(prior)}")
 
 

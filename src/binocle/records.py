@@ -69,6 +69,7 @@ from binocle.errors import (
     InvalidStateError,
     excerpt,
     expect,
+    is_whole,
     shorten,
 )
 from binocle.game import apply, check_seed, legal_actions, parse_action, start
@@ -294,10 +295,6 @@ class Header:
     moves: tuple[tuple[int | None, str], ...]
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def read_header(doc: Any) -> Header:
     """Check a record's form (fields, version, profile, entries); raise InvalidStateError."""
     if not isinstance(doc, dict):
@@ -306,7 +303,7 @@ def read_header(doc: Any) -> Header:
         raise InvalidStateError(
             f"not a binocle record: format is {excerpt(doc.get('format'))}, not {FORMAT!r}"
         )
-    if not _whole(doc.get("version")) or doc.get("version") != VERSION:  # not true, not 1.0
+    if not is_whole(doc.get("version")) or doc.get("version") != VERSION:  # not true, not 1.0
         raise InvalidStateError(
             f"record version {excerpt(doc.get('version'))} is not supported"
             f" (this binocle reads {VERSION})"
@@ -330,7 +327,7 @@ def read_header(doc: Any) -> Header:
     except InvalidArgumentError as exc:
         raise InvalidStateError(f"record: {exc}") from None
     first = doc.get("first_dealer", 0)
-    if not _whole(first) or not 0 <= first < p.players:
+    if not is_whole(first) or not 0 <= first < p.players:
         raise InvalidStateError(
             f"record: first_dealer is a seat 0..{p.players - 1}, not {excerpt(first)}"
         )
@@ -368,7 +365,7 @@ def read_header(doc: Any) -> Header:
         seat, text = entry["seat"], entry["action"]
         if not isinstance(text, str):
             raise InvalidStateError(f"action {i}: the action is text, not {excerpt(text)}", index=i)
-        if seat is not None and (not _whole(seat) or not 0 <= seat < p.players):
+        if seat is not None and (not is_whole(seat) or not 0 <= seat < p.players):
             raise InvalidStateError(
                 f"action {i} ({short_text(text)!r}): seat is 0..{p.players - 1} or null,"
                 f" not {excerpt(seat)}",

@@ -34,7 +34,14 @@ from binocle.actions import (
 )
 from binocle.cards import CARDS, Suit
 from binocle.core import GameState, Phase
-from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
+from binocle.errors import (
+    IllegalActionError,
+    InvalidArgumentError,
+    RuleCode,
+    excerpt,
+    is_finite,
+    is_whole,
+)
 from binocle.game import (
     apply,
     claimants,
@@ -183,18 +190,10 @@ def check_consistency(
         ("games", games, 0), ("illegal_per_step", illegal_per_step, 0),
         ("max_hands", max_hands, 1), ("json_every", json_every, 1), ("seed", seed, None),
     ):  # fmt: skip
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int)
-            or (least is not None and value < least)
-        ):
+        if not is_whole(value) or (least is not None and value < least):
             bound = "" if least is None else f" from {least}"
             raise InvalidArgumentError(f"{what} is a whole number{bound}, not {excerpt(value)}")
-    if (
-        isinstance(claim_rate, bool)
-        or not isinstance(claim_rate, (int, float))
-        or not (0 <= claim_rate <= 1)
-    ):
+    if not is_finite(claim_rate) or not 0 <= claim_rate <= 1:
         raise InvalidArgumentError(f"claim_rate is a number from 0 to 1, not {excerpt(claim_rate)}")
     rng = random.Random(seed)
     hands = actions = tried = knocked = 0
