@@ -41,6 +41,10 @@ PROFILES = {
     "cutthroat": {Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP},
     "cutthroat(easier_tricks=true)": {Obligation.EASIER},
 }
+#: The positions after a retirement the checks have met, by kind (see the knock tests).
+REACHED: Counter[str] = Counter()
+#: How many seeded knock games reach every position kind of REACHED.
+SEEDED_KNOCK_GAMES = 6
 #: What a refused announcement can be refused for, once its cards make a combination in its
 #: suit: the cards are not there, none is concealed, or the same class rule.
 ANNOUNCEMENT_CODES = {RuleCode.MELD_NOT_HELD, RuleCode.FRESH_CARD, RuleCode.SAME_CLASS}
@@ -66,16 +70,20 @@ def _concealed(s: GameState, seat: int) -> tuple[Card, ...]:
     return tuple(sorted((Counter(s.hands[seat]) - laid).elements()))
 
 
-def _stock_exhausted(s: GameState) -> dict[str, bool]:
+def _asked(s: GameState) -> dict[str, object]:
+    """What the stateless rules ask beyond the hand, the trick and the trump, as a
+    program keeping its own data knows it: the classic stock, the dead cards of a
+    retired three-handed player, the two-handed game after a retirement."""
+    sub = getattr(s, "sub", None)
+    if sub is not None:
+        classic = s.profile.classic  # type: ignore[attr-defined]
+        return {"two_handed": True, "stock_exhausted": not classic.stock_phase(sub)}
     if s.profile.name == "classic":
         return {"stock_exhausted": not s.profile.stock_phase(s)}  # type: ignore[attr-defined]
+    retired = getattr(s, "retired", None)
+    if retired is not None:
+        return {"dead": [i for i, (seat, _) in enumerate(s.trick) if seat == retired]}
     return {}
-
-
-def _in_play(s: GameState) -> bool:
-    """A plain trick of the profile's own play (not the two-handed game after a
-    three-handed retirement, nor a trick holding a retired player's card)."""
-    return getattr(s, "sub", None) is None and getattr(s, "retired", None) is None
 
 
 def _check_plays(s: GameState, legal: tuple[binocle.Action, ...], seen: set[Obligation]) -> None:
@@ -83,10 +91,15 @@ def _check_plays(s: GameState, legal: tuple[binocle.Action, ...], seen: set[Obli
     assert p is not None
     hand = s.hands[p]
     trick = [c for _, c in s.trick]
-    check = allowed_plays(s.profile.spec(), hand, trick, s.trump, **_stock_exhausted(s))
+    asked = _asked(s)
+    check = allowed_plays(s.profile.spec(), hand, trick, s.trump, **asked)  # type: ignore[arg-type]
     seen.add(check.obligation)
+    for i in asked.get("dead", ()):  # type: ignore[attr-defined]
+        REACHED["dead lead" if i == 0 else "dead card after the lead"] += 1
+    if asked.get("two_handed"):
+        REACHED[f"two-handed {check.obligation.value}"] += 1
     # The cards the state lets be played are exactly those the stateless rules allow.
-    assert set(check.allowed) == {a.card for a in legal if a.kind is Kind.PLAY}
+    assert set(check.allowed) == {a.card for a in legal if a.kind is Kind.PLAY}, (s.trick, asked)
     assert set(check.allowed) | {r.card for r in check.refused} == set(hand)
     for r in check.refused:
         # The state refuses each other card for the same rule, in the same words.
@@ -107,9 +120,10 @@ def _check_winner(s: GameState, after: GameState, action: binocle.Action) -> Non
     """Once a trick is complete, the seat the stateless trick winner names leads next
     (announces first, in the classic game)."""
     trick = [*s.trick, (s.current_player, action.card)]
-    if len(trick) != s.profile.players or not any(after.hands):
+    if after.trick or not any(after.hands) or after.hand_number != s.hand_number:
         return
-    w = trick_winner(s.profile, [c for _, c in trick], s.trump)
+    asked = {k: v for k, v in _asked(s).items() if k != "stock_exhausted"}
+    w = trick_winner(s.profile, [c for _, c in trick], s.trump, **asked)  # type: ignore[arg-type]
     assert after.current_player == trick[w][0]
 
 
@@ -125,13 +139,19 @@ def _check_announcements(s: GameState, legal: tuple[binocle.Action, ...]) -> int
     named = [a for a in legal if a.kind is Kind.MELD and a.name is not None]
     if not named:
         return 0
-    table: MeldTable = s.tables[p]  # type: ignore[attr-defined]
-    concealed = _concealed(s, p)
+    sub = getattr(s, "sub", None)
+    asked: dict[str, bool] = {}
+    if sub is None:
+        table: MeldTable = s.tables[p]  # type: ignore[attr-defined]
+        concealed = _concealed(s, p)
+    else:  # the two-handed game after a retirement: its own tables, seats renumbered
+        i = s.pair.index(p)  # type: ignore[attr-defined]
+        table, concealed, asked = sub.tables[i], _concealed(sub, i), {"two_handed": True}
     legal_keys = set()
     for a in named:
         cards = _named_meld_cards(a)
         legal_keys.add((a.name, cards))
-        m = check_meld(s.profile, concealed, s.trump, [(a.name, cards)], table=table)
+        m = check_meld(s.profile, concealed, s.trump, [(a.name, cards)], table=table, **asked)
         # Every announcement the state allows stands, at its value of the meld table.
         assert m.ok, (a, m)
         assert m.worth == KIND_VALUES[a.name]
@@ -139,7 +159,7 @@ def _check_announcements(s: GameState, legal: tuple[binocle.Action, ...]) -> int
         key = (combo.kind, tuple(combo.cards))
         if key in legal_keys:
             continue
-        m = check_meld(s.profile, concealed, s.trump, [key], table=table)
+        m = check_meld(s.profile, concealed, s.trump, [key], table=table, **asked)
         # Every other combination of his cards is refused, for a rule of announcements.
         assert not m.ok and m.worth == 0, (combo, m)
         code = m.rulings[0].rule
@@ -171,26 +191,57 @@ def _check_whole_meld(s: GameState, seat: int) -> None:
                 assert twice.rulings[1].rule is RuleCode.CARDS_REUSED
 
 
-def _play_hand(spec: str, seed: int, seen: set[Obligation]) -> int:
+def _wrong_knock(s: GameState, rng: random.Random) -> GameState | None:
+    """Now and then in the three-handed play, a knock short of the target by a seat
+    that has just played (his card stays on the trick, dead) or is to play: he retires
+    (three-handed rules, Claiming (knocking)).  None where none is made."""
+    if (
+        s.profile.name != "three-handed"
+        or s.phase.value != "play"
+        or _retired_or_after(s)
+        or rng.random() > 0.06
+    ):
+        return None
+    seat = s.trick[-1][0] if s.trick and rng.random() < 0.7 else s.current_player
+    totals = binocle.observe(s, 0).get("claim_totals")
+    if seat not in binocle.claimants(s) or totals[seat] >= 1000:
+        return None
+    return binocle.apply(s, f"claim {seat}")
+
+
+def _retired_or_after(s: GameState) -> bool:
+    return getattr(s, "retired", None) is not None or getattr(s, "sub", None) is not None
+
+
+def _play_hand(spec: str, seed: int, seen: set[Obligation], knock: bool = False) -> int:
+    """A random hand of ``spec``, checked at every step; with ``knock``, three-handed
+    games with wrong knocks, played on into the two-handed game that may follow."""
     rng = random.Random(seed)
     s = _stacked_game(spec, rng)
     checked_melds = 0
-    for _ in range(400):
-        if s.phase.value in ("deal", "over"):
+    for _ in range(700 if knock else 400):
+        phase = s.phase.value
+        if phase == "over" or (phase == "deal" and not (knock and _retired_or_after(s))):
             break
         legal = binocle.legal_actions(s)
-        if s.phase.value == "meld" and s.current_player is not None:
+        if phase == "deal":
+            s = binocle.apply(s, legal[0])
+            continue
+        if phase == "meld" and s.current_player is not None:
             _check_whole_meld(s, s.current_player)
         if s.current_player is not None and s.profile.name != "cutthroat":
             checked_melds += _check_announcements(s, legal)
-        plays = [a for a in legal if a.kind is Kind.PLAY]
-        if plays and _in_play(s):
+        if any(a.kind is Kind.PLAY for a in legal):
             _check_plays(s, legal, seen)
+        knocked = _wrong_knock(s, rng) if knock else None
+        if knocked is not None:
+            s = knocked
+            continue
         action = rng.choice(legal)
         if action.kind is Kind.CLAIM:
             action = next((a for a in legal if a.kind is not Kind.CLAIM), action)
         after = binocle.apply(s, action)
-        if action.kind is Kind.PLAY and _in_play(s):
+        if action.kind is Kind.PLAY:
             _check_winner(s, after, action)
         s = after
     return checked_melds
@@ -205,6 +256,32 @@ def test_stateless_answers_equal_the_states(spec: str, seed: int) -> None:
     seen: set[Obligation] = set()
     _play_hand(spec, seed, seen)
     assert seen <= PROFILES[spec]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_stateless_answers_equal_the_states_after_a_retirement(seed: int) -> None:
+    """Three-handed rules, Claiming (knocking) and The two-handed game after a
+    retirement: with wrong knocks (a retired player's card left dead on the trick)
+    and the classic game that may follow, the stateless plays (given ``dead`` and
+    ``two_handed``), trick winner and announcements agree with the state's."""
+    seen: set[Obligation] = set()
+    _play_hand("three-handed", seed, seen, knock=True)
+    assert seen <= PROFILES["three-handed"] | PROFILES["classic"]
+
+
+def test_seeded_knocks_reach_dead_cards_and_the_two_handed_game() -> None:
+    """Seeded games of the knock test reach a dead lead, a dead card played after the
+    lead, and both trick rules of the two-handed game that follows a retirement."""
+    REACHED.clear()
+    for seed in range(SEEDED_KNOCK_GAMES):
+        _play_hand("three-handed", seed, set(), knock=True)
+    assert set(REACHED) == {
+        "dead lead",
+        "dead card after the lead",
+        "two-handed free",
+        "two-handed follow-win-trump",
+    }, REACHED
 
 
 @pytest.mark.parametrize("spec", PROFILES)
@@ -400,4 +477,121 @@ def test_classic_announcements_follow_the_table() -> None:
     m = check_meld("classic", "KS QS KS", "H", [("marriage", "KS QS"), ("marriage", "KS QS")])
     assert m.rulings[1].rule is RuleCode.SAME_CLASS
     m = check_meld("classic", "QS", "H", [("binocle", "QS JD")])
+    assert m.rulings[0].rule is RuleCode.MELD_NOT_HELD
+
+
+# -- dead cards, the two-handed game after a retirement, the trump ---------------------------
+
+#: Three-handed deals, dealer 0, spades trump (the turn-up KS, seat 0's): seat 1 leads a
+#: heart, seat 2 follows, then seat 1 knocks wrongly and retires; seat 0 is to play.
+DEAD_DEALS = {
+    "AH 9S": (
+        "9H JH QH KS 9D 9D AC AC TC TC KC KC QC QC JC JC",
+        "AH AH TH TH KH KH QH JH 9H AS AS TS TS KS AD AD",
+        "QS QS JS JS 9S 9S TD TD KD KD QD QD JD JD 9C 9C",
+    ),
+    "QH 9H": (
+        "JH 9H KS 9D 9D AC AC TC TC KC KC QC QC JC JC 9C",
+        "AH AH TH TH KH KH QH QH JH AS AS TS TS KS AD AD",
+        "9H QS QS JS JS 9S 9S TD TD KD KD QD QD JD JD 9C",
+    ),
+}
+
+
+def _dead_lead(trick: str) -> GameState:
+    hands = DEAD_DEALS[trick]
+    deck = binocle.stack_deck("three-handed", list(hands), dealer=0, turn_up="KS")
+    s = binocle.new_game("three-handed", deck=deck, dealer=0)
+    while s.phase is not binocle.Phase.PLAY:
+        s = binocle.apply(s, "pass")
+    lead, follow = trick.split()
+    s = binocle.apply(binocle.apply(s, f"play {lead}"), f"play {follow}")
+    s = binocle.apply(s, "claim 1")
+    assert s.retired == 1 and s.current_player == 0
+    return s
+
+
+@pytest.mark.parametrize(
+    ("trick", "allowed", "before"), [("AH 9S", "9H JH QH", "KS"), ("QH 9H", "JH", "JH 9H")]
+)
+def test_a_dead_lead_keeps_its_suit_and_wins_nothing(trick: str, allowed: str, before: str) -> None:
+    """Three-handed rules, Claiming (knocking): the card of a player who retired after
+    it was played stays on the trick, keeps the suit it led and wins nothing.  With
+    ``dead=[0]`` the rulings allow what the engine allows: after AH led dead and 9S
+    trumped, any heart (before, the card left out: KS alone); after QH led dead and 9H
+    followed, what beats 9H (before, the card kept: JH and 9H)."""
+    s = _dead_lead(trick)
+    engine = {a.card for a in binocle.legal_actions(s) if a.kind is Kind.PLAY}
+    assert engine == set(binocle.parse_cards(allowed))
+    check = allowed_plays("three-handed", s.hands[0], trick, "S", dead=[0])
+    assert set(check.allowed) == engine
+    for r in check.refused:
+        with pytest.raises(IllegalActionError) as e:
+            binocle.apply(s, f"play {r.card}")
+        assert (e.value.rule, str(e.value)) == (r.rule, r.reason)
+    # Without ``dead`` one of the two ways the page advised answers otherwise.
+    left_out = allowed_plays("three-handed", s.hands[0], trick.split()[1:], "S").allowed
+    kept = allowed_plays("three-handed", s.hands[0], trick, "S").allowed
+    assert set(binocle.parse_cards(before)) in (set(left_out), set(kept))
+
+
+def test_a_dead_card_wins_nothing() -> None:
+    """Three-handed rules, Claiming (knocking): a dead card wins nothing; where it would
+    have won, the first live card takes the trick; a dead card played after the lead
+    counts for no obligation."""
+    assert trick_winner("three-handed", "AH 9H KH", "S", dead=[0]) == 2
+    assert trick_winner("three-handed", "AH 9C QD", "S", dead=[0]) == 1
+    assert trick_winner("three-handed", "9H AH KH", "S", dead=[1]) == 2
+    assert trick_winner("three-handed", "9H AS", "S", dead=[1]) == 0
+    assert allowed_plays("three-handed", "KH 9H", "9H AH", "S", dead=[1]).allowed == (
+        binocle.parse_cards("KH")
+    )
+    with pytest.raises(InvalidArgumentError, match="no winner"):
+        trick_winner("three-handed", "AH", "S", dead=[0])
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: allowed_plays("cutthroat", "AS", "TS", "H", dead=[0]), "no dead cards"),
+        (lambda: allowed_plays("three-handed", "AS", "TS", "H", dead=[1]), "position"),
+        (lambda: allowed_plays("three-handed", "AS", "TS", "H", dead=0), "collection"),
+        (lambda: allowed_plays("three-handed", "AS", "TS", "H", dead=[True]), "position"),
+        (lambda: trick_winner("classic", "AS TS", "H", dead=[0]), "no dead cards"),
+        (lambda: allowed_plays("cutthroat", "AS", "TS", "H", two_handed=True), "has none"),
+        (lambda: allowed_plays("three-handed", "AS", "TS", "H", two_handed=1), "two_handed"),
+        (lambda: allowed_plays("three-handed", "AS", "TS", "H", two_handed=True), "stock"),
+        (lambda: check_meld("classic", "KS QS", "H", [], two_handed=True), "has none"),
+        (lambda: allowed_plays("cutthroat", "AS KS QH TH 9C", "TD", None), "name the trump"),
+        (lambda: check_play("classic", "AS", "AS", "", None, stock_exhausted=True), "trump"),
+    ],
+)
+def test_dead_cards_two_handed_and_trump_are_checked(call: object, words: str) -> None:
+    """``dead`` names positions of the trick in a game that has dead cards (three-handed);
+    ``two_handed`` is the three-handed game's; every trick is played with a trump, so
+    ``trump=None`` is refused where a card is ruled on (before, T♦ led to ``AS KS QH TH
+    9C`` with no trump allowed all five)."""
+    with pytest.raises(InvalidArgumentError, match=words):
+        call()  # type: ignore[operator]
+
+
+def test_the_two_handed_game_after_a_retirement_is_asked_for() -> None:
+    """Three-handed rules, The two-handed game after a retirement: the two players left
+    play the classic game with a stock; ``two_handed=True`` asks for its rules: any card
+    while the stock lasts, then follow and win (before, the three-handed rule answered:
+    follow, beat, trump)."""
+    free = allowed_plays("three-handed", "AS KS QH", "TH", "S", two_handed=True,
+                         stock_exhausted=False)  # fmt: skip
+    assert free.obligation is Obligation.FREE and len(free.allowed) == 3
+    strict = allowed_plays("three-handed", "AS KS QH", "TH", "S", two_handed=True,
+                           stock_exhausted=True)  # fmt: skip
+    assert strict.obligation is Obligation.FOLLOW_WIN_TRUMP
+    assert strict.ruling("AS").reason == (
+        "two-handed game after a retirement: must follow suit H: holds QH"
+    )
+    assert allowed_plays("three-handed", "AS KS QH", "TH", "S").allowed == (
+        binocle.parse_cards("QH")
+    )
+    m = check_meld("three-handed", "KS QS JD", "S", [("sequence", "AS TS KS QS JS")],
+                   two_handed=True, table=MeldTable())  # fmt: skip
     assert m.rulings[0].rule is RuleCode.MELD_NOT_HELD

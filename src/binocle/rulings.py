@@ -12,7 +12,7 @@ plain cards, with no :class:`~binocle.core.GameState` to build:
   and what each is worth;
 - :func:`trick_winner` — which card of a trick wins so far.
 
-Every function takes the profile by name, text (``"cutthroat(obligation=easier)"``)
+Every function takes the profile by name, text (``"cutthroat(easier_tricks=true)"``)
 or object, cards as :class:`~binocle.cards.Card` objects, numbers or text in any
 notation the parsers read (``"TS"``, ``"10♠"``, ``"AS TS KS"``), and the trump as a
 :class:`~binocle.cards.Suit`, its number or its text (``"H"``, ``"hearts"``,
@@ -23,7 +23,11 @@ a rule needs more than the hand, the trick and the trump, the function asks for
 it by name and raises InvalidArgumentError without it: the classic trick rule
 changes when the stock is exhausted (``stock_exhausted``), and classic and
 three-handed announcements look at what the player laid down before
-(``table``).
+(``table``).  Two positions of the three-handed game are asked with a word
+more: a trick holding the card of a player who has since retired after a wrong
+claim (``dead``: which of its cards are dead), and the two-handed game the last
+two players go on with after a retirement (``two_handed=True``: the classic
+rules, with its stock).
 
 The answers are those of the engine itself: a state built with
 :func:`binocle.stack_deck` and played to the same trick gives the same legal
@@ -50,7 +54,7 @@ carrying the same rule code.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -59,6 +63,11 @@ from binocle.cards import CARDS, Card, Suit, format_cards
 from binocle.core import Profile
 from binocle.errors import InvalidArgumentError, InvalidNotationError, RuleCode, excerpt
 from binocle.profiles import get_profile
+from binocle.profiles._three_handed_rules import (
+    TWO_HANDED_PREFIX,
+    _obligation_trick,
+    live_winner,
+)
 from binocle.rules.tricks import (
     CardLike,
     CardsLike,
@@ -188,8 +197,58 @@ class MeldCheck:
         return 0 if self.claimed is None else max(self.claimed - self.worth, 0)
 
 
-def _profile(profile: Any) -> Profile:
-    return get_profile(profile)
+def _profile(profile: Any, two_handed: object = False) -> Profile:
+    """The profile asked, or with ``two_handed`` the two-handed game that follows a
+    three-handed retirement (three-handed rules, The two-handed game after a retirement)."""
+    p = get_profile(profile)
+    if two_handed is False:
+        return p
+    if two_handed is not True:
+        raise InvalidArgumentError(f"two_handed is True or False, not {excerpt(two_handed)}")
+    classic = getattr(p, "classic", None)
+    if p.name != "three-handed" or not isinstance(classic, Profile):
+        raise InvalidArgumentError(
+            f"two_handed=True asks for the two-handed game after a three-handed retirement;"
+            f" the {p.name} game has none"
+        )
+    return classic
+
+
+def _dead(p: Profile, played: tuple[Card, ...], dead: object) -> frozenset[int]:
+    """The positions, in play order, of the dead cards of ``played`` (three-handed rules,
+    Claiming (knocking): the cards of a player who retired)."""
+    if isinstance(dead, (str, bytes)) or not isinstance(dead, Iterable):
+        raise InvalidArgumentError(
+            f"dead is a collection of positions in the trick (0 for the lead), not {excerpt(dead)}"
+        )
+    found: set[int] = set()
+    for i in dead:
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(played):
+            raise InvalidArgumentError(
+                f"a dead card is given by its position in the trick, 0 to {len(played) - 1},"
+                f" not {excerpt(i)}"
+            )
+        found.add(i)
+    if found and p.name != "three-handed":
+        raise InvalidArgumentError(
+            f"the {p.name} game has no dead cards (only a three-handed player who retires"
+            " after a wrong claim leaves one on the trick)"
+        )
+    return frozenset(found)
+
+
+def _seated(played: tuple[Card, ...], dead: frozenset[int]) -> tuple[tuple[int, Card], ...]:
+    """The trick as the engine holds it, seat by card: seat 0 is the retired player's,
+    the live cards take seats of their own."""
+    return tuple((0 if i in dead else i + 1, c) for i, c in enumerate(played))
+
+
+def _measured(played: tuple[Card, ...], dead: frozenset[int]) -> tuple[int, ...]:
+    """The cards the obligations are measured on (three-handed rules, Claiming
+    (knocking)): a dead lead as the weakest card of its suit, later dead cards left out."""
+    if not dead:
+        return played
+    return tuple(c for _, c in _obligation_trick(_seated(played, dead), 0))
 
 
 def _pack_cards(
@@ -218,6 +277,18 @@ def _trick_of(p: Profile, trick: Any) -> tuple[Card, ...]:
     return played
 
 
+def _play_trump(trump: object) -> int:
+    """The trump of a trick: every profile plays its tricks with one (the turn-up's suit,
+    or the suit the bidder named)."""
+    t = read_trump(trump)
+    if t is None:
+        raise InvalidArgumentError(
+            "every trick is played with a trump (the turn-up's suit, or the suit the bidder"
+            " named): name the trump suit"
+        )
+    return t
+
+
 def allowed_plays(
     profile: Any,
     hand: CardsLike,
@@ -225,39 +296,55 @@ def allowed_plays(
     trump: TrumpLike,
     *,
     stock_exhausted: bool | None = None,
+    dead: Iterable[int] = (),
+    two_handed: bool = False,
 ) -> PlayCheck:
     """Which cards of ``hand`` may be played to ``trick`` (the cards already played to
     it, in play order; empty for a lead), with ``trump``, under ``profile``'s trick
     rule, and why each other card may not.
 
-    ``stock_exhausted`` is needed in the classic game (any card while the stock
-    lasts) and ignored elsewhere.  In the classic game ``hand`` is every card
-    the player holds, those on his table among them.
+    ``trump`` is a suit: no profile plays a trick without one, and None raises
+    InvalidArgumentError.  ``stock_exhausted`` is needed in the classic game (any
+    card while the stock lasts) and ignored elsewhere.  In the classic game
+    ``hand`` is every card the player holds, those on his table among them.
+
+    ``dead`` (three-handed only) gives the positions in ``trick`` (0 for the
+    lead) of the cards of a player who has retired since he played them
+    (three-handed rules, Claiming (knocking)): a dead card wins nothing, so a
+    dead lead still sets the suit to follow but any card of that suit beats
+    it, and a dead card played later counts for no obligation.
+    ``two_handed=True`` (three-handed only) asks for the two-handed game the
+    last two players go on with after a retirement: the classic rules, with
+    their stock (give ``stock_exhausted``).
 
     >>> c = allowed_plays("classic", "AS KS QH TH 9C", "TD", "H", stock_exhausted=False)
     >>> c.obligation.value, len(c.allowed)
     ('free', 5)
+    >>> allowed_plays("three-handed", "JH 9H 9S", "QH 9H", "S", dead=[0]).allowed
+    (Card('JH'),)
     """
-    p = _profile(profile)
+    p = _profile(profile, two_handed)
     cards = read_cards(hand)
     played = _trick_of(p, trick)
-    t = read_trump(trump)
+    t = _play_trump(trump)
     if stock_exhausted is not None and not isinstance(stock_exhausted, bool):
         raise InvalidArgumentError(
             f"stock_exhausted is True, False or None, not {excerpt(stock_exhausted)}"
         )
     _pack_cards(p, "the hand", cards)
     _pack_cards(p, "the hand and the trick", played, cards)
+    measured = _measured(played, _dead(p, played, dead))
     rule = p.play_obligation(stock_exhausted)
     # The compiled rules give card numbers: the answer holds the cards themselves.
-    allowed = tuple(CARDS[c] for c in _allowed_cards(cards, played, t, rule))
+    allowed = tuple(CARDS[c] for c in _allowed_cards(cards, measured, t, rule))
     refused: list[CardRuling] = []
     for c in dict.fromkeys(cards):
         if c in allowed:
             continue
-        found = _obligation_refusal(c, cards, played, t, rule)
+        found = _obligation_refusal(c, cards, measured, t, rule)
         assert found is not None
-        refused.append(CardRuling(c, False, found[0], found[1]))
+        why = TWO_HANDED_PREFIX + found[1] if two_handed else found[1]
+        refused.append(CardRuling(c, False, found[0], why))
     return PlayCheck(rule, cards, allowed, tuple(refused))
 
 
@@ -269,6 +356,8 @@ def check_play(
     trump: TrumpLike,
     *,
     stock_exhausted: bool | None = None,
+    dead: Iterable[int] = (),
+    two_handed: bool = False,
 ) -> CardRuling:
     """The ruling on playing ``card`` from ``hand`` to ``trick``: :func:`allowed_plays`
     for one card (a card not in the hand is refused with :attr:`RuleCode.NOT_HELD`).
@@ -278,18 +367,38 @@ def check_play(
     (False, 'must-beat', 'must beat KS: holds AS')
     """
     c = read_card(card)
-    return allowed_plays(profile, hand, trick, trump, stock_exhausted=stock_exhausted).ruling(c)
+    check = allowed_plays(
+        profile, hand, trick, trump,
+        stock_exhausted=stock_exhausted, dead=dead, two_handed=two_handed,
+    )  # fmt: skip
+    return check.ruling(c)
 
 
-def trick_winner(profile: Any, trick: CardsLike, trump: TrumpLike) -> int:
+def trick_winner(
+    profile: Any,
+    trick: CardsLike,
+    trump: TrumpLike,
+    *,
+    dead: Iterable[int] = (),
+    two_handed: bool = False,
+) -> int:
     """The index, in play order, of the card of ``trick`` that wins it so far (common
     rules, Trick winner: the highest trump, else the highest card of the suit led;
     of two identical cards the first played).
 
+    ``trump`` None counts no suit as trump: no profile plays a trick so, but
+    the answer is then the highest card of the suit led.  ``dead`` and
+    ``two_handed`` are as in :func:`allowed_plays`: a dead card wins nothing,
+    and where it would have won, the first live card takes the trick
+    (three-handed rules, Claiming (knocking)); a trick of dead cards alone has
+    no winner and raises InvalidArgumentError.
+
     >>> trick_winner("three-handed", "TH AH TH", "S"), trick_winner("classic", "TH TH", "S")
     (1, 0)
+    >>> trick_winner("three-handed", "AH 9H KH", "S", dead=[0])
+    2
     """
-    p = _profile(profile)
+    p = _profile(profile, two_handed)
     played = read_cards(trick)
     if not played:
         raise InvalidArgumentError("a trick holds at least one card")
@@ -298,7 +407,15 @@ def trick_winner(profile: Any, trick: CardsLike, trump: TrumpLike) -> int:
             f"a trick of the {p.name} game holds at most {p.players} cards, not {len(played)}"
         )
     _pack_cards(p, "the trick", played)
-    return _trick_winner(played, read_trump(trump))
+    t = read_trump(trump)
+    out = _dead(p, played, dead)
+    if not out:
+        return _trick_winner(played, t)
+    if len(out) == len(played):
+        raise InvalidArgumentError("a trick of dead cards alone has no winner")
+    won = live_winner(_seated(played, out), 0, None if t is None else Suit(t))
+    assert won is not None
+    return won[0] - 1
 
 
 def _declared(item: object) -> tuple[str, tuple[Card, ...], int | None]:
@@ -340,6 +457,7 @@ def check_meld(
     declared: Sequence[Any],
     *,
     table: object = None,
+    two_handed: bool = False,
 ) -> MeldCheck:
     """Whether each of the ``declared`` melds stands for ``hand`` with ``trump``, in the
     order declared, and what each scores.
@@ -359,6 +477,8 @@ def check_meld(
       down before this declaration; None for nothing); a state's is
       ``state.tables[seat]``.  Whether a player may announce at all now (he
       won the trick; the stock lasts) is the state's to say, not asked here.
+      ``two_handed=True`` (three-handed only) asks for the two-handed game
+      after a retirement: the classic announcements and meld table.
 
     >>> m = check_meld("classic", "KS QS JD KH AS", "S", [("binocle", "QS JD", 40),
     ...                                                   ("royal marriage", "KS QS")])
@@ -368,7 +488,7 @@ def check_meld(
     >>> m.rulings[0].rule.value, m.rulings[0].reason
     ('meld-suit', 'marriage KS QS: a marriage is in a plain suit')
     """
-    p = _profile(profile)
+    p = _profile(profile, two_handed)
     cards = read_cards(hand)
     t = read_trump(trump)
     if t is None:

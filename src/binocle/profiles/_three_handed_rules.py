@@ -59,6 +59,10 @@ _OFFER_ACTIONS: Final = (A.CLAIM_OVERLOOKED, A.PASS)
 _KNOCK_OR_PASS: Final = (A.PASS, A.CLAIM)
 
 
+#: What begins the words of a refusal in the two-handed game after a retirement.
+TWO_HANDED_PREFIX: Final = "two-handed game after a retirement: "
+
+
 @mypyc_attr(native_class=False)
 class ThreeHandedRules(Profile):
     """The reading half of the three-handed profile (its options are the profile's)."""
@@ -227,7 +231,7 @@ class ThreeHandedRules(Profile):
         s: ThreeHandedState = state  # type: ignore[assignment]
         if s.sub is not None:
             rule, text = self.classic.refusal(s.sub, action)
-            return rule, "two-handed game after a retirement: " + text
+            return rule, TWO_HANDED_PREFIX + text
         phase, kind, p = s.phase, action.kind, s.current_player
         out = self.explain_out_of_hand(s, action)
         if out is not None:
