@@ -159,6 +159,28 @@ def test_an_irregular_classic_meld_is_taken_down_to_the_best_legal_announcement(
     assert report.states_checked == len(doc["actions"]) + 1
 
 
+def test_an_irregular_meld_is_taken_down_never_raised() -> None:
+    """Classic rules, Irregular melds: the score erroneously marked is taken down, never
+    raised.  The trump King and Queen announced as a (plain) marriage for 20 do not
+    stand as the royal marriage, 40 (before, they did): nothing worth no more than 20
+    stands, the entry is taken back, and the player's next action follows."""
+    for seed in range(1, 40):
+        s = _until("classic", seed, binocle.Phase.ANNOUNCE)
+        royal = [a for a in binocle.legal_actions(s) if a.name == "royal marriage"]
+        if royal:
+            break
+    else:
+        raise AssertionError("no royal marriage to announce")
+    cards = " ".join(str(c) for c in royal[0].cards)
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": s.current_player, "action": f"meld marriage {cards}"})
+    doc["actions"].append({"seat": s.current_player, "action": "pass"})
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    assert (v.kind, v.claimed_value, v.correct_value) == ("irregular meld", 20, 0)
+    assert report.stopped is None and report.scores == binocle.apply(s, "pass").scores
+
+
 def test_an_irregular_meld_that_scores_nothing_is_taken_back() -> None:
     """Classic rules, Irregular melds: four Queens without the four Queens score nothing
     there: the entry does not stand, and the player's next action follows."""

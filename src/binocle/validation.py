@@ -30,8 +30,9 @@ the record goes on the way a table goes on:
 - **irregular meld** — ``meld <kind> <cards>`` declaring a combination the
   cards do not make, or one the meld rules do not allow now (fresh card, same
   class): the score is taken down to what those cards may legally score now,
-  the best legal announcement among them (in cutthroat, where the meld is laid
-  down whole, the meld of the cards shown), else nothing, and the adversary
+  the best legal announcement among them worth no more than the combination
+  declared (a score is taken down, never raised; in cutthroat, where the meld
+  is laid down whole, the meld of the cards shown), else nothing, and the adversary
   may have one of the cards led or played ("classic rules, Irregular melds");
 - **out of turn** — a seat acting when another is to act: the card or call is
   taken back without penalty and the right player acts: the entry is skipped
@@ -985,10 +986,15 @@ def _taken_down(
     declared = _cards_of(action)
     legal = legal_actions(state)
     named = [a for a in legal if a.kind is Kind.MELD and a.name is not None]
+    # A score is taken down, never raised: no announcement worth more than the one
+    # declared stands for it (a trump K Q announced as a marriage scores nothing).
+    cap = KIND_VALUES.get(action.name or "")
     best: Action | None = None
     value = 0
     for a in named:
         worth = KIND_VALUES.get(a.name or "", 0)
+        if cap is not None and worth > cap:
+            continue
         if not _cards_of(a) - declared and worth > value:
             best, value = a, worth
     if best is not None:
