@@ -264,7 +264,7 @@ def test_play_answers_help_hint_and_bad_input(
     assert "not understood: not a card: 'ZZ'" in out
     assert "not allowed: the lowest bid is 250 (bid 5)" in out
     assert "not allowed: seat 1 must act in the bidding phase" in out
-    assert "seat 1 bids 260" in out
+    assert "you bid 260" in out
     assert "You left the game." in out and "Traceback" not in out
     assert len(prompts) == 10
     assert "seat 0: ♠" not in out and "seat 2: ♠" not in out  # no other hand is shown
@@ -379,6 +379,6 @@ def test_play_tells_the_game_as_the_persons_seat_knows_it(
     _script(monkeypatch, _forever("1"))
     assert main(["play", "--profile", "classic", "--seed", "5", "--seat", "1"]) == 0
     out = capsys.readouterr().out
-    assert "seat 0 draws a card" in out and re.search(r"seat 1 draws [AKQJT9][♠♥♦♣]", out)
-    assert "  seat 0: 12 cards" in out and "you draw" not in out
+    assert "seat 0 draws a card" in out and re.search(r"you draw [AKQJT9][♠♥♦♣]", out)
+    assert "  seat 0: 12 cards" in out and "seat 1 draws" not in out
     assert " 1) Play " in out

@@ -275,8 +275,8 @@ def test_the_omniscient_narration_is_caught_by_the_same_check(profile: str) -> N
 
 def test_a_seat_is_told_its_own_draws_and_not_the_others() -> None:
     """Classic rules, Announcements: after each announcement both players draw; a seat's
-    narration names its own card and tells the other's as "a card", except the turn-up,
-    which was face up; the views' logs carry the same draws."""
+    narration names its own card ("you draw ...") and tells the other's as "a card",
+    except the turn-up, which was face up; the views' logs carry the same draws."""
     own = other = 0
     for before, action, after in _seat_story("classic", 4, hands=1):
         if before.phase is not binocle.Phase.ANNOUNCE or after.phase is binocle.Phase.OVER:
@@ -286,7 +286,7 @@ def test_a_seat_is_told_its_own_draws_and_not_the_others() -> None:
             (line,) = (x for x in narrate(before, after, seat=seat) if " draws " in x)
             drawn = _new(before.hands[seat], after.hands[seat])
             if drawn and action.kind is not Kind.DIX:
-                assert f"seat {seat} draws {drawn[0].symbol}" in line
+                assert f"you draw {drawn[0].symbol}" in line
                 assert f"{seat}: draw {drawn[0]}" in view.log
                 own += 1
             if f"seat {1 - seat} draws a card" in line:
@@ -315,14 +315,14 @@ def test_a_deal_shows_the_seat_its_own_hand_and_the_others_counts() -> None:
 
 def test_another_bidders_discards_are_told_as_a_card() -> None:
     """Cutthroat rules, Discard: the bidder's discards are face down; the others are
-    told that he discards a card, the bidder which card."""
+    told that he discards a card, the bidder ("you") which card."""
     for before, action, after in _seat_story("cutthroat", 1, hands=1):
         if action.kind is Kind.DISCARD:
             bidder = before.current_player
             other = (bidder + 1) % 3
             assert narrate(before, after, seat=other) == [f"  seat {bidder} discards a card"]
             mine = narrate(before, after, seat=bidder)
-            assert mine == [f"  seat {bidder} discards {action.card.symbol}"]
+            assert mine == [f"  you discard {action.card.symbol}"]
             return
     pytest.fail("no discard")  # pragma: no cover
 
@@ -346,7 +346,7 @@ def test_several_actions_between_two_views_are_each_told() -> None:
     steps = list(_seat_story("cutthroat", 2, hands=1))
     first, last = steps[1][0], steps[-1][2]
     lines = narrate(first, last, seat=0)
-    assert len([x for x in lines if x.startswith("  seat")]) == len(steps) - 1
+    assert len([x for x in lines if x.startswith(("  seat", "  you"))]) == len(steps) - 1
     assert any("hand over" in x for x in lines)
 
 
@@ -440,3 +440,51 @@ def test_meld_value_refuses_what_it_cannot_score() -> None:
     other = (s.current_player + 1) % 3
     with pytest.raises(binocle.InvalidArgumentError):
         meld_value(binocle.observe(s, other), parse_action_text("meld"))
+
+
+# -- the seat told and the seats' names ---------------------------------------------------
+
+
+def test_the_seat_told_is_you_and_the_others_go_by_their_names() -> None:
+    """A narration for one seat calls that seat "you", as ``str(view)`` does ("you bid
+    260", not "seat 2 bids 260"); the names the caller gives name the others, and
+    ``narrate_all``, told to nobody, names every seat."""
+    s = binocle.new_game("cutthroat", seed=1)
+    s = binocle.apply(s, "bid 250")
+    t = binocle.apply(s, "bid 260")
+    names = ["Anna", "Ben", "Carla"]
+    assert narrate(s, t, seat=2) == ["  you bid 260"]
+    assert narrate(s, t, seat=0, names=names) == ["  Carla bids 260"]
+    assert narrate(s, t, seat=2, names=names) == ["  you bid 260"]
+    assert narrate_all(s, binocle.parse_action(s, "bid 260"), t, names=names) == [
+        "  Carla bids 260"
+    ]
+    u = binocle.apply(t, "pass")
+    assert narrate(t, u, seat=2, names=[None, "Ben", None]) == ["  seat 0 passes"]
+
+
+def test_a_whole_told_hand_says_you_throughout() -> None:
+    """Every line of a seat's narration of a whole cutthroat hand that names the seat
+    told says "you" (never "seat n" for it, but in the lists of seats: "seat n (you)")."""
+    for before, _, after in _seat_story("cutthroat", 3, hands=1):
+        for seat in range(3):
+            for line in narrate(before, after, seat=seat):
+                assert not re.search(rf"seat {seat}(?! \(you\))", line), (seat, line)
+
+
+@pytest.mark.parametrize("names", ["Anna Ben Carla", ["Anna"], [1, 2, 3], 7])
+def test_names_that_are_not_one_a_seat_are_refused(names: object) -> None:
+    """``names`` are one a seat, text or None: anything else raises InvalidArgumentError."""
+    s = binocle.new_game("cutthroat", seed=1)
+    t = binocle.apply(s, "bid 250")
+    with pytest.raises(binocle.InvalidArgumentError, match="name"):
+        narrate(s, t, seat=0, names=names)  # type: ignore[arg-type]
+
+
+def test_an_action_of_another_phase_says_which_phase() -> None:
+    """An action of another phase is refused with the phase the seat must act in
+    (``play AS`` while the bidding goes on: a bid or a pass)."""
+    s = binocle.new_game("cutthroat", seed=1)
+    for text in ("play AS", "play A♠", "play as", "discard AS", "trump S"):
+        with pytest.raises(binocle.IllegalActionError, match="must act in the bidding phase"):
+            binocle.apply(s, text)

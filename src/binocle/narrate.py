@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Final
+
+import attrs
 
 from binocle.actions import Action, Kind
 from binocle.cards import Card, parse_card
@@ -55,14 +58,106 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
 
 
+#: Verbs whose form with "you" is not the third person's without its final s.
+_IRREGULAR: dict[str, str] = {"does": "do", "was": "were", "has": "have", "is": "are"}
+
+
+def _you_form(verb: str) -> str:
+    """A verb phrase in the third person (``"bids"``, ``"does not show"``, ``"lets go"``)
+    as said to "you": its first word loses its s."""
+    first, _, rest = verb.partition(" ")
+    if first in _IRREGULAR:
+        first = _IRREGULAR[first]
+    elif first.endswith(("sses", "shes", "ches", "xes")):
+        first = first[:-2]
+    elif first.endswith("s"):
+        first = first[:-1]
+    return f"{first} {rest}" if rest else first
+
+
+@attrs.frozen
+class _Words:
+    """How a narration names the seats: ``you`` is the seat told (None: nobody is),
+    ``names`` the names the caller gave, one a seat (None or empty: ``seat n``)."""
+
+    you: int | None = None
+    names: tuple[str | None, ...] = ()
+
+    def who(self, seat: int | None) -> str:
+        """The seat as the subject of a sentence: ``you``, its name, or ``seat n``."""
+        if seat is not None and seat == self.you:
+            return "you"
+        return self.listed(seat, mark_you=False)
+
+    def listed(self, seat: int | None, mark_you: bool = True) -> str:
+        """The seat in a list of seats: ``seat 1 (you)``, ``seat 1 (Anna)``, ``seat 1``."""
+        if seat is None:
+            return "nobody"
+        name = self.names[seat] if 0 <= seat < len(self.names) else None
+        if name:
+            return name if not mark_you else f"seat {seat} ({name})"
+        return f"seat {seat} (you)" if mark_you and seat == self.you else f"seat {seat}"
+
+    def says(self, seat: int | None, verb: str) -> str:
+        """``seat 1 bids``, ``Anna bids`` or ``you bid``: the subject and its verb."""
+        if seat is not None and seat == self.you:
+            return f"you {_you_form(verb)}"
+        return f"{self.who(seat)} {verb}"
+
+
+_NOBODY: Final = _Words()
+
+
+def _words(names: object, seats: int, you: int | None = None) -> _Words:
+    """The caller's ``names`` checked: a sequence of text or None, one a seat, or empty."""
+    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
+        raise InvalidArgumentError(
+            f"names are a sequence of the seats' names (text or None), not {excerpt(names)}"
+        )
+    if names and len(names) != seats:
+        raise InvalidArgumentError(f"names give one name a seat, {seats}, not {len(names)}")
+    for n in names:
+        if n is not None and (not isinstance(n, str) or len(n) > 200):
+            raise InvalidArgumentError(
+                f"a seat's name is text of at most 200 characters or None, not {excerpt(n)}"
+            )
+    return _Words(you, tuple(names))
+
+
 def _arrow(suits: str) -> str:
     return "→" if suits == "symbols" else "->"
 
 
-def hand_summary(result: HandResult, scores: tuple[int, ...], suits: str = "symbols") -> list[str]:
-    """The lines that close a hand: each seat's meld, tricks, change and total."""
+def hand_summary(
+    result: HandResult,
+    scores: tuple[int, ...],
+    suits: str = "symbols",
+    *,
+    names: Sequence[str | None] = (),
+    you: int | None = None,
+) -> list[str]:
+    """The lines that close a hand: each seat's meld, tricks, change and total.
+
+    ``names`` (one a seat, text or None) name the seats; ``you`` is the seat the
+    lines are told to, called "you" (None: nobody).
+    """
     _check_style(suits)
     expect(result, HandResult, "result is a HandResult")
+    words = _words(names, len(result.delta), _seat_or_none(you, len(result.delta)))
+    return _hand_summary(result, scores, suits, words)
+
+
+def _seat_or_none(seat: object, seats: int) -> int | None:
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise InvalidArgumentError(f"a seat is 0..{seats - 1} or None, not {excerpt(seat)}")
+    return seat
+
+
+def _hand_summary(
+    result: HandResult, scores: tuple[int, ...], suits: str, words: _Words
+) -> list[str]:
     if (
         not isinstance(scores, (tuple, list))
         or len(scores) != len(result.delta)
@@ -75,11 +170,12 @@ def hand_summary(result: HandResult, scores: tuple[int, ...], suits: str = "symb
     head = f"  hand over ({result.outcome})"
     if result.bidder is not None:
         verdict = "made" if result.made else "set"
-        head += f": seat {result.bidder} bid {result.bid} and was {verdict}"
+        was = "were" if result.bidder == words.you else "was"
+        head += f": {words.who(result.bidder)} bid {result.bid} and {was} {verdict}"
     lines.append(head)
     for i, delta in enumerate(result.delta):
         lines.append(
-            f"    seat {i}: meld {result.meld[i]:>4}  tricks {result.tricks[i]:>4}"
+            f"    {words.listed(i)}: meld {result.meld[i]:>4}  tricks {result.tricks[i]:>4}"
             f"  {delta:+5d}  {_arrow(suits)} {scores[i]}"
         )
     return lines
@@ -198,18 +294,20 @@ def _logged_draws(view: View) -> list[tuple[int, Card | None]]:
     return found
 
 
-def _deal_lines(after: View, hands: tuple[tuple[Card, ...], ...] | None, suits: str) -> list[str]:
+def _deal_lines(
+    after: View, hands: tuple[tuple[Card, ...], ...] | None, suits: str, words: _Words
+) -> list[str]:
     """The deal: every hand where ``hands`` is given, else the seat's own and the
     others' card counts; the turn-up."""
     number = len(after.results) + 1
-    lines = ["", f"Hand {number}: seat {after.dealer} deals"]
+    lines = ["", f"Hand {number}: {words.says(after.dealer, 'deals')}"]
     for i, size in enumerate(after.hand_sizes):
         if hands is not None:
-            lines.append(f"  seat {i}: {hand_by_suit(hands[i], suits)}")
+            lines.append(f"  {words.listed(i)}: {hand_by_suit(hands[i], suits)}")
         elif i == after.seat:
-            lines.append(f"  seat {i} (you): {hand_by_suit(after.hand, suits)}")
+            lines.append(f"  {words.listed(i)}: {hand_by_suit(after.hand, suits)}")
         elif size:
-            lines.append(f"  seat {i}: {plural(size, 'card')}")
+            lines.append(f"  {words.listed(i)}: {plural(size, 'card')}")
     turn_up = _fact(after, "turn_up")
     if turn_up is not None:
         lines.append(f"  turn-up: {card_text(turn_up, suits)}")
@@ -223,9 +321,11 @@ def _tell(
     after: View,
     suits: str,
     full: tuple[GameState, GameState] | None = None,
+    words: _Words = _NOBODY,
 ) -> list[str]:
     """The lines of one action from the position ``before`` to ``after`` (both as one
-    seat sees them); ``full``: the two states, for a narration that shows every hand."""
+    seat sees them); ``full``: the two states, for a narration that shows every hand;
+    ``words``: how the seats are named."""
     lines: list[str] = []
     p = actor
     k = action.kind
@@ -234,84 +334,90 @@ def _tell(
     )
     if k is Kind.CLAIM and action.number is not None:
         p = action.number  # a knock names its seat: the knocker, whoever was to act
-    who = f"seat {p}"
+    w = words
+
+    def says(verb: str) -> str:
+        return w.says(p, verb)
+
     phase = before.phase
     if k is Kind.DEAL:
-        lines.extend(_deal_lines(after, full[1].hands if full is not None else None, suits))
+        lines.extend(_deal_lines(after, full[1].hands if full is not None else None, suits, w))
     elif k is Kind.PASS and phase is Phase.ANNOUNCE:
-        lines.append(f"  {who} announces nothing")
+        lines.append(f"  {says('announces')} nothing")
     elif k is Kind.CLAIM_OVERLOOKED or (k is Kind.PASS and _offer(before) is not None):
         offer = _offer(before)
-        what = f"the {offer.points} points of meld seat {offer.seat} overlooked" if offer else "it"
+        what = (
+            f"the {offer.points} points of meld {w.who(offer.seat)} overlooked" if offer else "it"
+        )
         verb = "claims" if k is Kind.CLAIM_OVERLOOKED else "lets go"
-        lines.append(f"  {who} {verb} {what}")
+        lines.append(f"  {says(verb)} {what}")
     elif k is Kind.DIX and phase is Phase.DIX:
         n = action.number or 1
         swap = after.get("exchanged") and not before.get("exchanged")
         how = ", exchanging it for the turn-up" if swap else ""
         nines = "the Nine" if n == 1 else f"{n} Nines"
-        lines.append(f"  {who} shows {nines} of trumps{how}: dix {10 * n} announced")
+        lines.append(f"  {says('shows')} {nines} of trumps{how}: dix {10 * n} announced")
     elif k is Kind.PASS and phase is Phase.DIX:
-        lines.append(f"  {who} does not show the Nine of trumps")
+        lines.append(f"  {says('does not show')} the Nine of trumps")
     elif k is Kind.PASS and phase is Phase.MELD and p is not None:
         declared = _seat_fact(after, "melds", p)
         text = _melds_text(declared, suits) if isinstance(declared, MeldResult) else "nothing"
-        lines.append(f"  {who} declares {text}")
+        lines.append(f"  {says('declares')} {text}")
     elif k is Kind.PASS:
-        lines.append(f"  {who} passes")
+        lines.append(f"  {says('passes')}")
     elif k is Kind.DIX and phase is Phase.ANNOUNCE:
         turn_up = _fact(before, "turn_up")
         up = card_text(turn_up, suits) if turn_up is not None else "card"
-        lines.append(f"  {who} exchanges the Nine of trumps for the turn-up {up}: dix, 10")
+        lines.append(f"  {says('exchanges')} the Nine of trumps for the turn-up {up}: dix, 10")
     elif k is Kind.BID:
-        lines.append(f"  {who} bids {action.number}")
+        lines.append(f"  {says('bids')} {action.number}")
     elif k is Kind.DISCARD:
         what = card_text(action.card, suits) if action.card is not None else "a card"
-        lines.append(f"  {who} discards {what}")
+        lines.append(f"  {says('discards')} {what}")
     elif k is Kind.TRUMP and action.suit is not None:
-        lines.append(f"  {who} names trump: {action.suit.name.lower()}")
+        lines.append(f"  {says('names')} trump: {action.suit.name.lower()}")
     elif k is Kind.MELD and phase is Phase.ANNOUNCE and p is not None:
         gained = _gain(before, after, p, "meld_points")
-        lines.append(f"  {who} announces {_announcement(action, suits)} ({gained})")
+        lines.append(f"  {says('announces')} {_announcement(action, suits)} ({gained})")
     elif k is Kind.MELD and action.name is not None and p is not None:
         gained = _gain(before, after, p, "announced")
-        lines.append(f"  {who} announces {_announcement(action, suits)} ({gained})")
+        lines.append(f"  {says('announces')} {_announcement(action, suits)} ({gained})")
     elif k is Kind.MELD:
         declared = _seat_fact(after, "melds", p) if p is not None else None
         if isinstance(declared, MeldResult) and action.name is None:
-            lines.append(f"  {who} melds {declared.total}: {_melds_text(declared, suits)}")
+            lines.append(f"  {says('melds')} {declared.total}: {_melds_text(declared, suits)}")
         else:
-            lines.append(f"  {who} declares {_announcement(action, suits)}")
+            lines.append(f"  {says('declares')} {_announcement(action, suits)}")
     elif k is Kind.CLAIM and p is not None:
-        lines.append(_knock_line(before, after, p, knock_out_of_turn))
+        lines.append(_knock_line(before, after, p, knock_out_of_turn, w))
     elif k is Kind.PLAY and action.card is not None and p is not None:
         trick = (*before.trick, (p, action.card))
         if not after.trick:
-            w = trick[_trick_winner([c for _, c in trick], before.trump)][0]
+            won = trick[_trick_winner([c for _, c in trick], before.trump)][0]
             cards = "  ".join(f"{s}:{card_text(c, suits)}" for s, c in trick)
-            lines.append(f"  trick {cards}  {_arrow(suits)} seat {w}")
+            lines.append(f"  trick {cards}  {_arrow(suits)} {w.who(won)}")
     elif k is Kind.CONCEDE:
-        lines.append(f"  {who} concedes: the bidder gives up the hand without playing it")
+        lines.append(f"  {says('concedes')}: the bidder gives up the hand without playing it")
     else:
-        lines.append(f"  {who}: {action_text(action, suits)}")
+        lines.append(f"  {w.who(p)}: {action_text(action, suits)}")
     if phase is Phase.ANNOUNCE and after.phase is not Phase.OVER and any(after.hand_sizes):
-        lines.extend(_draw_lines(before, action, p, after, suits, full))
+        lines.extend(_draw_lines(before, action, p, after, suits, full, w))
     offer = _offer(after)
     if k is Kind.PLAY and offer is not None and offer != _offer(before):
         lines.append(
-            f"  seat {offer.seat} overlooked {offer.points} points of meld:"
-            f" seat {offer.asked[0]} may claim them first"
+            f"  {w.says(offer.seat, 'overlooked')} {offer.points} points of meld:"
+            f" {w.who(offer.asked[0])} may claim them first"
         )
     if after.phase is Phase.DISCARD and phase is Phase.BIDDING:
         lines.append(
-            f"  seat {after.current_player} takes the bid at {after.get('bid')};"
+            f"  {w.says(after.current_player, 'takes')} the bid at {after.get('bid')};"
             f" widow {cards_text(after.get('widow') or (), suits)}"
         )
     if len(after.results) > len(before.results):
-        lines.extend(hand_summary(after.results[-1], after.scores, suits))
+        lines.extend(_hand_summary(after.results[-1], after.scores, suits, w))
     if after.phase is Phase.OVER and phase is not Phase.OVER:
         lines.append("")
-        lines.append(game_over_line(after))
+        lines.append(_game_over_line(after, w))
     return lines
 
 
@@ -322,6 +428,7 @@ def _draw_lines(
     after: View,
     suits: str,
     full: tuple[GameState, GameState] | None,
+    words: _Words,
 ) -> list[str]:
     """The draws after an announcement (classic rules, Announcements): every card where
     ``full`` gives the states, else as the view's log shows them."""
@@ -333,23 +440,23 @@ def _draw_lines(
                 turn_up = _fact(before, "turn_up")
                 if turn_up in gained_cards:
                     gained_cards.remove(turn_up)  # the exchange, not a draw
-            draws.append(f"seat {i} draws {cards_text(gained_cards, suits)}")
+            draws.append(f"{words.says(i, 'draws')} {cards_text(gained_cards, suits)}")
     else:
         for seat, card in _logged_draws(after):
             what = card_text(card, suits) if card is not None else "a card"
-            draws.append(f"seat {seat} draws {what}")
+            draws.append(f"{words.says(seat, 'draws')} {what}")
     lines = ["  " + ", ".join(draws)] if draws else []
     if _fact(after, "turn_up") is None:
         lines.append("  the stock is exhausted: the table cards go back to the hands")
     return lines
 
 
-def _brief(action: Action, actor: int | None, suits: str) -> list[str]:
+def _brief(action: Action, actor: int | None, suits: str, words: _Words) -> list[str]:
     """An action told from itself alone (where the position before it is not known)."""
     if action.kind is Kind.DEAL:
         return ["", "a new hand is dealt"]
     p = action.number if action.kind is Kind.CLAIM and action.number is not None else actor
-    return [f"  seat {p}: {label(action, suits=suits)}"]
+    return [f"  {words.who(p)}: {label(action, suits=suits)}"]
 
 
 def narrate(
@@ -357,6 +464,8 @@ def narrate(
     after: View | GameState,
     seat: int | None = None,
     suits: str = "symbols",
+    *,
+    names: Sequence[str | None] = (),
 ) -> list[str]:
     """What happened from ``before`` to ``after``, told to one seat: no card it may not see.
 
@@ -371,12 +480,17 @@ def narrate(
     action; where more actions lie between them, each but the last is told from
     the action alone.
 
+    The seat told is "you" (``you bid 250``), as in ``str(view)``; ``names``, one
+    a seat (text, or None for ``seat n``), name the others (``Anna bids 250``).
+
     >>> import binocle
     >>> from binocle.narrate import narrate
     >>> s = binocle.new_game("cutthroat", seed=1)
     >>> t = binocle.apply(s, "bid 250")
     >>> narrate(binocle.observe(s, 2), binocle.observe(t, 2))
     ['  seat 1 bids 250']
+    >>> narrate(s, t, seat=1), narrate(s, t, seat=2, names=["Anna", "Ben", "Carla"])
+    (['  you bid 250'], ['  Ben bids 250'])
 
     Raises InvalidArgumentError for two views of different seats, a state
     without ``seat``, or an ``after`` that does not follow ``before``.
@@ -384,44 +498,52 @@ def narrate(
     _check_style(suits)
     b = _to_view(before, seat)
     a = _to_view(after, b.seat)
+    words = _words(names, len(b.hand_sizes), b.seat)
     done = len(b.history)
     if a.profile != b.profile or len(a.history) < done or a.history[:done] != b.history:
         raise InvalidArgumentError("'after' is not a later view of the same game as 'before'")
     new = a.history[done:]
     lines: list[str] = []
     for action, actor in new[:-1]:
-        lines.extend(_brief(action, actor, suits))
+        lines.extend(_brief(action, actor, suits, words))
     if new:
         action, actor = new[-1]
         if len(new) == 1:
-            lines.extend(_tell(b, action, actor, a, suits))
+            lines.extend(_tell(b, action, actor, a, suits, words=words))
         else:
-            lines.extend(_brief(action, actor, suits))
+            lines.extend(_brief(action, actor, suits, words))
             if len(a.results) > len(b.results):
-                lines.extend(hand_summary(a.results[-1], a.scores, suits))
+                lines.extend(_hand_summary(a.results[-1], a.scores, suits, words))
             if a.phase is Phase.OVER and b.phase is not Phase.OVER:
-                lines.extend(["", game_over_line(a)])
+                lines.extend(["", _game_over_line(a, words)])
     return lines
 
 
 def narrate_all(
-    before: GameState, action: Action, after: GameState, suits: str = "symbols"
+    before: GameState,
+    action: Action,
+    after: GameState,
+    suits: str = "symbols",
+    *,
+    names: Sequence[str | None] = (),
 ) -> list[str]:
     """Lines describing ``action`` taken in ``before`` and leading to ``after``, every
     card shown: every hand at a deal, every draw.  For those who may see everything
     (a game between bots, the replay of a finished game); :func:`narrate` tells one
-    seat what it may know."""
+    seat what it may know.  ``names``, one a seat (text, or None for ``seat n``),
+    name the seats."""
     _check_style(suits)
     expect(before, GameState, "before is a GameState")
     expect(action, Action, "action is an Action")
     expect(after, GameState, "after is a GameState")
+    words = _words(names, len(before.hands))
     seat = before.current_player
     if action.kind is Kind.CLAIM and action.number is not None:
         seat = action.number
     at = seat if seat is not None else 0
     return _tell(
         observe(before, at), action, before.current_player, observe(after, at), suits,
-        (before, after),
+        (before, after), words,
     )  # fmt: skip
 
 
@@ -534,10 +656,18 @@ def label(action: Action, position: View | GameState | None = None, suits: str =
     return action_text(action, suits)
 
 
-def game_over_line(position: View | GameState) -> str:
+def game_over_line(
+    position: View | GameState, *, names: Sequence[str | None] = (), you: int | None = None
+) -> str:
     """The line that ends a game: who won, and how it ended (:func:`binocle.end_reason`),
-    from a state or any seat's view of it."""
+    from a state or any seat's view of it.  ``names`` (one a seat, text or None)
+    name the seats; ``you`` is the seat told, called "you" (None: nobody)."""
     expect(position, (View, GameState), "position is a View or a GameState")
+    n = len(position.hand_sizes) if isinstance(position, View) else len(position.hands)
+    return _game_over_line(position, _words(names, n, _seat_or_none(you, n)))
+
+
+def _game_over_line(position: View | GameState, words: _Words) -> str:
     if isinstance(position, View):
         won, results, scores = position.winner, position.results, position.scores
         over = position.phase is Phase.OVER
@@ -550,21 +680,24 @@ def game_over_line(position: View | GameState) -> str:
         how = f"the hand limit is reached (max_hands={position.profile.max_hands})"
         if won is None:
             return f"Game over: {how}; the highest scores are tied, so nobody wins"
-        return f"Game over: {how}; seat {won} wins with the highest score, {scores[won]}"
+        return f"Game over: {how}; {words.says(won, 'wins')} with the highest score, {scores[won]}"
     why = {"claim": " (by a claim)", "target": " (target reached)"}.get(reason or "", "")
     if won is None:
         return f"Game over{why}: nobody wins"
-    return f"Game over{why}: seat {won} wins with {scores[won]}"
+    return f"Game over{why}: {words.says(won, 'wins')} with {scores[won]}"
 
 
-def _knock_line(before: View, after: View, p: int, out_of_turn: bool) -> str:
+def _knock_line(before: View, after: View, p: int, out_of_turn: bool, words: _Words) -> str:
     """A knock and its verdict: correct (he wins), wrong (he loses, or retires)."""
-    how = f" out of turn (seat {before.current_player} to act)" if out_of_turn else ""
+    how = f" out of turn ({words.who(before.current_player)} to act)" if out_of_turn else ""
+    he = "you" if p == words.you else "he"
     won = after.winner
     if won == p:
-        verdict = "correct: he wins the game"
+        verdict = f"correct: {words.says(p, 'wins') if he == 'you' else 'he wins'} the game"
     elif after.phase is Phase.OVER and won is not None:
-        verdict = f"wrong: he loses the game to seat {won}"
+        lose = "you lose" if he == "you" else "he loses"
+        verdict = f"wrong: {lose} the game to {words.who(won)}"
     else:
-        verdict = "wrong: he retires from the game"
-    return f"  seat {p} knocks{how}, claiming the game: the claim is {verdict}"
+        retire = "you retire" if he == "you" else "he retires"
+        verdict = f"wrong: {retire} from the game"
+    return f"  {words.says(p, 'knocks')}{how}, claiming the game: the claim is {verdict}"
