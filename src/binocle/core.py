@@ -113,6 +113,10 @@ class HandResult:
     ``"retired"`` (a wrong claim retired a player, three-handed).  ``game_end``
     is None, except on the hand that ended the game: then why it ended, as
     :func:`binocle.end_reason` says (``"target"``, ``"claim"`` or ``"limit"``).
+    ``chips`` is None where ``delta`` is points; where hands are settled in chips
+    (cutthroat ``settlement=chips``) it is the hand's value in chips, which the
+    bidder collected from or paid to each other player, and ``delta`` is chips
+    (``meld`` and ``tricks`` stay points).
     """
 
     dealer: int
@@ -125,6 +129,7 @@ class HandResult:
     made: bool | None = None
     outcome: str = "played"
     game_end: str | None = None
+    chips: int | None = None
 
 
 T = TypeVar("T", bound="GameState")

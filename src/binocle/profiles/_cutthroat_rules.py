@@ -99,6 +99,13 @@ class CutthroatRules(Profile):
     bunched_hands: bool
     widow_after_round: int
     target: int
+    settlement: str
+
+    @property
+    def chips(self) -> bool:
+        """Whether hands are settled in chips (option ``settlement``: cutthroat rules,
+        Settlement)."""
+        return self.settlement == "chips"
 
     @property
     def obligation(self) -> Obligation:
@@ -229,6 +236,19 @@ class CutthroatRules(Profile):
         return RuleCode.NOT_LEGAL, text
 
     def revoke_penalty(self, state: GameState, seat: int) -> str:
+        """Cutthroat rules, Revoke (:meth:`_revoke_points`); with ``settlement=chips``
+        the hand is then settled in chips on those figures (cutthroat rules,
+        Settlement)."""
+        text = self._revoke_points(state, seat)
+        if not self.chips:
+            return text
+        return (
+            f"{text}; the hand is settled in chips on these figures: a bidder not set"
+            " collects the hand's value from each opponent, a set one pays it"
+            " (cutthroat rules, Settlement)"
+        )
+
+    def _revoke_points(self, state: GameState, seat: int) -> str:
         """Cutthroat rules, Revoke: the offender's card points count 0 for him.
 
         His meld stands as usual (an opponent's, if he wins a counter).  A

@@ -24,7 +24,7 @@ from binocle.actions import (
     _KIND_TRUMP,
     Action,
 )
-from binocle.cards import Card
+from binocle.cards import Card, Suit
 from binocle.core import (
     _PHASE_BIDDING,
     _PHASE_DEAL,
@@ -37,13 +37,14 @@ from binocle.core import (
     HandResult,
     MeldResult,
 )
-from binocle.errors import excerpt
+from binocle.errors import InvalidArgumentError, excerpt
 from binocle.profiles._common import (
     flag_option,
     positive_option,
     profile_option,
     remove_card,
     replace_at,
+    top_scorer,
 )
 from binocle.profiles._cutthroat_rules import CutthroatRules
 from binocle.profiles._cutthroat_rules import plays_of_suit as plays_of_suit
@@ -57,7 +58,7 @@ from binocle.profiles._cutthroat_state import (
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
 from binocle.rules.tricks import bisect_cards
 
-__all__ = ["Auction", "Cutthroat", "CutthroatState"]
+__all__ = ["SETTLEMENTS", "Auction", "Cutthroat", "CutthroatState", "chip_value"]
 
 
 def _bid_option(instance: Any, attribute: Any, value: Any) -> None:
@@ -82,6 +83,46 @@ def _widow_round(instance: Any, attribute: Any, value: Any) -> None:
         )
 
 
+#: The ways a hand may be settled (option ``settlement``).
+SETTLEMENTS: Final = ("points", "chips")
+
+
+def _settlement_option(instance: Any, attribute: Any, value: Any) -> None:
+    if value not in SETTLEMENTS:
+        raise ValueError(
+            f"settlement must be points (a running score to the target) or chips (each"
+            f" hand settled in chips), not {excerpt(value)}"
+        )
+
+
+def chip_value(bid: int, trump: Any = None) -> int:
+    """What a hand bid at ``bid`` is worth in chips (cutthroat rules, Settlement): 250 to
+    290: 2, 300 to 340: 3, 350 to 390: 5, 400 to 440: 10, then 5 more for every further
+    50; doubled when spades are trump (``trump`` a :class:`~binocle.cards.Suit`, or
+    None before it is named).
+
+    >>> from binocle.cards import Suit
+    >>> chip_value(250), chip_value(350), chip_value(480), chip_value(600, Suit.SPADES)
+    (2, 5, 15, 60)
+    """
+    if isinstance(bid, bool) or not isinstance(bid, int) or not 250 <= bid <= A.INTERNED_BIDS:
+        raise InvalidArgumentError(
+            f"a bid settled in chips is a whole number from 250 to {A.INTERNED_BIDS},"
+            f" not {excerpt(bid)}"
+        )
+    if trump is not None and not isinstance(trump, Suit):
+        raise InvalidArgumentError(f"trump is a Suit or None, not {excerpt(trump)}")
+    if bid < 300:
+        value = 2
+    elif bid < 350:
+        value = 3
+    elif bid < 400:
+        value = 5
+    else:
+        value = 10 + 5 * ((bid - 400) // 50)
+    return 2 * value if trump is Suit.SPADES else value
+
+
 @attrs.frozen(slots=True)
 class Cutthroat(CutthroatRules):
     """Three-hand auction (cutthroat) Pinochle.
@@ -99,6 +140,11 @@ class Cutthroat(CutthroatRules):
     - ``widow_after_round`` (1): the widow takes the three cards dealt after
       this round of packets (0..4: never the last card).
     - ``target`` (1500): the score that wins the game.
+    - ``settlement`` (``points``): ``chips`` settles each hand in chips instead
+      of a running score to the target (the Auction Pinochle variant): the
+      bidder collects the hand's value (:func:`chip_value`) from each other
+      player, or pays it; the game then ends after ``max_hands`` hands, which
+      it needs.
     """
 
     name: "ClassVar[str]" = "cutthroat"
@@ -114,10 +160,39 @@ class Cutthroat(CutthroatRules):
     bunched_hands: bool = profile_option(False, flag_option)
     widow_after_round: int = profile_option(1, _widow_round)
     target: int = profile_option(1500, positive_option)
+    settlement: str = profile_option("points", _settlement_option)
 
     def __attrs_post_init__(self) -> None:
         if self.max_bid < self.min_bid:
             raise ValueError(f"max_bid ({self.max_bid}) is below min_bid ({self.min_bid})")
+        if self.settlement == "chips":
+            if self.max_hands is None:
+                raise ValueError(
+                    "settlement=chips has no target score: give max_hands, the number of"
+                    " hands the game lasts"
+                )
+            if self.min_bid < 250:
+                raise ValueError(
+                    f"settlement=chips values bids from 250 (the chip schedule), so min_bid"
+                    f" is at least 250, not {self.min_bid}"
+                )
+
+    def chip_delta(
+        self, bidder: int, bid: int, trump: Suit | None, made: bool, conceded: bool = False
+    ) -> tuple[int, ...]:
+        """The chips each seat gains in a hand bid by ``bidder`` at ``bid`` (cutthroat
+        rules, Settlement): where he made his bid he collects the hand's value
+        (:func:`chip_value`) from each other player; where he gave up he pays it to
+        each; where he played and was set he pays each twice the value (once with
+        ``single_set``)."""
+        value = chip_value(bid, trump)
+        if made:
+            each = -value
+        elif conceded or self.single_set:
+            each = value
+        else:
+            each = 2 * value
+        return tuple(-2 * each if i == bidder else each for i in range(3))
 
     # -- states ----------------------------------------------------------------
 
@@ -231,8 +306,12 @@ class Cutthroat(CutthroatRules):
         assert bidder is not None and bid is not None
         meld = tuple(0 if i == bidder else _total(s.melds[i]) for i in range(3))
         delta = tuple(-bid if i == bidder else meld[i] for i in range(3))
+        chips = None
+        if self.chips:
+            chips = chip_value(bid, s.trump)
+            delta = self.chip_delta(bidder, bid, s.trump, False, conceded=True)
         result = HandResult(
-            s.dealer, s.trump, meld, (0, 0, 0), delta, bidder, bid, False, "conceded"
+            s.dealer, s.trump, meld, (0, 0, 0), delta, bidder, bid, False, "conceded", chips=chips
         )
         return self._end_hand(s, action, result, redeal=False)
 
@@ -271,6 +350,12 @@ class Cutthroat(CutthroatRules):
             else:
                 meld[i] = declared if s.counters[i] > 0 else 0
                 delta[i] = meld[i] + tricks[i]
+        if self.chips:
+            return HandResult(
+                s.dealer, s.trump, tuple(meld), tuple(tricks),
+                self.chip_delta(bidder, bid, s.trump, made), bidder, bid, made, "played",
+                chips=chip_value(bid, s.trump),
+            )  # fmt: skip
         return HandResult(
             s.dealer, s.trump, tuple(meld), tuple(tricks), tuple(delta), bidder, bid, made, "played"
         )
@@ -289,7 +374,9 @@ class Cutthroat(CutthroatRules):
         opponent revoked, the bidder cannot be set: the first figure gives him
         his bid; the second, where the hand is played to its end, the hand
         played out, scored as usual but never below his bid (None where the
-        record stops before the end).
+        record stops before the end).  With ``settlement=chips`` the figures are
+        chips: the bidder who is not set collects the hand's value from each
+        opponent, and a set bidder pays (cutthroat rules, Settlement).
         """
         s: CutthroatState = state  # type: ignore[assignment]
         if last is not None:
@@ -298,6 +385,11 @@ class Cutthroat(CutthroatRules):
         result = self._hand_result(s, s.current_player if done else None, revoke=seat)
         bidder, bid = s.bidder, s.bid
         assert bidder is not None and bid is not None
+        if self.chips:
+            # An opponent's revoke: the bidder cannot be set, so he collects.
+            not_set = bool(result.made) if seat == bidder else True
+            chips = self.chip_delta(bidder, bid, s.trump, not_set)
+            return chips, (chips if seat != bidder and done else None)
         if seat == bidder:
             return result.delta, None
         at_bid = replace_at(result.delta, bidder, bid)
@@ -318,12 +410,15 @@ class Cutthroat(CutthroatRules):
         """Record the hand, then wait for the next deal or end the game (cutthroat rules, Winning)."""
         scores = tuple(a + b for a, b in zip(s.scores, result.delta, strict=True))
         history: Any = s.history if logged else (s.history, action, s.current_player)
-        winner = _game_winner(scores, result.bidder, self.target)
+        chips = self.chips
+        winner = None if chips else _game_winner(scores, result.bidder, self.target)
         end = None if winner is None else "target"
         if end is None and self.limit_reached(s.hand_number):
             # The hand limit (max_hands): the highest score wins; of tied top
-            # scores, the bidder's (the tie rule of "Winning"), else nobody.
-            winner, end = _limit_winner(scores, result.bidder), "limit"
+            # scores, the bidder's (the tie rule of "Winning"), else nobody.  In
+            # chips (cutthroat rules, Settlement) a tie for the top wins nothing.
+            winner = top_scorer(scores) if chips else _limit_winner(scores, result.bidder)
+            end = "limit"
         if end is not None:
             result = attrs.evolve(result, game_end=end)
         results = (*s.results, result)
