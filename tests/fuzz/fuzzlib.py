@@ -31,6 +31,7 @@ import attrs
 import binocle
 from binocle import Action, BinocleError, Card, GameState, Kind, Phase, Suit, rulings
 from binocle.errors import RuleCode, excerpt
+from binocle.profiles.cutthroat import chip_value
 from binocle.serial import snapshot
 from binocle.testing import check_state
 
@@ -44,6 +45,7 @@ PROFILE_SPECS = (
     "cutthroat",
     "cutthroat(single_set=true,easier_tricks=true,bunched_hands=true,widow_after_round=0)",
     "cutthroat(min_bid=10,max_bid=400,target=300)",
+    "cutthroat(settlement=chips,max_hands=2)",
     "classic",
     "classic(pack=64,grand_binocle=true,target=300)",
     "three-handed",
@@ -597,12 +599,25 @@ def check_rulings(rng: random.Random, pool: Pool, tally: Tally) -> None:
     trick = _some_cards(rng, 2)
     trump = rng.choice((*Suit, "H", "spades", 2, None)) if rng.random() < 0.8 else junk_value(rng)
     stock = rng.choice((True, False, None, None)) if rng.random() < 0.9 else junk_value(rng)
+    # Dead cards (positions of the trick) and the two-handed game after a retirement.
+    more: dict[str, Any] = {}
+    if rng.random() < 0.3:
+        more["dead"] = (
+            rng.choice(([0], [1], [0, 1], [], [2], (-1,), "0"))
+            if rng.random() < 0.85
+            else junk_value(rng)
+        )
+    if rng.random() < 0.15:
+        more["two_handed"] = True if rng.random() < 0.8 else junk_value(rng)
     which = rng.randrange(4)
     if which == 0:
         ok, got = timed(
             tally,
-            lambda: f"allowed_plays({prof!r:.60}, {hand!r:.200}, {trick!r:.60}, {trump!r:.30})",
-            lambda: rulings.allowed_plays(prof, hand, trick, trump, stock_exhausted=stock),
+            lambda: (
+                f"allowed_plays({prof!r:.60}, {hand!r:.200}, {trick!r:.60}, {trump!r:.30},"
+                f" {more!r:.60})"
+            ),
+            lambda: rulings.allowed_plays(prof, hand, trick, trump, stock_exhausted=stock, **more),
         )
         if ok:
             held = set(got.hand)
@@ -617,7 +632,9 @@ def check_rulings(rng: random.Random, pool: Pool, tally: Tally) -> None:
         ok, got = timed(
             tally,
             lambda: f"check_play({prof!r:.60}, {card!r:.30}, {hand!r:.200}, {trick!r:.60})",
-            lambda: rulings.check_play(prof, card, hand, trick, trump, stock_exhausted=stock),
+            lambda: rulings.check_play(
+                prof, card, hand, trick, trump, stock_exhausted=stock, **more
+            ),
         )
         if ok and got.allowed == (got.rule is not None):
             tally.note("wrong", f"check_play gave {got}")
@@ -625,7 +642,7 @@ def check_rulings(rng: random.Random, pool: Pool, tally: Tally) -> None:
         ok, got = timed(
             tally,
             lambda: f"trick_winner({prof!r:.60}, {trick!r:.60}, {trump!r:.30})",
-            lambda: rulings.trick_winner(prof, trick, trump),
+            lambda: rulings.trick_winner(prof, trick, trump, **more),
         )
         if ok and not 0 <= got < 3:
             tally.note("wrong", f"trick_winner gave {got}")
@@ -652,9 +669,9 @@ def check_rulings(rng: random.Random, pool: Pool, tally: Tally) -> None:
 
 _OPTION_NAMES = ("min_bid", "max_bid", "single_set", "target", "pack", "grand_binocle",
                  "claim_overlooked", "lowest_pays", "widow_after_round", "bunched_hands",
-                 "easier_tricks", "max_hands", "nope", "", "min bid", "(min_bid")  # fmt: skip
+                 "easier_tricks", "max_hands", "settlement", "nope", "", "min bid", "(min_bid")  # fmt: skip
 _OPTION_VALUES = (*_NUMBERS, "true", "false", "yes", "off", "abc", "(300)", "((300))", "'300'",
-                  '"x"', "3.5", "64", "48", "10", "-0", "True", "1e3")  # fmt: skip
+                  '"x"', "3.5", "64", "48", "10", "-0", "True", "1e3", "chips", "points")  # fmt: skip
 
 
 def random_spec(rng: random.Random) -> str:
@@ -1129,6 +1146,27 @@ def _helpers() -> list[tuple[str, Callable[..., Any], int, int]]:
         ("narrate.narrate_all", narrate.narrate_all, 3, 4),
         ("narrate.label", narrate.label, 1, 3),
         ("narrate.game_over_line", narrate.game_over_line, 1, 1),
+        # the keyword options: the last argument is the names, the one before ``you``
+        ("narrate.narrate names", lambda *a: narrate.narrate(*a[:-1], names=a[-1]), 3, 5),
+        (
+            "narrate.narrate_all names",
+            lambda *a: narrate.narrate_all(*a[:-1], names=a[-1]),
+            4,
+            5,
+        ),
+        (
+            "narrate.hand_summary names",
+            lambda *a: narrate.hand_summary(*a[:-2], you=a[-2], names=a[-1]),
+            4,
+            5,
+        ),
+        (
+            "narrate.game_over_line names",
+            lambda *a: narrate.game_over_line(a[0], you=a[1], names=a[2]),
+            3,
+            3,
+        ),
+        ("profiles.cutthroat.chip_value", chip_value, 1, 2),
         ("records.meld_value", records.meld_value, 2, 2),
         ("serial.snapshot", serial.snapshot, 1, 1),
         ("bots.knocker", bots.knocker, 2, 2),
@@ -1146,7 +1184,8 @@ def check_helpers(rng: random.Random, pool: Pool, tally: Tally) -> None:
     seat = s.current_player if s.current_player is not None else 0
     goods: list[Any] = [s, binocle.observe(s, seat), "symbols", "letters", seat, 0, 1, None]
     goods += list(binocle.legal_actions(s))[:3] if s.phase is not Phase.OVER else []
-    goods += [list(s.hands[seat]), s.scores, *s.results[-1:]]
+    goods += [list(s.hands[seat]), s.scores, *s.results[-1:], 250, 460, s.trump]
+    goods += [["Anna", "Ben", "Carla"][: len(s.hands)], [None] * len(s.hands), ["x"]]
     args = [
         rng.choice(goods) if rng.random() < 0.7 else junk_value(rng)
         for _ in range(rng.randint(fewest, most))
