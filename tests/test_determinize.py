@@ -155,10 +155,11 @@ def test_the_two_handed_game_after_a_retirement_is_sampled() -> None:
     the two others play the classic game on.  A view of either of them is sampled like
     any other: the sample shows the seat exactly its view, keeps its cards and the
     retirement, and replays; the other player's hidden cards vary between samples.  The
-    retired player's view is refused."""
+    retired player's view, a spectator's, is sampled too (before, it was refused), and
+    its position reads back to it."""
     s = two_handed_continuation(4)
     rng = random.Random(5)
-    checked = varied = 0
+    checked = varied = spectated = 0
     for step in range(200):
         if binocle.is_over(s):
             break
@@ -175,12 +176,19 @@ def test_the_two_handed_game_after_a_retirement_is_sampled() -> None:
                     checked += 1
                 other = s.pair[1 - s.pair.index(seat)]
                 varied += len({t.hands[other] for t in samples}) > 1
-            with pytest.raises(InvalidArgumentError, match="retired"):
-                binocle.determinize(binocle.observe(s, s.retired), 1)
+            out = binocle.observe(s, s.retired)
+            t = binocle.determinize(out, 1)
+            assert binocle.observe(t, s.retired) == out and (t.retired, t.pair) == (
+                s.retired,
+                s.pair,
+            )
+            text = binocle.position(s, seat=s.retired)
+            assert binocle.view_from_position(text) == out
+            spectated += 1
         plays = [a for a in binocle.legal_actions(s) if a.kind is not binocle.Kind.CLAIM]
         s = binocle.apply(s, rng.choice(plays or binocle.legal_actions(s)))
     assert len(s.results) >= 3  # the sampled positions span two-handed hands
-    assert checked > 100 and varied > 10
+    assert checked > 100 and varied > 10 and spectated > 10
 
 
 def test_a_two_handed_view_with_wrong_seats_is_refused() -> None:

@@ -42,8 +42,8 @@ After a wrong claim in the three-handed game, the two players left go on with
 the classic game (see three-handed rules, The two-handed game after a retirement).
 The three-handed hands are then sampled as earlier hands, and the two-handed
 game as the classic game is, seen from the seat's place in it.  The retired
-player takes no part in it and knows none of its cards: his view of it is
-refused (:class:`~binocle.errors.InvalidArgumentError`).
+player takes no part in it and knows none of its hidden cards: his view of it
+is sampled as a spectator's, both players' hidden cards drawn alike.
 
 A finished game's view, and a view of the two-handed game after a retirement,
 still show the public facts of the hand before (in the three-handed game its
@@ -78,10 +78,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from binocle.actions import Action, Kind, claim, deal
-from binocle.cards import Suit
+from binocle.cards import Card, Suit
 from binocle.core import HIDDEN_DEAL, GameState, HandResult, Phase, Profile, View
 from binocle.determinize._proposal import REPAIR_STEPS as REPAIR_STEPS
 from binocle.determinize._proposal import _Model
@@ -282,6 +282,10 @@ class Determinizer:
         except (IndexError, KeyError, ValueError, TypeError, AttributeError) as e:
             raise _impossible() from e
 
+    #: Whether the view is the retired player's of the two-handed game after a
+    #: retirement, which he watches with no hand of his own (see :class:`_TwoHanded`).
+    spectator = False
+
     def _read(self, view: View) -> None:
         self.view = view
         self.profile = view.profile
@@ -380,8 +384,10 @@ class Determinizer:
         current = self.current and i == len(self.hands) - 1
         final = i == self.final
         # An earlier hand's turn-up is unknown but for its suit: it was the dix card
-        # or not, which changes what followed; each guess gets its turn.
-        models = [self._model(s, i)] if current else [self._model(s, i), self._model(s, i, True)]
+        # or not, which changes what followed; each guess gets its turn.  So is the
+        # current hand's to a spectator once it has left the table.
+        guess = not current or self.spectator
+        models = [self._model(s, i), self._model(s, i, True)] if guess else [self._model(s, i)]
         strikes = failures = repairs = misses = 0
         t: GameState | None
         for attempt in range(MAX_ATTEMPTS):
@@ -473,6 +479,26 @@ class Determinizer:
         return None, None
 
 
+#: The seat of a view of the two-handed game after a retirement as the retired player
+#: watches it: no seat of that game, so every hand of it is hidden.
+_SPECTATOR: Final = -1
+
+
+def _spectator_deck(
+    classic: Profile, public: Any, history: list[tuple[Action, int | None]]
+) -> tuple[Card | None, ...]:
+    """The deal of the current two-handed hand as a spectator has seen it: the turn-up
+    (classic rules, Deal), while it lies face up where it was dealt; no other card."""
+    deck: list[Card | None] = [None] * classic.pack_size
+    facts = dict(public) if isinstance(public, tuple) else {}
+    up = facts.get("turn_up")
+    start = max((k for k, (a, _) in enumerate(history) if a.kind is Kind.DEAL), default=0)
+    exchanged = any(a.kind is Kind.DIX for a, _ in history[start:])
+    if isinstance(up, Card) and not exchanged:
+        deck[24] = up
+    return tuple(deck)
+
+
 def _impossible() -> InvalidArgumentError:
     return InvalidArgumentError(
         "the view's parts do not agree with each other (its profile, history, deal,"
@@ -528,11 +554,9 @@ class _TwoHanded:
             or any(i not in pair for i, _ in view.trick)
         ):
             raise InvalidArgumentError(wrong_seats)
-        if view.seat not in pair:
-            raise InvalidArgumentError(
-                f"seat {view.seat} retired: determinize covers the two-handed game that"
-                " follows only from the view of one of its two players"
-            )
+        # The retired player watches the two-handed game: every card of it that is not
+        # shown is hidden from him, both players' hands alike (a spectator's view).
+        spectator = view.seat not in pair
         retired = [i for i, r in enumerate(view.results) if r.outcome == "retired"]
         if not retired:
             raise InvalidArgumentError("the view shows a two-handed game but no retirement")
@@ -562,15 +586,27 @@ class _TwoHanded:
         except (ValueError, IndexError, TypeError) as e:
             raise InvalidArgumentError(wrong_seats) from e
         current = view.current_player
+        classic: Profile = view.profile.classic  # type: ignore[attr-defined]
+        public = view.get("two_handed", ())
+        deck = view.deck
+        if spectator and view.phase not in (Phase.DEAL, Phase.OVER):
+            deck = _spectator_deck(classic, public, history)
         inner_view = View(
-            view.profile.classic,  # type: ignore[attr-defined]
-            at(view.seat), view.phase, at(view.dealer),
+            classic,
+            _SPECTATOR if spectator else at(view.seat), view.phase, at(view.dealer),
             None if current is None else at(current), view.trump, view.hand,
             two(view.hand_sizes), tuple((at(i), c) for i, c in view.trick),
-            two(view.scores), results, (), view.log, view.get("two_handed", ()), (),
-            tuple(history), view.deck,
+            two(view.scores), results, (), view.log, public, (),
+            tuple(history), deck,
         )  # fmt: skip
-        self.inner = Determinizer(inner_view)
+        if spectator:
+            # A spectator has no hand of his own: the view is read as it is, without
+            # the checks of a player's view (his hand, his seat).
+            self.inner = Determinizer.__new__(Determinizer)
+            self.inner.spectator = True
+            self.inner._read(inner_view)
+        else:
+            self.inner = Determinizer(inner_view)
         # The public facts the two-handed game leaves on show are checked in the
         # three-handed view (its ``accept``), never in this made-up inner view.
         self.inner.final = None
