@@ -244,8 +244,8 @@ def _seated(played: tuple[Card, ...], dead: frozenset[int]) -> tuple[tuple[int, 
 
 
 def _measured(played: tuple[Card, ...], dead: frozenset[int]) -> tuple[int, ...]:
-    """The cards the obligations are measured on (three-handed rules, Claiming
-    (knocking)): a dead lead as the weakest card of its suit, later dead cards left out."""
+    """The cards the obligations are measured on: a dead lead as the weakest card of its
+    suit, later dead cards left out (three-handed rules, Claiming (knocking))."""
     if not dead:
         return played
     return tuple(c for _, c in _obligation_trick(_seated(played, dead), 0))

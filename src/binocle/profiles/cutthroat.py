@@ -95,7 +95,7 @@ def _settlement_option(instance: Any, attribute: Any, value: Any) -> None:
         )
 
 
-def chip_value(bid: int, trump: Any = None) -> int:
+def chip_value(bid: int, trump: Suit | None = None) -> int:
     """What a hand bid at ``bid`` is worth in chips (cutthroat rules, Settlement): 250 to
     290: 2, 300 to 340: 3, 350 to 390: 5, 400 to 440: 10, then 5 more for every further
     50; doubled when spades are trump (``trump`` a :class:`~binocle.cards.Suit`, or
@@ -177,7 +177,7 @@ class Cutthroat(CutthroatRules):
                     f" is at least 250, not {self.min_bid}"
                 )
 
-    def chip_delta(
+    def _chip_delta(
         self, bidder: int, bid: int, trump: Suit | None, made: bool, conceded: bool = False
     ) -> tuple[int, ...]:
         """The chips each seat gains in a hand bid by ``bidder`` at ``bid`` (cutthroat
@@ -309,7 +309,7 @@ class Cutthroat(CutthroatRules):
         chips = None
         if self.chips:
             chips = chip_value(bid, s.trump)
-            delta = self.chip_delta(bidder, bid, s.trump, False, conceded=True)
+            delta = self._chip_delta(bidder, bid, s.trump, False, conceded=True)
         result = HandResult(
             s.dealer, s.trump, meld, (0, 0, 0), delta, bidder, bid, False, "conceded", chips=chips
         )
@@ -353,7 +353,7 @@ class Cutthroat(CutthroatRules):
         if self.chips:
             return HandResult(
                 s.dealer, s.trump, tuple(meld), tuple(tricks),
-                self.chip_delta(bidder, bid, s.trump, made), bidder, bid, made, "played",
+                self._chip_delta(bidder, bid, s.trump, made), bidder, bid, made, "played",
                 chips=chip_value(bid, s.trump),
             )  # fmt: skip
         return HandResult(
@@ -388,7 +388,7 @@ class Cutthroat(CutthroatRules):
         if self.chips:
             # An opponent's revoke: the bidder cannot be set, so he collects.
             not_set = bool(result.made) if seat == bidder else True
-            chips = self.chip_delta(bidder, bid, s.trump, not_set)
+            chips = self._chip_delta(bidder, bid, s.trump, not_set)
             return chips, (chips if seat != bidder and done else None)
         if seat == bidder:
             return result.delta, None
