@@ -263,6 +263,25 @@ def _knock_at_turn(state: GameState, me: int) -> Action | str:
     return claim(me)
 
 
+def _sure(view: View) -> bool:
+    """Whether the person knocks after all when ``knock`` typed at his turn would be a
+    wrong claim (his total short of his target): asked, anything but yes keeps playing."""
+    figures = _knock_figures(view)
+    if figures is None or figures[0] >= figures[1]:
+        return True
+    total, target = figures
+    loses = " and loses the game" if view.profile.name == "classic" else ""
+    try:
+        text = input(
+            f"you have {total} of {target}: a knock now is wrong{loses}."
+            " Knock anyway? (yes; anything else goes back)> "
+        )
+    except (EOFError, KeyboardInterrupt):
+        print()
+        return False
+    return text.strip().lower() in ("yes", "y")
+
+
 def _ask(
     state: GameState, me: int, hint: Bot, suits: str, paint: Painter
 ) -> Action | GameState | None:
@@ -309,7 +328,9 @@ def _ask(
             if isinstance(knock, str):
                 print(f"  {knock}")
                 continue
-            return knock
+            if _sure(view):
+                return knock
+            continue
         if t.isascii() and t.isdigit():
             n = int(t) if len(t) <= 6 else 0
             if 1 <= n <= len(legal):
