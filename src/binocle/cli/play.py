@@ -513,13 +513,13 @@ def _load(path: str) -> tuple[GameState, int | None, str]:
             raise _Unloadable(f"{path} is not a game record the rules accept: {exc}") from None
         seats = json.loads(body).get("seats")
         seat = seats.index("you") if isinstance(seats, list) and "you" in seats else None
-        return state, seat, "game record"
+        return state, seat, "a game record"
     if "\n" in body:
         raise _Unloadable(
             f"{path} is neither a game record (JSON) nor a position (one line of text)"
         )
     try:
-        return from_position(body), None, "position"
+        return from_position(body), None, "a position"
     except InvalidNotationError as exc:
         first = exc
     except BinocleError as exc:
@@ -530,7 +530,7 @@ def _load(path: str) -> tuple[GameState, int | None, str]:
         raise _Unloadable(f"{path} is neither a game record nor a position: {first}") from None
     from binocle.determinize import determinize
 
-    return determinize(view, 0), view.seat, "view's position (the other hands made up)"
+    return determinize(view, 0), view.seat, "a view's position (the cards hidden from you made up)"
 
 
 def _start(args: argparse.Namespace) -> tuple[GameState, int, str] | str:
@@ -559,7 +559,7 @@ def _start(args: argparse.Namespace) -> tuple[GameState, int, str] | str:
         return f"the game in {args.load} is over: nothing to play on"
     seat = args.seat if args.seat is not None else named if named is not None else 0
     moves = plural(len(history(state)), "move")
-    return state, seat, f"resumed from the {what} {args.load} ({moves}; seed {state.seed})"
+    return state, seat, f"resumed from {args.load}, {what} ({moves}; seed {state.seed})"
 
 
 def run(args: argparse.Namespace) -> int:
