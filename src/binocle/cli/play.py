@@ -185,13 +185,12 @@ def _hand(cards: tuple[Card, ...], suits: str, trump: int | None, paint: Painter
 
 def _table(view: View, me: int, suits: str, paint: Painter) -> list[str]:
     """What the person sees at his turn: phase, scores, public facts, trick and hand."""
+    t = None if view.trump is None else int(view.trump)
     trump = "-" if view.trump is None else suit_text(view.trump, suits)
+    heading = paint.bold(
+        f"— your turn, {who(me, me)} · {view.phase.value} · dealer seat {view.dealer} · trump"
+    )
     lines = [
-        "",
-        paint.bold(
-            f"— your turn, {who(me, me)} · {view.phase.value} · dealer seat {view.dealer}"
-            f" · trump {trump}"
-        ),
         "  scores: " + ", ".join(f"{who(i, me)} {v}" for i, v in enumerate(view.scores)),
     ]
     facts = []
@@ -230,10 +229,9 @@ def _table(view: View, me: int, suits: str, paint: Painter) -> list[str]:
         total, target = figures
         verdict = "wins the game" if total >= target else "is wrong"
         lines.append(f"  knock: you have {total} of {target}: a knock now {verdict}")
-    t = None if view.trump is None else int(view.trump)
-    lines = [paint.cards(line, t) for line in lines]
+    lines = ["", f"{heading} {paint.cards(trump, t)}", *(paint.cards(line, t) for line in lines)]
     lines.append(f"  your hand: {_hand(view.hand, suits, t, paint)}")
-    lines.extend(_menu(view, suits))
+    lines.extend(paint.cards(line, t) for line in _menu(view, suits))
     return lines
 
 
@@ -599,41 +597,45 @@ def run(args: argparse.Namespace) -> int:
     received: list[int] = []
     with _stop_signals(received) as raising:
         try:
-            while not is_over(s):
-                p = s.current_player
-                if p is None:
-                    action: Action | None = legal_actions(s)[0]
-                elif knock:
-                    action, knock = claim(me), False
-                elif p != me:
-                    other = knocker(s, seated)  # the bots may knock out of turn too
-                    action = claim(other) if other is not None else bots[p].choose(observe(s, p))
-                else:
-                    decision = _ask(s, me, hint, suits, paint)
-                    if isinstance(decision, GameState):
-                        s = decision
-                        continue
-                    action = decision
-                if action is None:
-                    quit_ = True
-                    break
-                before, s = s, apply(s, action)
-                trump = None if s.trump is None else int(s.trump)
-                for line in narrate(before, s, me, suits):
-                    print(paint.cards(line, trump))
-                offer = _knock_offer(action, s, me)
-                if offer is not None:
-                    answer = _ask_knock(offer)
-                    if answer is None:
+            try:
+                while not is_over(s):
+                    p = s.current_player
+                    if p is None:
+                        action: Action | None = legal_actions(s)[0]
+                    elif knock:
+                        action, knock = claim(me), False
+                    elif p != me:
+                        other = knocker(s, seated)  # the bots may knock out of turn too
+                        action = (
+                            claim(other) if other is not None else bots[p].choose(observe(s, p))
+                        )
+                    else:
+                        decision = _ask(s, me, hint, suits, paint)
+                        if isinstance(decision, GameState):
+                            s = decision
+                            continue
+                        action = decision
+                    if action is None:
                         quit_ = True
                         break
-                    knock = answer
+                    before, s = s, apply(s, action)
+                    trump = None if s.trump is None else int(s.trump)
+                    for line in narrate(before, s, me, suits):
+                        print(paint.cards(line, trump))
+                    offer = _knock_offer(action, s, me)
+                    if offer is not None:
+                        answer = _ask_knock(offer)
+                        if answer is None:
+                            quit_ = True
+                            break
+                        knock = answer
+            finally:
+                raising[0] = False  # a signal from now on waits for the record to be saved
         except KeyboardInterrupt:  # while a bot thinks: leave, keeping the game so far
             print()
             quit_ = True
         except _Signalled:
             quit_ = True
-        raising[0] = False  # a signal from now on waits for the record to be saved
         status = _finish(args, s, me, labels, quit_, received)
     if received:
         return 128 + received[0]
