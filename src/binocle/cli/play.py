@@ -528,7 +528,13 @@ def _load(path: str) -> tuple[GameState, int | None, str]:
         raise _Unloadable(f"{path} is neither a game record nor a position: {first}") from None
     from binocle.determinize import determinize
 
-    return determinize(view, 0), view.seat, "a view's position (the cards hidden from you made up)"
+    try:
+        state = determinize(view, 0)
+    except BinocleError as exc:
+        raise _Unloadable(
+            f"{path}: no game can be drawn from this view's position: {exc}"
+        ) from None
+    return state, view.seat, "a view's position (the cards hidden from you made up)"
 
 
 def _start(args: argparse.Namespace) -> tuple[GameState, int, str] | str:
