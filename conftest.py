@@ -127,3 +127,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         if module in EXTRAS_MODULES or test in EXTRAS_TESTS:
             item.add_marker(pytest.mark.extras)
+
+
+#: ``.ci/run`` names a file here: the README's test command (the test extra alone) writes
+#: the node ids of what it skipped, and the next stage runs exactly those with every extra
+#: installed, so nothing runs twice and nothing is left untried.
+_SKIPPED_FILE = os.environ.get("BINOCLE_SKIPPED_FILE")
+
+
+def _note_skipped(report: pytest.CollectReport | pytest.TestReport) -> None:
+    if _SKIPPED_FILE and report.skipped and report.nodeid:
+        with open(_SKIPPED_FILE, "a", encoding="utf-8") as f:
+            f.write(report.nodeid + "\n")
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    _note_skipped(report)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when != "teardown":
+        _note_skipped(report)
