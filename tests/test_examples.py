@@ -355,4 +355,6 @@ def test_an_example_names_the_extras_its_imports_need(path: Path) -> None:
     for extra in needed:
         assert f"``{extra}`` extra" in doc, f"{path.name} imports what the {extra} extra brings"
     for extra in set(_NEEDS.values()) - needed:
-        assert f"``{extra}`` extra" not in doc, f"{path.name} names the {extra} extra it does not need"
+        assert f"``{extra}`` extra" not in doc, (
+            f"{path.name} names the {extra} extra it does not need"
+        )

@@ -142,7 +142,8 @@ def test_a_time_budget_bounds_the_move() -> None:
     bot = ISMCTSBot(1, iterations=None, time_limit=0.05)
     t = time.process_time()
     assert bot.choose(v) in v.legal_actions
-    assert time.process_time() - t < 2.0  # CPU seconds: a loaded machine stretches only the wall clock
+    # CPU seconds: a loaded machine stretches only the wall clock.
+    assert time.process_time() - t < 2.0
 
 
 def test_the_search_claims_exactly_when_the_claim_is_correct() -> None:

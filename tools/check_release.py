@@ -49,7 +49,9 @@ def problems(tag: str | None, root: Path = ROOT) -> list[str]:
     if tag is None:
         dev = DEVELOPMENT.match(current)
         if dev is None:
-            found.append(f"__version__ {current!r} on main must be a development version X.Y.Z.devN")
+            found.append(
+                f"__version__ {current!r} on main must be a development version X.Y.Z.devN"
+            )
         elif released and RELEASE.match(released[0][0]):
             newest = tuple(int(part) for part in released[0][0].split("."))
             if tuple(int(part) for part in dev.groups()[:3]) <= newest:
