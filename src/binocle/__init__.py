@@ -66,7 +66,7 @@ def _extension(module: object) -> bool:
     return path.endswith(tuple(_machinery.EXTENSION_SUFFIXES))
 
 
-__version__ = "1.0.0"
+__version__ = "1.1.0.dev0"
 
 #: True when the engine's hot path runs compiled: the optional build whose rules
 #: modules mypyc turned into C extensions (docs: Speed, "The compiled build").  It
