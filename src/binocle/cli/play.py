@@ -35,6 +35,7 @@ from binocle.cli._common import (
     whole_number,
 )
 from binocle.core import GameState, View
+from binocle.determinize import determinize
 from binocle.display import suit_text
 from binocle.errors import (
     BinocleError,
@@ -526,8 +527,6 @@ def _load(path: str) -> tuple[GameState, int | None, str]:
         view = view_from_position(body)
     except BinocleError:
         raise _Unloadable(f"{path} is neither a game record nor a position: {first}") from None
-    from binocle.determinize import determinize
-
     try:
         state = determinize(view, 0)
     except BinocleError as exc:
