@@ -362,7 +362,7 @@ class Picture(SphinxDirective):
         if not svgs or not all(isinstance(s, str) and s.startswith("<svg") for s in svgs):
             raise self.error("binocle-picture: the expression did not give SVG text")
         caption = self.arguments[0] if self.arguments else ""
-        html = '<figure class="binocle-picture">' + " ".join(svgs)
+        html = '<figure class="binocle-picture" style="overflow-x: auto">' + " ".join(svgs)
         if caption:
             html += f"<figcaption>{binocle.svg._escape(caption)}</figcaption>"
         return [nodes.raw("", html + "</figure>", format="html")]

@@ -5,7 +5,7 @@ Every function returns the text of one ``<svg>`` element: no external font, imag
 style sheet, so it can be written to a file, put in a web page or shown by a notebook as
 it is.  Each card is a group ``<g class="card" data-card="TS">`` (a card face down is
 ``data-card="back"``) with a ``<title>`` that names it, so a program or a screen reader
-can find the cards in the picture.  Sizes follow :attr:`Theme.card_width`; colours and
+can find the cards in the picture.  Sizes follow the :class:`Theme`'s card width; colours and
 the font family are the :class:`Theme`'s.
 
 >>> from binocle import parse_cards, Suit
@@ -447,6 +447,7 @@ def _draw_trick(
 ) -> None:
     w, h = canvas.w, canvas.h
     wins = _winning(played, trump)
+    x += w * 0.25  # room for a caption wider than its card
     for i, (s, c) in enumerate(played):
         cx = x + i * w * 1.25
         canvas.card(
