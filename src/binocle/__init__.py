@@ -13,6 +13,7 @@ import importlib.machinery as _machinery
 
 from binocle import core as _core
 from binocle import display as _display  # noqa: F401  (gives states and views their str())
+from binocle import svg as _svg  # noqa: F401  (gives them pictures: _repr_svg_)
 
 # The deprecated module names binocle.record and binocle.validate (the modules are
 # binocle.records and binocle.validation), loaded before the functions of the same

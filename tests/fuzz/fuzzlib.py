@@ -1129,9 +1129,15 @@ def check_ratings(rng: random.Random, pool: Pool, tally: Tally) -> None:
 def _helpers() -> list[tuple[str, Callable[..., Any], int, int]]:
     """The public helpers of the text and record modules: (name, function, fewest
     and most arguments)."""
-    from binocle import bots, display, narrate, records, serial, testing
+    from binocle import bots, display, narrate, records, serial, svg, testing
 
     return [
+        ("svg.card_svg", svg.card_svg, 1, 1),
+        ("svg.hand_svg", svg.hand_svg, 1, 1),
+        ("svg.trick_svg", svg.trick_svg, 2, 2),
+        ("svg.melds_svg", svg.melds_svg, 1, 1),
+        ("svg.table_svg", svg.table_svg, 1, 1),
+        ("svg.picture", svg.picture, 1, 1),
         ("display.card_text", display.card_text, 1, 2),
         ("display.cards_text", display.cards_text, 1, 2),
         ("display.hand_by_suit", display.hand_by_suit, 1, 2),
@@ -1152,16 +1158,25 @@ def _helpers() -> list[tuple[str, Callable[..., Any], int, int]]:
     ]
 
 
+def _pool_meld(s: GameState, seat: int) -> binocle.MeldResult | None:
+    """The meld of the first cards of a seat's hand, or None when there is no trump."""
+    if s.trump is None:
+        return None
+    return binocle.meld(s.hands[seat][:8], s.trump, s.profile)
+
+
 def check_helpers(rng: random.Random, pool: Pool, tally: Tally) -> None:
-    """The text helpers (display, narrate), ``meld_value``, ``snapshot``, ``knocker``
-    and ``check_consistency``'s settings on reachable states, their views, actions,
-    hand results and junk: text (or lines of it, or a number) or a BinocleError."""
+    """The text helpers (display, narrate), the pictures (svg), ``meld_value``,
+    ``snapshot``, ``knocker`` and ``check_consistency``'s settings on reachable states,
+    their views, actions, hand results, tricks, melds and junk: text (or lines of it, or a
+    number) or a BinocleError."""
     name, fn, fewest, most = rng.choice(_helpers())
     _, s = pool.pick(rng)
     seat = s.current_player if s.current_player is not None else 0
     goods: list[Any] = [s, binocle.observe(s, seat), "symbols", "letters", seat, 0, 1, None]
     goods += list(binocle.legal_actions(s))[:3] if s.phase is not Phase.OVER else []
-    goods += [list(s.hands[seat]), s.scores, *s.results[-1:]]
+    goods += [list(s.hands[seat]), s.scores, *s.results[-1:], s.trick, s.profile.players]
+    goods += [*s.hands[seat][:1], *(r for r in [_pool_meld(s, seat)] if r is not None)]
     args = [
         rng.choice(goods) if rng.random() < 0.7 else junk_value(rng)
         for _ in range(rng.randint(fewest, most))

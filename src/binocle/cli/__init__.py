@@ -40,14 +40,14 @@ import sys
 from collections.abc import Sequence
 
 from binocle import __version__
-from binocle.cli import arena, demo, meld, play, ratings, serve, simulate, validate
+from binocle.cli import arena, demo, meld, play, ratings, serve, show, simulate, validate
 from binocle.cli._common import HelpFormatter
 from binocle.errors import BinocleError
 
 __all__ = ["build_parser", "main"]
 
 # The commands in the order ``binocle --help`` lists them: modules of this package.
-_COMMANDS = (play, meld, simulate, arena, ratings, validate, demo, serve)
+_COMMANDS = (play, meld, show, simulate, arena, ratings, validate, demo, serve)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
 

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from binocle._io import write_text_atomic
 from binocle.narrate import SUIT_STYLES
 from binocle.profiles import profile_names
 
@@ -367,3 +368,25 @@ def bot_specs(text: str, seats: int, option: str = "--bots") -> list[str]:
     for spec in dict.fromkeys(specs):
         resolve_bot(spec, 0)
     return specs
+
+
+def add_svg_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--svg FILE``: write ``what`` as an SVG picture to FILE (``-`` for standard output)."""
+    parser.add_argument(
+        "--svg",
+        metavar="FILE",
+        help=f"write {what} as an SVG picture to FILE (- for standard output) instead of text",
+    )
+
+
+def write_svg(command: str, target: str, picture: str) -> int:
+    """Write ``picture`` to ``target`` (``-``: standard output; a file: replaced whole or
+    not at all); the status, 2 with a message when the file cannot be written."""
+    if target == "-":
+        sys.stdout.write(picture + "\n")
+        return 0
+    try:
+        write_text_atomic(target, picture + "\n")
+    except OSError as exc:
+        return fail(command, f"cannot write {target}: {exc.strerror or exc}")
+    return 0
