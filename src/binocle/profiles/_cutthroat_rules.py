@@ -236,9 +236,9 @@ class CutthroatRules(Profile):
         return RuleCode.NOT_LEGAL, text
 
     def revoke_penalty(self, state: GameState, seat: int) -> str:
-        """Cutthroat rules, Revoke (:meth:`_revoke_points`); with ``settlement=chips``
-        the hand is then settled in chips on those figures (cutthroat rules,
-        Settlement)."""
+        """Cutthroat rules, Revoke: the offender's card points count 0 for him (the
+        figures in points); with ``settlement=chips`` the hand is then settled in
+        chips on those figures (cutthroat rules, Settlement)."""
         text = self._revoke_points(state, seat)
         if not self.chips:
             return text
