@@ -595,3 +595,16 @@ def test_the_two_handed_game_after_a_retirement_is_asked_for() -> None:
     m = check_meld("three-handed", "KS QS JD", "S", [("sequence", "AS TS KS QS JS")],
                    two_handed=True, table=MeldTable())  # fmt: skip
     assert m.rulings[0].rule is RuleCode.MELD_NOT_HELD
+
+
+def test_the_profile_texts_the_module_cites_are_profiles() -> None:
+    """Every profile text the module's docstring gives as an example reads as a profile
+    (it cited ``"cutthroat(obligation=easier)"``, which raised UnknownProfileError)."""
+    import re
+
+    import binocle.rulings
+
+    cited = re.findall(r'``"([a-z-]+\([^)]*\))"``', binocle.rulings.__doc__ or "")
+    assert cited
+    for text in cited:
+        assert binocle.profile(text).spec() == text
