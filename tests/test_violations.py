@@ -23,6 +23,7 @@ from binocle.bots import RandomBot, play_game
 from binocle.cli import main
 from binocle.errors import InvalidStateError, RuleCode
 from binocle.records import meld_value
+from binocle.rules.tricks import trick_winner
 from binocle.validation import LEGAL, REVOKE, ValidationReport, Violation, ViolationKind
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,35 +190,61 @@ def test_an_irregular_cutthroat_meld_is_the_meld_of_the_cards_shown() -> None:
     assert state.current_player == p and report.states_checked == len(doc["actions"]) + 1
 
 
+def _revoked_hand(profile: str, seed: int) -> tuple[binocle.GameState, int, int, bool]:
+    """A game with a revoke (``_revoke``), played on past it to the end of the hand with
+    the first legal action that is not a knock: the state at the hand's end (no penalty
+    applied), the revoke's index, the offender, and whether he took the last trick
+    (worked out here from the last trick's cards by the common rules, Trick winner)."""
+    doc, i, s = _revoke(profile, seed=seed)
+    p = s.current_player
+    assert p is not None
+    state = s.profile.apply(s, binocle.parse_action(s, doc["actions"][i]["action"]))
+    n = len(state.results)
+    while True:
+        action = next(a for a in binocle.legal_actions(state) if a.kind is not binocle.Kind.CLAIM)
+        after = binocle.apply(state, action)
+        if len(after.results) > n:
+            break
+        state = after
+    assert action.card is not None and state.trick and sum(map(len, state.hands)) == 1
+    cards = [c for _, c in state.trick] + [action.card]
+    seats = [q for q, _ in state.trick] + [state.current_player]
+    return after, i, p, seats[trick_winner(cards, state.trump)] == p
+
+
 @pytest.mark.parametrize("profile", ["classic", "three-handed"])
 def test_a_revoke_costs_the_offender_his_score_for_cards_at_the_end_of_the_hand(
     profile: str,
 ) -> None:
     """Classic and three-handed rules, Revoke: the player in error loses his entire score
-    for cards for that hand.  The revoking card is played anyway, the hand goes on as the
-    record plays it, and at its end his trick points of the hand come off his game score,
-    before the next deal; the next hand is checked from there."""
-    doc, i, s = _revoke(profile, seed=4)
-    p = s.current_player
-    assert p is not None
-    state = s.profile.apply(s, binocle.parse_action(s, doc["actions"][i]["action"]))
-    n = len(state.results)
-    while len(state.results) == n:
-        state = binocle.apply(state, binocle.legal_actions(state)[0])
-    doc = binocle.record(state)
-    lost = state.results[-1].tricks[p]
-    assert lost > 0
-    report = binocle.validate(doc)
-    assert [v.kind for v in report.violations] == ["revoke"] and report.index == i
-    penalised = tuple(x - (lost if k == p else 0) for k, x in enumerate(state.scores))
-    assert report.scores == penalised == report.violations[0].scores
-    assert report.hand_end_scores[-1] == penalised
-    assert any(f"loses his entire score for cards, {lost}" in note for note in report.notes)
-    if not binocle.is_over(state):
+    for "cards" for that hand.  The revoking card is played anyway, the hand goes on as
+    the record plays it, and at its end the card points of his tricks come off his game
+    score, before the next deal; the last trick's 10 is scored apart from "cards"
+    (classic rules: "The winner of the last trick scores ten points for it; and the
+    players then ... count their score for 'cards'"; three-handed: "dix, melds, and the
+    last trick are all scored with the counters ..., but the score for cards must be kept
+    mentally"), so it stays his.  The next hand is checked from there."""
+    took_last = 0
+    for seed in (1, 2, 3, 4, 5, 6):
+        state, i, p, last = _revoked_hand(profile, seed)
+        tricks = state.results[-1].tricks[p]
+        lost = tricks - 10 if last else tricks
+        took_last += last
+        doc = binocle.record(state)
+        report = binocle.validate(doc)
+        assert [v.kind for v in report.violations] == ["revoke"] and report.index == i
+        penalised = tuple(x - (lost if k == p else 0) for k, x in enumerate(state.scores))
+        assert report.scores == penalised == report.violations[0].scores
+        assert report.hand_end_scores[-1] == penalised
+        assert any(f"loses his entire score for cards, {lost} " in n for n in report.notes)
+        assert "the last trick's 10 still counts" in report.violations[0].penalty
+        if binocle.is_over(state):
+            continue
         deal = binocle.legal_actions(state)[0]
         doc["actions"].append({"seat": None, "action": str(deal)})
         after = binocle.validate(doc)
         assert after.scores == penalised and after.violations == report.violations
+    assert took_last  # the offender took the last trick in at least one of these hands
 
 
 def test_a_cutthroat_revoke_scores_the_hand_played_out_in_the_game_scores() -> None:

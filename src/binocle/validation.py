@@ -12,7 +12,8 @@ the record goes on the way a table goes on:
   The revoking card is played anyway and the hand goes on as the record plays
   it, through the usual checks.  In the classic and three-handed games the
   player in error loses his entire score for cards for that hand: at the end
-  of the hand his trick points of the hand are taken off his game score
+  of the hand the card points of his tricks of the hand are taken off his
+  game score (the last trick's 10, scored apart from "cards", still counts)
   ("classic rules, Revoke" adds the adversary's right to have the hand
   replayed from the error, which the record, going on, did not take).  In
   cutthroat the offender's card points count 0 for him, a revoking bidder is
@@ -110,6 +111,7 @@ from binocle.records import (
     short_text,
     turn_problem,
 )
+from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK, card_points
 
 __all__ = [
     "ILLEGAL",
@@ -620,13 +622,13 @@ class _Replay:
                     f" Revoke); the game scores take {chosen}"
                 )
             else:
-                lost = result.tricks[r.seat]
+                lost = _score_for_cards(before, last, r.seat, result.tricks[r.seat])
                 if any(o.seat == r.seat for o in revokes[:k]):
                     lost = 0  # his score for cards is lost once
                 change[r.seat] -= lost
                 self.notes.append(
                     f"{went}; at its end seat {r.seat} loses his entire score for cards, {lost}"
-                    f" ({_rules(before)}, Revoke)"
+                    f" (the last trick's 10 still counts: {_rules(before)}, Revoke)"
                 )
         if any(change):
             after = _adjusted(before, after, tuple(change))
@@ -709,6 +711,56 @@ class _Replay:
             stopped=self.stopped,
             first_only=self.first_only,
         )
+
+
+def _score_for_cards(before: GameState, last: Action, seat: int, tricks: int) -> int:
+    """``seat``'s score for cards in the hand that ``last`` ended in ``before``: his trick
+    points of the hand (``tricks``) without the last trick's 10, which is scored apart
+    from "cards" (classic rules, Play after the stock: "The winner of the last trick
+    scores ten points for it; and the players then … count their score for 'cards'";
+    three-handed rules, Scoring)."""
+    winner = _last_trick_winner(before, last)
+    return tricks - LAST_TRICK if winner == seat else tricks
+
+
+def _last_trick_winner(before: GameState, last: Action) -> int | None:
+    """The seat that won the last trick of the hand that ``last`` ended in ``before``;
+    None where the hand ended before its last trick (a claim), or in a profile without
+    card piles.  In the two-handed game after a three-handed retirement the hand is the
+    game inside (``sub``, its seats the ``pair``)."""
+    s: Any = before
+    pair: tuple[int, ...] | None = None
+    sub: Any = getattr(before, "sub", None)
+    if sub is not None and getattr(before, "pair", None) is not None:
+        s, pair = sub, before.pair  # type: ignore[attr-defined]
+    piles = getattr(s, "piles", None)
+    taken = getattr(s, "taken", None)
+    if piles is None or taken is None:
+        return None
+    winner: int | None = None
+    if not any(s.hands) and not s.trick:
+        # Past the last trick (the moment to knock): its 10 is in its winner's points.
+        winner = next(
+            (
+                i
+                for i, (pile, points) in enumerate(zip(piles, taken, strict=True))
+                if points - card_points(pile, BINOCLE_POINTS) == LAST_TRICK
+            ),
+            None,
+        )
+    elif (
+        last.kind is Kind.PLAY
+        and last.card is not None
+        and s.current_player is not None
+        and sum(len(h) for h in s.hands) == 1
+    ):
+        # The last card: the trick it completes is the last one.
+        full = (*s.trick, (s.current_player, last.card))
+        won = s.profile.current_winner(s.replace(trick=full))
+        winner = None if won is None else won[0]
+    if winner is None or pair is None:
+        return winner
+    return pair[winner]
 
 
 def _unfinished(hand: int) -> str:
