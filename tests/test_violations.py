@@ -374,28 +374,66 @@ def _bad(change: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("change", "index"),
     [
-        (lambda d: d["actions"][1].update(action="bid lots"), 1),  # text that does not parse
-        (lambda d: d["actions"][0].update(seat=2), 0),  # a deal given a seat
-        (lambda d: d["actions"][2].update(seat=None), 2),  # an action given none
         (lambda d: d["actions"][1].update(note="x"), 1),  # an unknown field
         (lambda d: d["actions"].__setitem__(2, ["pass"]), 2),  # not an object
         (lambda d: d["actions"][1].pop("action"), 1),  # no action
         (lambda d: d["actions"][2].update(action=7), 2),  # an action not text
         (lambda d: d["actions"][1].update(seat=5), 1),  # a seat out of range
         (lambda d: d["actions"][2].update(comment=3), 2),  # a comment not text
-        (lambda d: d["actions"].append({"seat": 0, "action": "claim 1"}), 3),  # knock's seat
-        (lambda d: d["actions"][0].update(action="deal AS AS"), 0),  # not a pack
     ],
 )
-def test_an_entry_that_cannot_be_read_is_named_by_its_index(change: Any, index: int) -> None:
-    """Record format: an entry that cannot be read raises InvalidStateError whose
-    ``index`` is its position in ``actions``, from validate, replay and load_record
-    (where the form alone is wrong)."""
+def test_an_entry_whose_form_is_wrong_is_named_by_its_index(change: Any, index: int) -> None:
+    """Record format: an entry whose form is wrong makes the record unreadable: validate,
+    replay and load_record raise InvalidStateError whose ``index`` is its position in
+    ``actions``."""
     doc = _bad(change)
-    for read in (binocle.validate, binocle.replay):
+    for read in (binocle.validate, binocle.replay, binocle.load_record):
         with pytest.raises(InvalidStateError) as info:
             read(doc)
         assert info.value.index == index, read
+
+
+@pytest.mark.parametrize(
+    ("change", "index", "code"),
+    [
+        (lambda d: d["actions"][1].update(action="bid lots"), 1, RuleCode.NOT_LEGAL),
+        (lambda d: d["actions"][2].update(seat=None), 2, RuleCode.NOT_YOUR_TURN),
+        (lambda d: d["actions"].append({"seat": 0, "action": "claim 1"}), 3, RuleCode.NOT_LEGAL),
+        (lambda d: d["actions"][0].update(action="deal AS AS"), 0, RuleCode.BAD_DECK),
+        (
+            lambda d: d["actions"].insert(2, {"seat": None, "action": d["actions"][0]["action"]}),
+            2,
+            RuleCode.WRONG_PHASE,
+        ),
+    ],
+)
+def test_an_entry_that_cannot_stand_is_reported_not_raised(
+    change: Any, index: int, code: RuleCode
+) -> None:
+    """Validating: a record whose form is right always gives a report.  An entry that
+    cannot be read where it stands (a text that does not parse there, an action given no
+    seat, a knock naming another seat, a deal that is not a pack or comes in the middle
+    of a hand) is an illegal action, taken back; replay raises InvalidStateError naming
+    it."""
+    doc = _bad(change)
+    binocle.load_record(doc)
+    with pytest.raises(InvalidStateError) as info:
+        binocle.replay(doc)
+    assert info.value.index == index
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    assert (v.index, v.kind, v.code) == (index, "illegal action", code)
+    assert "does not stand" in v.penalty
+
+
+def test_a_deal_given_a_seat_is_read_as_the_deal_with_a_note() -> None:
+    """Record format: a deal is nobody's action (seat null); the validator reads a deal
+    given a seat as the deal, and says so in a note; replay refuses it."""
+    doc = _bad(lambda d: d["actions"][0].update(seat=2))
+    with pytest.raises(InvalidStateError):
+        binocle.replay(doc)
+    report = binocle.validate(doc)
+    assert report.ok and any("a deal is nobody's action" in n for n in report.notes)
 
 
 @pytest.mark.parametrize(

@@ -82,7 +82,7 @@ from typing import Any, Final, TypedDict
 
 import attrs
 
-from binocle.actions import Action, Kind
+from binocle.actions import Action, Kind, parse_action_text
 from binocle.cards import Card, parse_card
 from binocle.core import (
     GameState,
@@ -510,12 +510,12 @@ class _Replay:
 
     def entry(self, i: int, seat: int | None, text: str) -> bool:
         """One entry of the record; False where the replay stops."""
+        if seat is None and self.state.current_player is not None:
+            self.unasked(i, text)
         state = self.state
         try:
             after, action, found = _check_step(state, i, seat, text, self.notes)
-        except InvalidStateError as exc:
-            if self.taken_back is None:
-                raise
+        except InvalidStateError as exc:  # pragma: no cover - _check_step reports instead
             return self.stop(i, str(exc))
         if found is None:
             assert after is not None and action is not None
@@ -560,6 +560,31 @@ class _Replay:
         self.found[-1] = attrs.evolve(v, scores=after.scores)
         self.advance(after, found.stands, i)
         return True
+
+    def unasked(self, i: int, text: str) -> None:
+        """A deal (entry ``i``) while the players are asked, after the last trick, to knock
+        or not: the record shows no knock, so those asked did not knock.  Their passes
+        are taken as made, and the hand is counted before the deal (classic and
+        three-handed rules, Claiming (knocking): only if nobody knocks is the hand
+        counted)."""
+        state = self.state
+        if _deal_text(state, text) is None or any(state.hands) or state.trick:
+            return
+        passes = 0
+        while state.current_player is not None and passes < len(state.scores):
+            legal = legal_actions(state)
+            decline = next((a for a in legal if a.kind is Kind.PASS), None)
+            if decline is None or any(a.kind not in (Kind.PASS, Kind.CLAIM) for a in legal):
+                return
+            seat = state.current_player
+            passes += 1
+            self.checked += 1
+            self.notes.append(
+                f"action {i}: the deal comes while seat {seat} is asked to knock or pass after"
+                " the last trick: the record shows no knock, so he is taken to pass"
+            )
+            self.advance(apply(state, decline), decline, i)
+            state = self.state
 
     def claim(self, before: GameState, after: GameState, action: Action, i: int) -> None:
         """A wrong claim is noted: its result is the rules' (Claiming (knocking))."""
@@ -811,20 +836,63 @@ def _with_meld(state: GameState, p: int | None, meld: MeldResult) -> GameState:
     return state.replace(auction=auction.replace(melds=replace_at(auction.melds, p, meld)))
 
 
+_NOT_STANDING: Final = (
+    "the entry does not stand: it is taken back, and the record must go on from the"
+    " position before it"
+)
+
+
+def _unread(code: RuleCode, rule: str, kind: ViolationKind = ILLEGAL) -> _Step:
+    """An entry that cannot stand where it is (the turn, or a text that does not read
+    there): a broken rule whose entry is taken back."""
+    return None, None, _Finding(kind, code, rule, _NOT_STANDING)
+
+
+def _deal_text(state: GameState, text: str) -> Action | None:
+    """The deal an entry's text is (read whatever the phase), or None."""
+    try:
+        action = parse_action_text(text)
+    except InvalidNotationError:
+        return None
+    return action if action.kind is Kind.DEAL else None
+
+
 def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: list[str]) -> _Step:
     """One record entry: the state after it and its action, or the rule it breaks (with
     the action the entry means, where it reads as one).
 
-    Raises InvalidStateError, with the entry's index, where the record cannot be read
-    (text that does not parse, a deal that is not a pack, a deal given a seat or a
-    player's action given none).
+    Never raises for an entry of a record whose form is right: an entry that cannot
+    be read where it stands (a text that does not parse in this position, a deal that
+    is not a pack or comes while a player is to act, a player's action given no seat)
+    is an illegal action, taken back.  A deal given a seat when the deal is due is
+    read as the deal, with a note (a deal is nobody's action).
     """
-    where = f"action {i} ({short_text(text)!r})"
+    current = state.current_player
+    over = current is None and (state.profile.winner(state) is not None or not legal_actions(state))
+    if seat is not None and current is None and not over and _deal_text(state, text) is not None:
+        notes.append(
+            f"action {i}: a deal is nobody's action (seat null), not seat {seat}'s:"
+            " read as the deal"
+        )
+        seat = None
     knock = entry_knock(state, seat, text)
     problem = None if knock is not None else turn_problem(state, seat)
     if problem is not None:
-        if seat is None or state.current_player is None:
-            raise InvalidStateError(f"{where}: {problem}", index=i)
+        if over:
+            return _unread(RuleCode.GAME_OVER, problem)
+        if current is None:
+            return _unread(
+                RuleCode.NOT_YOUR_TURN,
+                f"out of turn: {problem}",
+                OUT_OF_TURN,
+            )
+        if seat is None:
+            if _deal_text(state, text) is not None:
+                return _unread(
+                    RuleCode.WRONG_PHASE,
+                    f"a deal while seat {current} is to act: hand {state.hand_number} is not over",
+                )
+            return _unread(RuleCode.NOT_YOUR_TURN, problem)
         return (
             None,
             None,
@@ -840,10 +908,10 @@ def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: li
     try:
         action = knock or parse_action(state, "meld" if total is not None else text)
     except InvalidNotationError as exc:
-        raise InvalidStateError(f"{where}: {exc}", index=i) from None
+        return _unread(RuleCode.NOT_LEGAL, f"the text does not read here: {exc}")
     mismatch = knock_mismatch(action, seat)
     if mismatch is not None:
-        raise InvalidStateError(f"{where}: {mismatch}", index=i)
+        return _unread(RuleCode.NOT_LEGAL, mismatch)
     p = state.current_player if knock is None else seat
     if total is not None and p is not None and action in legal_actions(state):
         worth = meld_value(state, action)
@@ -871,7 +939,7 @@ def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: li
         return apply(state, action), action, None
     except IllegalActionError as exc:
         if action.kind is Kind.DEAL or p is None:
-            raise InvalidStateError(f"{where}: {exc}", index=i) from None
+            return _unread(exc.rule, str(exc))
         return None, action, _broken(state, p, action, exc)
 
 
