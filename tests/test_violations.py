@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -538,3 +539,59 @@ def test_an_under_declared_classic_meld_note_advice_validates() -> None:
         d["actions"].append({"seat": s.current_player, "action": text})
         report = binocle.validate(d)
         assert report.ok and not report.notes, text
+
+
+# -- a record that can be read always gives a report -------------------------------------------
+
+
+@pytest.mark.parametrize("profile", ["classic", "three-handed", "cutthroat"])
+def test_validate_gives_a_report_for_every_record_with_two_plays_swapped(profile: str) -> None:
+    """Validating: ``validate`` never raises on a record ``load_record`` reads.  Two plays
+    swapped in a real game (the rest of the record then often cannot follow): a report
+    each time, listing every broken rule it finds in the record's order; where it stops,
+    ``stopped`` says where and a note why; its first violation is ``first_only``'s."""
+    final = play_game(profile, seed=3, max_hands=2)
+    doc = binocle.record(final)
+    plays = [i for i, e in enumerate(doc["actions"]) if e["action"].startswith("play ")]
+    stops = 0
+    for a, b in zip(plays[::5], plays[3::5], strict=False):
+        d = copy.deepcopy(doc)
+        d["actions"][a], d["actions"][b] = d["actions"][b], d["actions"][a]
+        report = binocle.validate(d)
+        if report.ok:  # two cards of free play, say
+            continue
+        indices = [v.index for v in report.violations]
+        assert indices == sorted(indices) and indices[0] >= a
+        first = binocle.validate(d, first_only=True).violations[0]
+        v = report.violations[0]
+        assert (first.index, first.kind, first.code) == (v.index, v.kind, v.code)
+        if report.stopped is not None:
+            stops += 1
+            named = re.compile(rf"action {report.stopped}\b")
+            assert any(named.search(n) for n in report.notes)
+    assert stops  # some of these records cannot be followed to their end
+
+
+def test_a_deal_while_players_are_asked_to_knock_takes_them_to_pass() -> None:
+    """Classic rules, Claiming (knocking): after the last trick a player whose claim would
+    be correct is asked to knock or pass; only if nobody knocks is the hand counted.  A
+    record written at a table shows no pass: the next deal says nobody knocked, and the
+    validator takes the players asked to pass (a note says so) instead of stopping."""
+    s = binocle.new_game("classic(target=300)", seed=2)  # both reach 300 in hand 2
+    bots = [RandomBot(6), RandomBot(7)]
+    while not (s.phase is binocle.Phase.PLAY and not any(s.hands) and not s.trick):
+        p = s.current_player
+        calm = [a for a in binocle.legal_actions(s) if a.kind is not binocle.Kind.CLAIM]
+        s = binocle.apply(s, calm[0] if p is None else bots[p].choose(binocle.observe(s, p)))
+        if s.phase is binocle.Phase.OVER:  # pragma: no cover - the seed reaches one first
+            raise AssertionError("no knock asked after the last trick")
+    doc = binocle.record(s)
+    passed = s
+    while passed.current_player is not None:
+        passed = binocle.apply(passed, "pass")
+    deal = binocle.legal_actions(passed)[0]
+    doc["actions"].append({"seat": None, "action": str(deal)})
+    report = binocle.validate(doc)
+    assert report.ok and report.stopped is None
+    assert report.scores == binocle.apply(passed, deal).scores
+    assert any("the record shows no knock, so he is taken to pass" in n for n in report.notes)
