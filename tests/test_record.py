@@ -712,3 +712,26 @@ def test_unreadable_record_raises() -> None:
     doc = _base()
     doc["actions"][1]["action"] = "bid lots"
     assert binocle.validate(doc).index == 1
+
+
+def test_json_with_a_key_twice_is_refused_by_every_reader() -> None:
+    """Record format: JSON text whose object names one key twice is refused
+    (InvalidStateError) by loads, load_record, replay and validate, at the top and in an
+    entry: readers differ on which of the two values counts (binocle took the last,
+    ``{"profile": "classic", "profile": "cutthroat"}`` replaying as cutthroat, where
+    another tool reads the first)."""
+    s = binocle.apply(binocle.new_game("cutthroat", seed=7), "bid 250")
+    text = binocle.record_json(s, indent=None)
+    top = text.replace('"profile": "cutthroat"', '"profile": "classic", "profile": "cutthroat"')
+    entry = text.replace('"seat": 1,', '"seat": 2, "seat": 1,')
+    assert top != text and entry != text
+    for doc in (top, entry, top.encode("utf-8")):
+        for read in (binocle.load_record, binocle.replay, binocle.validate):
+            with pytest.raises(binocle.InvalidStateError, match="appears twice in one object"):
+                read(doc)
+    saved = binocle.dumps(s, indent=None)
+    twice = saved.replace('"version": 1,', '"version": 1, "version": 1,', 1)
+    assert twice != saved
+    with pytest.raises(binocle.InvalidStateError, match="'version' appears twice"):
+        binocle.loads(twice)
+    assert binocle.loads(saved) == s and binocle.replay(text) == s
