@@ -595,3 +595,32 @@ def test_a_deal_while_players_are_asked_to_knock_takes_them_to_pass() -> None:
     assert report.ok and report.stopped is None
     assert report.scores == binocle.apply(passed, deal).scores
     assert any("the record shows no knock, so he is taken to pass" in n for n in report.notes)
+
+
+@pytest.mark.parametrize("profile", ["classic", "three-handed"])
+def test_a_violation_holds_its_trick_and_the_view_before_it(profile: str) -> None:
+    """Validating: each violation holds the trick of its hand (the tricks taken so far,
+    plus one) and what its seat saw just before the entry (``binocle.observe``), so the
+    cards he could have played are ``view.legal_actions``; the penalty and the notes
+    name the seats as the record names them, as ``str(report)`` does."""
+    doc, i, s = _revoke(profile, seed=4)
+    p = s.current_player
+    assert p is not None
+    names = ["Anna", "Ben", "Carla"][: s.profile.players]
+    doc["seats"] = names
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    n = s.profile.players
+    taken = sum(len(pile) for pile in s.piles) // n  # type: ignore[attr-defined]
+    assert v.trick == taken + 1 and v.view == binocle.observe(s, p)
+    assert v.view is not None and v.view.trick == s.trick
+    card = binocle.parse_action(s, doc["actions"][i]["action"])
+    assert card not in v.view.legal_actions and v.view.legal_actions == binocle.legal_actions(s)
+    assert f"seat {p} ({names[p]}) loses his entire score for cards" in v.penalty
+    assert report.penalty == v.penalty and "trick" in v.to_dict() and "view" not in v.to_dict()
+    bare = re.compile(rf"\bseat {p}\b(?! \({names[p]}\))")
+    assert report.notes and not any(bare.search(note) for note in report.notes)
+    doc["seats"] = [None] * n
+    assert binocle.validate(doc).violations[0].penalty.startswith(f"seat {p} loses")
+    bid = CASES["illegal action"][1].violations[0]
+    assert bid.trick is None and bid.view is not None and bid.view.phase is binocle.Phase.BIDDING

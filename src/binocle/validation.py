@@ -67,15 +67,24 @@ seat 1 is to act).  The report lists a wrong claim in ``wrong_claims`` (with
 the knocker's seat) and ``notes`` and goes on; a knock where none is possible
 (cutthroat, or before the three-handed melds are over) is an illegal action.
 
-A record that cannot be read at all (not a record, wrong version, unknown
-fields, a text that does not parse, an impossible deck, a deal given a seat)
-raises :class:`~binocle.errors.InvalidStateError` instead of giving a report;
-its ``index`` is the entry at fault where the fault is in one entry.
+A record whose form :func:`~binocle.records.load_record` refuses (not a
+record, wrong version, unknown fields, an entry that is not ``{seat, action}``
+with a text and a seat in range) raises
+:class:`~binocle.errors.InvalidStateError` instead of giving a report; its
+``index`` is the entry at fault where the fault is in one entry.  Any other
+record gives a report.  An entry that cannot stand where it comes — a text that
+is no action in that position, a deal that is not a pack or comes while a
+player is to act, a player's action given no seat, a knock naming another seat
+than its entry's — is an illegal action (the code says which), taken back like
+any other; a deal given a seat when the deal is due is read as the deal, with a
+note.  A deal while the players are asked, after the last trick, to knock or
+pass takes them to pass (the record shows no knock), with a note.
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final, TypedDict
@@ -88,6 +97,7 @@ from binocle.core import (
     GameState,
     MeldResult,
     Phase,
+    View,
 )
 from binocle.errors import (
     IllegalActionError,
@@ -215,6 +225,7 @@ class ViolationDict(TypedDict):
     hand_scores: list[int] | None
     played_out_scores: list[int] | None
     scores: list[int]
+    trick: int | None
 
 
 class ValidationReportDict(TypedDict):
@@ -266,6 +277,17 @@ class Violation:
     table's score sheet shows: after the entry is skipped or taken down; after
     a revoke, at the end of the hand, the penalty applied (the scores where
     the record stops, when it stops before the end of that hand).
+
+    ``trick`` is the trick of the hand the entry plays to or comes after: the
+    tricks taken so far in the hand, plus one (1 for the first); None outside
+    the play (bidding, widow, melds before the first lead, between hands).
+    ``view`` is what the entry's seat saw just before it
+    (:func:`binocle.observe`, a :class:`binocle.View`: his hand, the trick, his
+    legal actions), so a program can ask "which cards could he have played
+    here" (``view.legal_actions``, or :mod:`binocle.rulings` with
+    ``view.hand`` and ``view.trick``) without rebuilding the position; None
+    for an entry without a seat.  ``to_dict`` leaves the view out (it is a
+    Python value; the JSON has the entry's index to find the position by).
     """
 
     index: int
@@ -281,10 +303,15 @@ class Violation:
     hand_scores: tuple[int, ...] | None = None
     played_out_scores: tuple[int, ...] | None = None
     scores: tuple[int, ...] = ()
+    trick: int | None = None
+    view: View | None = attrs.field(default=None, repr=False)
 
     def to_dict(self) -> ViolationDict:
-        """A JSON-ready dict: the fields by name, enums as their text, tuples as lists."""
-        out: ViolationDict = _plain(self)
+        """A JSON-ready dict: the fields by name but ``view``, enums as their text,
+        tuples as lists."""
+        plain: dict[str, Any] = _plain(attrs.evolve(self, view=None))
+        del plain["view"]
+        out: ViolationDict = plain  # type: ignore[assignment]
         return out
 
     def describe(self, seats: tuple[str | None, ...] = ()) -> list[str]:
@@ -378,7 +405,8 @@ class ValidationReport:
         """A JSON-ready dict: the fields by name, enums as their text, tuples as
         lists, each violation as its :meth:`Violation.to_dict`.  ``binocle validate
         --json`` prints it."""
-        out: ValidationReportDict = _plain(self)
+        out: ValidationReportDict = _plain(attrs.evolve(self, violations=()))
+        out["violations"] = [v.to_dict() for v in self.violations]
         return out
 
     def __str__(self) -> str:
@@ -430,7 +458,10 @@ def validate(
     rules say the game does (the module's text above); ``report.scores``
     are then the final scores, every penalty applied.  With ``first_only``
     the replay stops at the first broken rule, and ``scores`` are those before
-    it.  Raises InvalidStateError for a record that cannot be read.
+    it.  Raises InvalidStateError only for a record whose form
+    :func:`binocle.load_record` refuses: any record it reads gives a report,
+    which says where and why it stopped (``stopped``, a note) when the record
+    cannot be followed.
 
     >>> import binocle
     >>> s = binocle.new_game("cutthroat", seed=7)
@@ -498,6 +529,8 @@ class _Replay:
         self.hand_ends: list[tuple[int, ...]] = []
         #: The revokes of the hand in progress, whose penalty falls due at its end.
         self.revokes: list[_Revoke] = []
+        #: The tricks taken so far in the hand in progress.
+        self.tricks = 0
         #: The entry just taken back, while the next one is awaited.
         self.taken_back: int | None = None
         self.stopped: int | None = None
@@ -540,6 +573,8 @@ class _Replay:
             found.correct_value,
             hand=state.hand_number,
             scores=state.scores,
+            trick=self.trick_number(state),
+            view=_view(state, seat),
         )
         if self.first_only:
             if found.kind is REVOKE and found.act is not None and state.profile.revokes_played_out:
@@ -616,9 +651,20 @@ class _Replay:
     def advance(self, after: GameState, action: Action, i: int) -> None:
         """Move on to ``after``; at the end of a hand the penalties due are applied."""
         before = self.state
+        if len(after.results) > len(before.results) or after.hand_number != before.hand_number:
+            self.tricks = 0
+        elif before.trick and not after.trick:
+            self.tricks += 1
         if len(after.results) > len(before.results):
             after = self.hand_over(before, after, action, i)
         self.state = after
+
+    def trick_number(self, state: GameState) -> int | None:
+        """The trick of the hand an entry in ``state`` plays to or comes after (see
+        :class:`Violation`), or None outside the play."""
+        if state.phase not in (Phase.PLAY, Phase.ANNOUNCE) or not any(state.hands):
+            return None
+        return self.tricks + 1
 
     def hand_over(self, before: GameState, after: GameState, last: Action, i: int) -> GameState:
         """The hand just ended with ``last`` (entry ``i``): apply each revoke's penalty to
@@ -704,6 +750,14 @@ class _Replay:
                 )
             self.found[r.at] = attrs.evolve(v, scores=state.scores)
 
+    def named(self, text: str) -> str:
+        """``text`` with each seat the record names given with its name, as
+        ``str(report)`` gives them: ``seat 0 (Anna)``."""
+        seats = self.head.seats
+        if not any(seats):
+            return text
+        return _SEAT.sub(lambda m: _seat_name(int(m.group(1)), seats), text)
+
     def report(self) -> ValidationReport:
         state, found = self.state, self.found
         if not found:
@@ -716,7 +770,7 @@ class _Replay:
             None if first is None else first.action,
             None if first is None else first.seat,
             None if first is None else first.rule,
-            None if first is None else first.penalty,
+            None if first is None else self.named(first.penalty),
             state.scores,
             state.profile.winner(state) if whole else None,
             self.checked,
@@ -727,11 +781,11 @@ class _Replay:
             claimed_value=None if first is None else first.claimed_value,
             correct_value=None if first is None else first.correct_value,
             wrong_claims=tuple(self.wrong),
-            notes=tuple(self.notes),
+            notes=tuple(self.named(n) for n in self.notes),
             seats=self.head.seats,
             hand_scores=None if first is None else first.hand_scores,
             played_out_scores=None if first is None else first.played_out_scores,
-            violations=tuple(found),
+            violations=tuple(attrs.evolve(v, penalty=self.named(v.penalty)) for v in found),
             hand_end_scores=tuple(self.hand_ends),
             stopped=self.stopped,
             first_only=self.first_only,
@@ -786,6 +840,17 @@ def _last_trick_winner(before: GameState, last: Action) -> int | None:
     if winner is None or pair is None:
         return winner
     return pair[winner]
+
+
+#: A seat in a text, not followed by its name already.
+_SEAT: Final = re.compile(r"\bseat ([0-9])\b(?! \()")
+
+
+def _view(state: GameState, seat: int | None) -> View | None:
+    """What ``seat`` saw in ``state`` (None for an entry without a seat)."""
+    if seat is None or not 0 <= seat < state.profile.players:
+        return None
+    return observe(state, seat)
 
 
 def _unfinished(hand: int) -> str:
