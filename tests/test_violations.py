@@ -624,3 +624,56 @@ def test_a_violation_holds_its_trick_and_the_view_before_it(profile: str) -> Non
     assert binocle.validate(doc).violations[0].penalty.startswith(f"seat {p} loses")
     bid = CASES["illegal action"][1].violations[0]
     assert bid.trick is None and bid.view is not None and bid.view.phase is binocle.Phase.BIDDING
+
+
+def _classic_lead(seed: int) -> tuple[binocle.GameState, int, binocle.Action, binocle.Action]:
+    """A classic position where a player is to lead and his adversary holds a card he
+    may lead: the state, the adversary, the adversary's lead out of turn, and the card
+    the player to lead then plays to it."""
+    s = _until("classic", seed, binocle.Phase.PLAY)
+    for _ in range(300):
+        p = s.current_player
+        if s.phase is binocle.Phase.PLAY and not s.trick and p is not None and any(s.hands):
+            other = 1 - p
+            turned = s.replace(current_player=other)
+            lead = next(a for a in binocle.legal_actions(turned) if a.kind is binocle.Kind.PLAY)
+            after = binocle.apply(turned, lead)
+            answer = next(a for a in binocle.legal_actions(after) if a.kind is binocle.Kind.PLAY)
+            return s, other, lead, answer
+        s = binocle.apply(s, binocle.legal_actions(s)[0])
+    raise AssertionError("no lead found")
+
+
+def test_a_classic_lead_out_of_turn_that_the_adversary_plays_to_stands() -> None:
+    """Classic rules, Out of turn: "If either player leads out of turn, and his adversary
+    plays to the lead, whether intentionally or otherwise, the trick stands good."  The
+    lead is reported out of turn, the trick stands (as if it had been his lead) and the
+    record goes on from there; where the adversary leads instead, the card out of turn
+    is taken back without penalty."""
+    s, other, lead, answer = _classic_lead(3)
+    p = 1 - other
+    stood = binocle.apply(binocle.apply(s.replace(current_player=other), lead), answer)
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": other, "action": str(lead)})
+    doc["actions"].append({"seat": p, "action": str(answer)})
+    nxt = binocle.legal_actions(stood)[0]
+    doc["actions"].append({"seat": stood.current_player, "action": str(nxt)})
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    assert [x.kind for x in report.violations] == ["out of turn"] and report.stopped is None
+    assert "played to the lead: the trick stands (classic rules, Out of turn)" in v.penalty
+    assert report.scores == binocle.apply(stood, nxt).scores
+    assert report.states_checked == len(doc["actions"]) + 1
+    # Taken back: the player to lead leads, and the adversary plays to him.
+    own = next(a for a in binocle.legal_actions(s) if a.kind is binocle.Kind.PLAY)
+    led = binocle.apply(s, own)
+    reply = next(a for a in binocle.legal_actions(led) if a.kind is binocle.Kind.PLAY)
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": other, "action": str(lead)})
+    doc["actions"].append({"seat": p, "action": str(own)})
+    doc["actions"].append({"seat": other, "action": str(reply)})
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    assert [x.kind for x in report.violations] == ["out of turn"] and report.stopped is None
+    assert "taken back" in v.penalty
+    assert report.scores == binocle.apply(led, reply).scores

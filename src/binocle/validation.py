@@ -100,6 +100,7 @@ from binocle.core import (
     View,
 )
 from binocle.errors import (
+    BinocleError,
     IllegalActionError,
     InvalidNotationError,
     InvalidStateError,
@@ -576,6 +577,13 @@ class _Replay:
             trick=self.trick_number(state),
             view=_view(state, seat),
         )
+        lead = _lead_that_stands(state, seat, text, self.head.moves[i + 1 : i + 3])
+        if lead is not None:
+            v = attrs.evolve(
+                v,
+                penalty=f"his adversary, seat {state.current_player}, played to the lead: the"
+                f" trick stands ({_rules(state)}, Out of turn)",
+            )
         if self.first_only:
             if found.kind is REVOKE and found.act is not None and state.profile.revokes_played_out:
                 hand, played = _play_out(state, i, found.act, self.head.moves, self.notes)
@@ -583,6 +591,10 @@ class _Replay:
             self.found.append(v)
             return False
         self.found.append(v)
+        if lead is not None:
+            self.checked += 1
+            self.advance(lead[0], lead[1], i)
+            return True
         if found.kind is REVOKE and found.act is not None:
             return self.revoke(state, v, found.act, i)
         if found.stands is None:  # out of turn, illegal, an irregular meld scoring nothing
@@ -840,6 +852,58 @@ def _last_trick_winner(before: GameState, last: Action) -> int | None:
     if winner is None or pair is None:
         return winner
     return pair[winner]
+
+
+def _lead_that_stands(
+    state: GameState, seat: int | None, text: str, following: tuple[tuple[int | None, str], ...]
+) -> tuple[GameState, Action] | None:
+    """A lead out of turn that stands (classic rules, Out of turn: "If either player
+    leads out of turn, and his adversary plays to the lead, whether intentionally or
+    otherwise, the trick stands good"): in the two-handed game, ``seat`` leads a card
+    of his, where his adversary was to lead, and the record's next entry is that
+    adversary playing to it.  The state after the lead, as if it had been his turn,
+    and the lead; None for any other entry.
+
+    ``following`` are the record's next two entries.  The adversary's card may also
+    be his own lead once the card out of turn is taken back ("If the adversary calls
+    attention to the error, the card may be taken back without penalty"); the entry
+    after it tells them apart: the trick stands unless only the card taken back lets
+    the record go on.
+    """
+    p = state.current_player
+    if (
+        state.profile.players != 2
+        or state.phase is not Phase.PLAY
+        or state.trick
+        or p is None
+        or seat is None
+        or seat == p
+        or not following
+        or following[0][0] != p
+        or not following[0][1].lower().startswith("play ")
+    ):
+        return None
+    turned = state.replace(current_player=seat)
+    try:
+        action = parse_action(turned, text)
+        if action.kind is not Kind.PLAY:
+            return None
+        after = apply(turned, action)
+    except BinocleError:
+        return None
+    if len(following) > 1 and not _goes_on(after, following) and _goes_on(state, following):
+        return None  # the card out of turn was taken back, and the adversary led
+    return after, action
+
+
+def _goes_on(state: GameState, entries: tuple[tuple[int | None, str], ...]) -> bool:
+    """Whether the record's ``entries`` are legal in turn from ``state``."""
+    for k, (seat, text) in enumerate(entries):
+        after, _, found = _check_step(state, k, seat, text, [])
+        if found is not None or after is None:
+            return False
+        state = after
+    return True
 
 
 #: A seat in a text, not followed by its name already.
