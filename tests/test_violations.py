@@ -226,7 +226,7 @@ def test_a_revoke_costs_the_offender_his_score_for_cards_at_the_end_of_the_hand(
     last trick are all scored with the counters ..., but the score for cards must be kept
     mentally"), so it stays his.  The next hand is checked from there."""
     took_last = 0
-    for seed in (1, 2, 3, 4, 5, 6):
+    for seed in (1, 3, 4) if profile == "classic" else (1, 2, 4):  # he took it or not
         state, i, p, last = _revoked_hand(profile, seed)
         tricks = state.results[-1].tricks[p]
         lost = tricks - 10 if last else tricks
