@@ -677,3 +677,45 @@ def test_a_classic_lead_out_of_turn_that_the_adversary_plays_to_stands() -> None
     assert [x.kind for x in report.violations] == ["out of turn"] and report.stopped is None
     assert "taken back" in v.penalty
     assert report.scores == binocle.apply(led, reply).scores
+
+
+def test_a_revoke_in_the_two_handed_game_after_a_retirement_keeps_the_last_trick() -> None:
+    """Three-handed rules, Revoke, in the two-handed game the last two play after a
+    retirement (the classic rule): the offender loses the card points of his tricks; the
+    last trick's 10, which he took here, stays his."""
+    s = binocle.new_game("three-handed", seed=4)
+    while s.phase is not binocle.Phase.PLAY:
+        s = binocle.apply(s, binocle.legal_actions(s)[0])
+    s = binocle.apply(s, "claim")  # a wrong claim: he retires, and nobody wins the deal
+
+    def calm(state: binocle.GameState) -> binocle.Action:
+        return next(a for a in binocle.legal_actions(state) if a.kind is not binocle.Kind.CLAIM)
+
+    off: list[binocle.Card] = []
+    while not off:
+        s = binocle.apply(s, calm(s))
+        sub: Any = getattr(s, "sub", None)
+        if sub is None or s.phase is not binocle.Phase.PLAY or not s.trick or sub.stock:
+            continue
+        p = s.current_player
+        assert p is not None
+        led = s.trick[0][1].suit
+        if sub.turn_up is None and any(c.suit is led for c in s.hands[p]):
+            off = [c for c in s.hands[p] if c.suit is not led]
+    state = s.profile.apply(s, binocle.parse_action(s, f"play {off[0]}"))
+    n = len(state.results)
+    while True:
+        action = calm(state)
+        after = binocle.apply(state, action)
+        if len(after.results) > n:
+            break
+        state = after
+    assert action.card is not None
+    seats = [q for q, _ in state.trick] + [state.current_player]
+    last = seats[trick_winner([c for _, c in state.trick] + [action.card], state.trump)]
+    tricks = after.results[-1].tricks[p]
+    assert last == p and tricks > 10
+    report = binocle.validate(binocle.record(after))
+    assert [v.kind for v in report.violations] == ["revoke"]
+    assert report.scores[p] == after.scores[p] - (tricks - 10)
+    assert any(f"loses his entire score for cards, {tricks - 10} " in n for n in report.notes)
