@@ -48,7 +48,7 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final
 
 from binocle._json import JSON, JSONObject
-from binocle.actions import Action, parse_action_text
+from binocle.actions import Action, Kind, new_action, parse_action_text
 from binocle.bots import BotSpec, bot_names, resolve_bot
 from binocle.cards import Card, Suit, parse_card
 from binocle.core import HandResult, Meld, MeldResult, Phase, View
@@ -88,6 +88,8 @@ PROTOCOL: Final = "binocle-engine"
 VERSION: Final = 1
 #: How many characters of what an engine sent an error quotes.
 _QUOTE: Final = 300
+#: A message, as Python data.
+_Msg = dict[str, Any]
 _CARD_TEXT = re.compile(r"(?:10|[AKQJT987])[SHDC]\Z")
 
 
@@ -174,6 +176,17 @@ def _decode(value: Any) -> Any:
     return value
 
 
+def _seen_action(text: str) -> Action:
+    """An action of a view's history from its text: a deal or another seat's face-down
+    discard shows no card, and its text is the kind alone (``"deal"``)."""
+    if text in _BARE:
+        return new_action(Kind(text))
+    return parse_action_text(text)
+
+
+_BARE: Final = frozenset({Kind.DEAL.value, Kind.DISCARD.value})
+
+
 def _result(doc: Mapping[str, Any]) -> HandResult:
     trump = doc["trump"]
     return HandResult(
@@ -215,7 +228,7 @@ def view_from_json(doc: Mapping[str, Any], legal: Sequence[Any] = ()) -> View:
         texts = [a["text"] if isinstance(a, Mapping) else a for a in legal]
         if not all(isinstance(t, str) for t in texts):
             raise ValueError("an action is its text")
-        history = tuple((parse_action_text(str(h["action"])), h["seat"]) for h in doc["history"])
+        history = tuple((_seen_action(str(h["action"])), h["seat"]) for h in doc["history"])
         trump = doc["trump"]
         view = View(
             profile=get_profile(str(doc["profile"])),
@@ -374,7 +387,7 @@ class ExternalBot:
         #: What the engine said of itself in its handshake (None until it started).
         self.engine_name: str | None = None
         self.engine_author: str | None = None
-        self.engine_options: tuple[JSONObject, ...] = ()
+        self.engine_options: tuple[dict[str, Any], ...] = ()
         self._reset()
 
     def _reset(self) -> None:
@@ -556,7 +569,7 @@ class ExternalBot:
                 code = proc.wait(0.5)
         return "closed its output" if code is None else f"exited with status {code}"
 
-    def _send(self, msg: JSONObject, deadline: float) -> None:
+    def _send(self, msg: _Msg, deadline: float) -> None:
         proc = self._proc
         assert proc is not None and proc.stdin is not None
         data = memoryview(json.dumps(msg, separators=(",", ":")).encode() + b"\n")
@@ -626,7 +639,7 @@ class ExternalBot:
                 bytes(self._buf[-_QUOTE:]) or None,
             )
 
-    def _message(self, deadline: float) -> JSONObject:
+    def _message(self, deadline: float) -> _Msg:
         """The next message but ``info`` (and blank lines), read before ``deadline``."""
         while True:
             raw = self._line(deadline)
@@ -643,7 +656,7 @@ class ExternalBot:
             msg["_raw"] = raw.decode("utf-8", "replace")
             return msg  # type: ignore[no-any-return]
 
-    def _expect(self, kind: str, deadline: float, what: str) -> JSONObject:
+    def _expect(self, kind: str, deadline: float, what: str) -> _Msg:
         try:
             msg = self._message(deadline)
         except _Timeout:
@@ -719,7 +732,7 @@ class ExternalBot:
             budget = min(budget, max(self._game_left, 0.0))
         legal = view.legal_actions
         ids = _legal_ids(view)
-        go: JSONObject = {
+        go: _Msg = {
             "type": "go",
             "view": view_json(view),
             "legal": [{"id": i, "text": str(a)} for i, a in zip(ids, legal, strict=True)],
@@ -746,7 +759,7 @@ class ExternalBot:
             self._game_left -= time.monotonic() - begun
         return self._read_action(msg, legal, ids)
 
-    def _read_action(self, msg: JSONObject, legal: tuple[Action, ...], ids: list[int]) -> Action:
+    def _read_action(self, msg: _Msg, legal: tuple[Action, ...], ids: list[int]) -> Action:
         raw = str(msg["_raw"])
         if msg["type"] != "action":
             self._fail(EngineProtocolError, f"sent a {msg['type']!r} message, not an action", raw)
@@ -811,7 +824,7 @@ def command_bot(command: str, seed: int | None = None) -> ExternalBot:
 # -- binocle as the engine ---------------------------------------------------------------
 
 
-def _bot_options(spec: str) -> list[JSONObject]:
+def _bot_options(spec: str) -> list[_Msg]:
     """The options a built-in bot named ``spec`` takes: its settings with plain
     defaults (none for a spec with settings, a path or anything else)."""
     import inspect
@@ -824,7 +837,7 @@ def _bot_options(spec: str) -> list[JSONObject]:
     except (TypeError, ValueError):
         return []
     kinds = {bool: "check", int: "spin", float: "number", str: "string"}
-    out: list[JSONObject] = []
+    out: list[_Msg] = []
     for p in params:
         d = p.default
         if p.name == "seed" or p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
@@ -859,7 +872,7 @@ def run_engine(
     player: Any = None
     seed: int | None = None
 
-    def say(msg: JSONObject) -> None:
+    def say(msg: _Msg) -> None:
         out.write(json.dumps(msg, separators=(",", ":")) + "\n")
         out.flush()
 
