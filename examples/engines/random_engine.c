@@ -3,7 +3,8 @@
  * It speaks the binocle engine protocol (version 1), one JSON object per line
  * on standard input and output, with a tiny reader of its own instead of a
  * JSON library: it looks for the message's "type", the game's "seed" and, in a
- * "go" message, the "id" and "text" of each entry of "legal".
+ * "go" message, the "text" of each entry of "legal" (action texts hold no
+ * quotes or backslashes), and answers with one of them.
  *
  *   cc -O2 -o random_engine examples/engines/random_engine.c
  *   binocle arena --profile cutthroat --bots 'cmd:./random_engine,baseline,baseline'
@@ -41,15 +42,14 @@ static int is_type(const char *type) {
 }
 
 static void answer_go(void) {
-    static long ids[MAX_LEGAL];
+    static const char *texts[MAX_LEGAL];
     static int calm[MAX_LEGAL];
     int n = 0, quiet = 0;
     const char *p = value_of(line, "legal");
-    while (p && n < MAX_LEGAL && (p = value_of(p, "id")) != NULL) {
-        ids[n] = strtol(p, NULL, 10);
-        const char *text = value_of(p, "text");
+    while (p && n < MAX_LEGAL && (p = value_of(p, "text")) != NULL && *p == '"') {
+        texts[n] = ++p; /* the text runs to the next quote */
         /* Claims and concessions only when nothing else is legal. */
-        calm[n] = text && strncmp(text, "\"claim", 6) != 0 && strncmp(text, "\"concede", 8) != 0;
+        calm[n] = strncmp(p, "claim", 5) != 0 && strncmp(p, "concede", 7) != 0;
         quiet += calm[n];
         n++;
     }
@@ -58,7 +58,8 @@ static void answer_go(void) {
     for (int i = 0; i < n; i++) {
         if (quiet && !calm[i]) continue;
         if (pick-- == 0) {
-            printf("{\"type\":\"action\",\"id\":%ld}\n", ids[i]);
+            int length = (int)(strchr(texts[i], '"') - texts[i]);
+            printf("{\"type\":\"action\",\"action\":\"%.*s\"}\n", length, texts[i]);
             break;
         }
     }

@@ -36,8 +36,8 @@ input.on("line", (line) => {
     case "game": // a new game: our seat, the profile, the seed
       seed(msg.seed);
       break;
-    case "go": // our turn: answer one legal action, by id (or by its text)
-      send({ type: "action", id: decide(msg).id });
+    case "go": // our turn: answer one legal action, by its text (or its id)
+      send({ type: "action", action: decide(msg).text });
       break;
     case "quit":
       input.close();

@@ -132,17 +132,28 @@ def view_json(view: View) -> JSONObject:
     }
 
 
-def _legal_ids(view: View) -> list[int]:
-    """The :mod:`binocle.encoding` id of each legal action, in the view's order.  The
-    action space reads the player's meld table only, which the view shows."""
+def _legal_ids(view: View) -> list[int | None]:
+    """The :mod:`binocle.encoding` id of each legal action, in the view's order; None
+    for an action whose id depends on the history of the player's meld table, which
+    the view does not hold (classic: a table copy such as ``play KS#3``)."""
     space = action_space(view.profile)
-    position: Any = types.SimpleNamespace(current_player=view.seat, tables=view.get("tables"))
-    return [space.id(position, a) for a in view.legal_actions]
+    position: Any = types.SimpleNamespace(current_player=view.seat, tables=None)
+    out: list[int | None] = []
+    for a in view.legal_actions:
+        try:
+            out.append(space.id(position, a))
+        except InvalidArgumentError:
+            out.append(None)
+    return out
 
 
 def legal_json(view: View) -> list[JSONObject]:
     """The legal actions of a view, each as ``{"id", "text"}``: its
     :mod:`binocle.encoding` id and its text (:func:`binocle.parse_action` reads it).
+    The id is None (JSON null) for an action whose id depends on the history of
+    the player's meld table, which the view does not hold (classic: a play or an
+    announcement naming a table copy such as ``KS#3``); an engine answers those
+    by their text.
 
     >>> import binocle
     >>> legal_json(binocle.observe(binocle.new_game("cutthroat", seed=7), 0))[:2]
@@ -759,7 +770,9 @@ class ExternalBot:
             self._game_left -= time.monotonic() - begun
         return self._read_action(msg, legal, ids)
 
-    def _read_action(self, msg: _Msg, legal: tuple[Action, ...], ids: list[int]) -> Action:
+    def _read_action(
+        self, msg: _Msg, legal: tuple[Action, ...], ids: list[int | None]
+    ) -> Action:
         raw = str(msg["_raw"])
         if msg["type"] != "action":
             self._fail(EngineProtocolError, f"sent a {msg['type']!r} message, not an action", raw)
@@ -767,7 +780,7 @@ class ExternalBot:
             i = msg["id"]
             if isinstance(i, bool) or not isinstance(i, int):
                 self._fail(EngineProtocolError, "sent an action id that is not a whole number", raw)
-            if i in ids:
+            if ids.count(i) == 1:
                 return legal[ids.index(i)]
             self._fail(EngineIllegalActionError, f"chose the action id {i}, not legal now", raw)
         text = msg.get("action")
