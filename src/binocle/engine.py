@@ -770,9 +770,7 @@ class ExternalBot:
             self._game_left -= time.monotonic() - begun
         return self._read_action(msg, legal, ids)
 
-    def _read_action(
-        self, msg: _Msg, legal: tuple[Action, ...], ids: list[int | None]
-    ) -> Action:
+    def _read_action(self, msg: _Msg, legal: tuple[Action, ...], ids: list[int | None]) -> Action:
         raw = str(msg["_raw"])
         if msg["type"] != "action":
             self._fail(EngineProtocolError, f"sent a {msg['type']!r} message, not an action", raw)
