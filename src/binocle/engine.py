@@ -406,6 +406,7 @@ class ExternalBot:
         self._own_dir: str | None = None
         self._stderr: IO[bytes] | None = None
         self._buf = bytearray()
+        self._held = bytearray()
         self._written = 0
         self._last: View | None = None
         self._game_left: float | None = None
@@ -580,10 +581,16 @@ class ExternalBot:
                 code = proc.wait(0.5)
         return "closed its output" if code is None else f"exited with status {code}"
 
-    def _send(self, msg: _Msg, deadline: float) -> None:
+    def _send(self, msg: _Msg, deadline: float, *, later: bool = False) -> None:
+        """Send ``msg`` (with those held back before it); ``later``: hold it back until
+        the next message is sent, so the lines of one turn go in one write."""
         proc = self._proc
         assert proc is not None and proc.stdin is not None
-        data = memoryview(json.dumps(msg, separators=(",", ":")).encode() + b"\n")
+        self._held += json.dumps(msg, separators=(",", ":")).encode() + b"\n"
+        if later:
+            return
+        data = memoryview(bytes(self._held))
+        self._held.clear()
         fd = proc.stdin.fileno()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_WRITE)
@@ -706,13 +713,16 @@ class ExternalBot:
                     "time": {"move": self.move_time, "game": self.game_time},
                 },
                 deadline,
+                later=True,
             )
         events: list[JSON] = [{"seat": s, "action": str(a)} for a, s in view.history[done:]]
         lines: list[JSON] = []
         if last is not None:
             lines = [line for line in narrate(last, view, suits="letters") if line.strip()]
         if events:
-            self._send({"type": "update", "events": events, "narration": lines}, deadline)
+            self._send(
+                {"type": "update", "events": events, "narration": lines}, deadline, later=True
+            )
         before = 0 if last is None else len(last.results)
         for n, result in enumerate(view.results[before:], before + 1):
             self._send(
@@ -723,6 +733,7 @@ class ExternalBot:
                     "scores": list(view.scores),
                 },
                 deadline,
+                later=True,
             )
         self._last = view
 
