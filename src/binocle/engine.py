@@ -200,18 +200,34 @@ _BARE: Final = frozenset({Kind.DEAL.value, Kind.DISCARD.value})
 
 def _result(doc: Mapping[str, Any]) -> HandResult:
     trump = doc["trump"]
+    made, game_end = doc["made"], doc["game_end"]
+    if made is not None and not isinstance(made, bool):
+        raise ValueError(f"made is true, false or null, not {excerpt(made)}")
+    if game_end is not None and not isinstance(game_end, str):
+        raise ValueError(f"game_end is text or null, not {excerpt(game_end)}")
     return HandResult(
-        dealer=int(doc["dealer"]),
+        dealer=_whole(doc["dealer"], "a dealer"),
         trump=None if trump is None else Suit(trump),
         meld=tuple(int(x) for x in doc["meld"]),
         tricks=tuple(int(x) for x in doc["tricks"]),
         delta=tuple(int(x) for x in doc["delta"]),
-        bidder=doc["bidder"],
-        bid=doc["bid"],
-        made=doc["made"],
+        bidder=_whole(doc["bidder"], "a bidder", none=True),
+        bid=_whole(doc["bid"], "a bid", none=True),
+        made=made,
         outcome=str(doc["outcome"]),
-        game_end=doc["game_end"],
+        game_end=game_end,
     )
+
+
+def _whole(value: Any, what: str, *, none: bool = False, below: int | None = None) -> Any:
+    """``value`` if it is a whole number (from 0, below ``below``), or None where allowed."""
+    if value is None and none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{what} is a whole number, not {excerpt(value)}")
+    if below is not None and value >= below:
+        raise ValueError(f"{what} is below {below}, not {value}")
+    return value
 
 
 def _card_or_none(text: Any) -> Card | None:
@@ -241,12 +257,14 @@ def view_from_json(doc: Mapping[str, Any], legal: Sequence[Any] = ()) -> View:
             raise ValueError("an action is its text")
         history = tuple((_seen_action(str(h["action"])), h["seat"]) for h in doc["history"])
         trump = doc["trump"]
+        profile = get_profile(str(doc["profile"]))
+        n = profile.players
         view = View(
-            profile=get_profile(str(doc["profile"])),
-            seat=int(doc["seat"]),
+            profile=profile,
+            seat=_whole(doc["seat"], "a seat", below=n),
             phase=Phase(doc["phase"]),
-            dealer=int(doc["dealer"]),
-            current_player=doc["current_player"],
+            dealer=_whole(doc["dealer"], "a dealer", below=n),
+            current_player=_whole(doc["current_player"], "a seat", none=True, below=n),
             trump=None if trump is None else Suit(trump),
             hand=tuple(parse_card(c) for c in doc["hand"]),
             hand_sizes=tuple(int(n) for n in doc["hand_sizes"]),
@@ -259,7 +277,7 @@ def view_from_json(doc: Mapping[str, Any], legal: Sequence[Any] = ()) -> View:
             claimants=tuple(int(x) for x in doc["claimants"]),
             history=history,
             deck=tuple(_card_or_none(c) for c in doc["deck"]),
-            winner=doc["winner"],
+            winner=_whole(doc["winner"], "a seat", none=True, below=n),
         )
     except BinocleError as exc:
         raise InvalidArgumentError(f"not a view's JSON: {exc}") from None
