@@ -105,7 +105,7 @@ def view_json(view: View) -> JSONObject:
     >>> import binocle
     >>> v = view_json(binocle.observe(binocle.new_game("cutthroat", seed=7), 0))
     >>> v["seat"], v["phase"], v["hand"][:3], v["history"]
-    (0, 'bidding', ['AS', 'TS', 'QS'], [{'seat': None, 'action': 'deal'}])
+    (0, 'bidding', ['AS', 'TS', 'KS'], [{'seat': None, 'action': 'deal'}])
     """
     if not isinstance(view, View):
         raise InvalidArgumentError(f"view_json takes a View, not {excerpt(view)}")
@@ -156,7 +156,7 @@ def legal_json(view: View) -> list[JSONObject]:
     by their text.
 
     >>> import binocle
-    >>> legal_json(binocle.observe(binocle.new_game("cutthroat", seed=7), 0))[:2]
+    >>> legal_json(binocle.observe(binocle.new_game("cutthroat", seed=7), 1))[:2]
     [{'id': 0, 'text': 'pass'}, {'id': 1, 'text': 'bid 250'}]
     """
     if not isinstance(view, View):
