@@ -50,7 +50,10 @@ EXTRAS_MODULES = {
     "test_web_browser",
     "test_web_load",
 }
-EXTRAS_TESTS = {"test_arena.py::test_a_dask_cluster_gives_the_serial_results"}
+EXTRAS_TESTS = {
+    "test_arena.py::test_a_dask_cluster_gives_the_serial_results",
+    "test_external_engines.py::test_an_engine_takes_a_seat_at_a_web_table",
+}
 #: Test modules and tests that take long: whole games by the thousand, search bots,
 #: the fuzzer's corpus, a browser, a load test.
 SLOW_MODULES = {

@@ -429,3 +429,41 @@ def test_the_reference_engines_play_the_arena(name: str, c_engine: str, js_engin
     if n == 2:
         report = binocle.arena(name, [f"cmd:{c_engine}", "baseline"], deals=1, seed=8)
         assert report.get(f"cmd:{c_engine}").hands == 2
+
+
+def test_an_engine_takes_a_seat_at_a_web_table(tmp_path: Path) -> None:
+    """binocle serve: an engine offered as a bot (``--bots 'cmd:...'``) plays a seat of a
+    web table, its moves made through the same bot_action as any bot's."""
+    pytest.importorskip("starlette")
+    from binocle.web import protocol
+
+    script = tmp_path / "engine.py"
+    script.write_text(SCRIPT)
+    spec = f"cmd:{sys.executable} {script} {tmp_path / 'log'} fine"
+    msg = {"type": "new", "profile": "classic", "options": {"max_hands": 1}, "seat": 0,
+           "opponents": [spec], "autoplay": "baseline", "seed": 4}  # fmt: skip
+    table = protocol.new_table(msg, offer=[spec, "baseline"])
+    table.started = True
+    while (nxt := table.bot_to_act()) is not None:
+        seat, bot = nxt
+        table.apply(protocol.bot_action(table.state, seat, bot))
+    assert table.state.phase is binocle.Phase.OVER
+    kinds = [m["type"] for m in received(tmp_path / "log")]
+    assert kinds[:3] == ["hello", "isready", "game"] and kinds.count("go") > 5
+    engine = table.bots[1]
+    assert isinstance(engine, ExternalBot)
+    engine.close()
+
+
+def test_an_engine_plays_against_a_person_at_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """binocle play --bots 'cmd:...': the engine is the person's opponent at the terminal."""
+    script = tmp_path / "engine.py"
+    script.write_text(SCRIPT)
+    answers = iter(["1"] * 8 + ["quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    spec = f"cmd:{sys.executable} {script} {tmp_path / 'log'} fine"
+    assert main(["play", "--profile", "classic", "--seed", "2", "--bots", spec]) == 0
+    assert "You left the game." in capsys.readouterr().out
+    assert [m["type"] for m in received(tmp_path / "log")].count("go") >= 3
