@@ -371,7 +371,9 @@ def test_run_engine_answers_the_protocol() -> None:
 
 
 def _engine_env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    """The environment in which ``python -m binocle`` finds the binocle under test (this
+    checkout's source, or the installed wheel)."""
+    return {**os.environ, "PYTHONPATH": str(Path(binocle.__file__).resolve().parent.parent)}
 
 
 def test_two_binocle_engines_play_each_other() -> None:
