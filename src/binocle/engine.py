@@ -426,6 +426,7 @@ class ExternalBot:
         self._buf = bytearray()
         self._held = bytearray()
         self._written = 0
+        self._err_base = 0
         self._last: View | None = None
         self._game_left: float | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -548,13 +549,16 @@ class ExternalBot:
 
     def close(self) -> None:
         """Send ``quit`` and stop the engine (after ``grace`` seconds it is killed)."""
-        if self._proc is None:
+        proc = self._proc
+        if proc is None:
             return
-        if self._proc.poll() is None:
-            with contextlib.suppress(EngineError, OSError):
+        if proc.poll() is None:
+            try:
                 self._send({"type": "quit"}, time.monotonic() + self.grace)
+            except EngineError:
+                return  # it could not be told: stopped already
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self._proc.wait(self.grace)
+                proc.wait(self.grace)
         self._stop()
 
     def _stop(self) -> None:
@@ -663,12 +667,14 @@ class ExternalBot:
                 self._check_output()
                 self._buf += chunk
 
-    def _check_output(self) -> None:
-        err = 0
+    def _stderr_size(self) -> int:
         if self._stderr is not None:
             with contextlib.suppress(OSError, ValueError):
-                err = os.fstat(self._stderr.fileno()).st_size
-        if self._written + err > self.max_output:
+                return os.fstat(self._stderr.fileno()).st_size
+        return 0
+
+    def _check_output(self) -> None:
+        if self._written + self._stderr_size() - self._err_base > self.max_output:
             self._fail(
                 EngineOutputError,
                 f"wrote more than {self.max_output} bytes in a game",
@@ -720,6 +726,7 @@ class ExternalBot:
             self._seat = view.seat
             self._game_left = self.game_time
             self._written = 0
+            self._err_base = self._stderr_size()
             self._send(
                 {
                     "type": "game",
