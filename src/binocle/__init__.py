@@ -13,6 +13,7 @@ import importlib.machinery as _machinery
 
 from binocle import core as _core
 from binocle import display as _display  # noqa: F401  (gives states and views their str())
+from binocle import svg as _svg  # noqa: F401  (gives them pictures: _repr_svg_)
 
 # The deprecated module names binocle.record and binocle.validate (the modules are
 # binocle.records and binocle.validation), loaded before the functions of the same
@@ -66,7 +67,7 @@ def _extension(module: object) -> bool:
     return path.endswith(tuple(_machinery.EXTENSION_SUFFIXES))
 
 
-__version__ = "1.0.0"
+__version__ = "1.1.0.dev0"
 
 #: True when the engine's hot path runs compiled: the optional build whose rules
 #: modules mypyc turned into C extensions (docs: Speed, "The compiled build").  It
