@@ -469,3 +469,23 @@ def test_an_engine_plays_against_a_person_at_the_terminal(
     assert main(["play", "--profile", "classic", "--seed", "2", "--bots", spec]) == 0
     assert "You left the game." in capsys.readouterr().out
     assert [m["type"] for m in received(tmp_path / "log")].count("go") >= 3
+
+
+def test_an_engine_runs_in_a_directory_of_its_own(tmp_path: Path) -> None:
+    """By default an engine runs in a new empty working directory, removed when it
+    stops; a shell runs the command only when asked (shell=True)."""
+    script = tmp_path / "engine.py"
+    script.write_text(SCRIPT)
+    where = tmp_path / "cwd.txt"
+    command = f"pwd > {where} && ls -A >> {where} && exec {sys.executable} {script} {tmp_path / 'log'} fine"
+    bot = ExternalBot(command, shell=True)
+    bot.start()
+    lines = where.read_text().splitlines()
+    assert Path(lines[0]) != Path.cwd() and lines[1:] == []
+    assert Path(lines[0]).is_dir()
+    bot.close()
+    assert not Path(lines[0]).exists()
+    plain = ExternalBot(command)  # no shell: 'pwd' is the program, the rest its arguments
+    with pytest.raises(EngineError):
+        plain.start()
+    assert where.read_text().splitlines() == lines
