@@ -297,16 +297,21 @@ def test_options_are_sent_and_unknown_ones_refused(scripted: object) -> None:
 
 
 def test_bad_settings_and_specs_are_refused() -> None:
-    """ExternalBot and the cmd: spec refuse a missing program, an empty command, and
-    limits that are not positive numbers, with InvalidArgumentError."""
+    """ExternalBot and the cmd: spec refuse a missing program, an empty or unreadable
+    command, limits that are not positive numbers and settings of the wrong kind,
+    with InvalidArgumentError."""
     for bad in ("cmd:", "cmd:   ", "cmd:no-such-program-anywhere --x"):
         with pytest.raises(InvalidArgumentError):
             resolve_bot(bad)
-    for kw in ({"move_time": 0}, {"move_time": "1"}, {"max_line": 0}, {"game_time": float("nan")}):
+    for kw in (
+        {"move_time": 0}, {"move_time": "1"}, {"max_line": 0}, {"game_time": float("nan")},
+        {"cwd": 5}, {"env": {"A": 1}}, {"options": {1: 2}}, {"seed": 1.5}, {"name": ""},
+    ):  # fmt: skip
         with pytest.raises(InvalidArgumentError):
             ExternalBot([sys.executable], **kw)  # type: ignore[arg-type]
-    with pytest.raises(InvalidArgumentError):
-        ExternalBot([])
+    for command in ([], [sys.executable, "a\0b"], "  ", 'echo "unclosed', 7):
+        with pytest.raises(InvalidArgumentError):
+            ExternalBot(command)  # type: ignore[arg-type]
 
 
 def test_copies_and_pickles_carry_the_settings_not_the_process(scripted: object) -> None:

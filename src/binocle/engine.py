@@ -390,12 +390,23 @@ class ExternalBot:
             raise InvalidArgumentError(
                 f"an engine's command is text or a list of words, not {excerpt(command)}"
             )
+        if any("\0" in w for w in argv):
+            raise InvalidArgumentError("an engine's command holds no NUL character")
         if not shell:
             argv = self._absolute(argv)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidArgumentError(f"a seed is a whole number or None, not {excerpt(seed)}")
-        if options is not None and not isinstance(options, Mapping):
-            raise InvalidArgumentError(f"options is a mapping, not {excerpt(options)}")
+        if options is not None and (
+            not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options)
+        ):
+            raise InvalidArgumentError(f"options map names to values, not {excerpt(options)}")
+        if cwd is not None and not isinstance(cwd, (str, os.PathLike)):
+            raise InvalidArgumentError(f"cwd is a directory's path, not {excerpt(cwd)}")
+        if env is not None and (
+            not isinstance(env, Mapping)
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+        ):
+            raise InvalidArgumentError(f"env maps names to text, not {excerpt(env)}")
         if name is not None and (not isinstance(name, str) or not name):
             raise InvalidArgumentError(f"name is text, not {excerpt(name)}")
         self.command: Final = text
@@ -410,7 +421,7 @@ class ExternalBot:
         self.start_time: float = _seconds(start_time, "start_time") or 10.0
         self.max_line: int = _count(max_line, "max_line")
         self.max_output: int = _count(max_output, "max_output")
-        self.cwd = None if cwd is None else os.fspath(cwd)
+        self.cwd = None if cwd is None else str(os.fspath(cwd))
         self.env = None if env is None else dict(env)
         self.persistent = bool(persistent)
         #: What the engine said of itself in its handshake (None until it started).
@@ -505,7 +516,7 @@ class ExternalBot:
                 bufsize=0,
                 start_new_session=True,
             )
-        except OSError as exc:
+        except (OSError, ValueError) as exc:
             self._stop()
             raise EngineCrashError(
                 f"engine {self.name!r} cannot be started: {exc}", self.name
