@@ -13,12 +13,12 @@ import importlib.machinery as _machinery
 
 from binocle import core as _core
 from binocle import display as _display  # noqa: F401  (gives states and views their str())
-from binocle import svg as _svg  # noqa: F401  (gives them pictures: _repr_svg_)
 
 # The deprecated module names binocle.record and binocle.validate (the modules are
 # binocle.records and binocle.validation), loaded before the functions of the same
 # names are bound here: a module loaded later would take the function's place.
 from binocle import record as _record_module  # noqa: F401
+from binocle import svg as _svg  # noqa: F401  (gives them pictures: _repr_svg_)
 from binocle import validate as _validate_module  # noqa: F401
 from binocle._json import JSON, JSONObject
 from binocle.actions import Action, Kind
