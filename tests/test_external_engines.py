@@ -100,9 +100,15 @@ SCRIPT = textwrap.dedent(
 )
 
 
+#: The host runs engines on POSIX systems only (it waits on pipes with selectors).
+posix = pytest.mark.skipif(os.name != "posix", reason="external engines need a POSIX system")
+
+
 @pytest.fixture
 def scripted(tmp_path: Path) -> object:
     """A factory of scripted engines: (mode, at) -> (ExternalBot, log path)."""
+    if os.name != "posix":
+        pytest.skip("external engines need a POSIX system")
     script = tmp_path / "engine.py"
     script.write_text(SCRIPT)
 
@@ -331,6 +337,7 @@ def test_copies_and_pickles_carry_the_settings_not_the_process(scripted: object)
     assert not bot.running
 
 
+@posix
 def test_the_cli_reports_a_failed_engine_with_status_3(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -381,6 +388,7 @@ def _engine_env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(Path(binocle.__file__).resolve().parent.parent)}
 
 
+@posix
 def test_two_binocle_engines_play_each_other() -> None:
     """Two ``binocle engine`` processes (random and baseline) play a whole hand of
     classic against each other through ExternalBot, each seeing only its own seat."""
@@ -423,6 +431,7 @@ def js_engine() -> str:
     return f"{node} {ENGINES / 'random_engine.js'}"
 
 
+@posix
 @pytest.mark.parametrize("name", PROFILES)
 def test_the_reference_engines_play_the_arena(name: str, c_engine: str, js_engine: str) -> None:
     """The JavaScript and C reference engines, legal random players, play duplicate
@@ -438,6 +447,7 @@ def test_the_reference_engines_play_the_arena(name: str, c_engine: str, js_engin
         assert report.get(f"cmd:{c_engine}").hands == 2
 
 
+@posix
 def test_an_engine_takes_a_seat_at_a_web_table(tmp_path: Path) -> None:
     """binocle serve: an engine offered as a bot (``--bots 'cmd:...'``) plays a seat of a
     web table, its moves made through the same bot_action as any bot's."""
@@ -462,6 +472,7 @@ def test_an_engine_takes_a_seat_at_a_web_table(tmp_path: Path) -> None:
     engine.close()
 
 
+@posix
 def test_an_engine_plays_against_a_person_at_the_terminal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -476,6 +487,7 @@ def test_an_engine_plays_against_a_person_at_the_terminal(
     assert [m["type"] for m in received(tmp_path / "log")].count("go") >= 3
 
 
+@posix
 def test_an_engine_runs_in_a_directory_of_its_own(tmp_path: Path) -> None:
     """By default an engine runs in a new empty working directory, removed when it
     stops; a shell runs the command only when asked (shell=True)."""

@@ -354,7 +354,8 @@ class ExternalBot:
     end of the game (told by the runner, :meth:`game_over`) unless
     ``persistent``, at :meth:`close`, on any failure, or when the bot is dropped.
     A copy (the arena copies bots for every deal) is a new, unstarted bot with
-    the same settings.  Needs a POSIX system (pipes that can be waited on).
+    the same settings.  Needs a POSIX system (pipes that can be waited on);
+    elsewhere it cannot be started (:class:`~binocle.errors.EngineCrashError`).
     """
 
     def __init__(
@@ -500,6 +501,12 @@ class ExternalBot:
         ``isready``/``readyok``), if it is not running yet."""
         if self._proc is not None:
             return
+        if os.name != "posix":
+            raise EngineCrashError(
+                f"engine {self.name!r} cannot be started: external engines need a POSIX"
+                " system (pipes that can be waited on)",
+                self.name,
+            )
         cwd = self.cwd
         if cwd is None:
             cwd = self._own_dir = tempfile.mkdtemp(prefix="binocle-engine-")
