@@ -18,6 +18,29 @@ JSON: TypeAlias = Union["dict[str, JSON]", "list[JSON]", str, int, float, bool, 
 JSONObject: TypeAlias = "dict[str, JSON]"
 
 
+class DuplicateKeyError(ValueError):
+    """A JSON object that names one key twice (readers differ on which value counts)."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members as a dict; a key given twice is refused."""
+    doc: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in doc:
+            shown = key if len(key) <= 40 else key[:36] + " …"
+            raise DuplicateKeyError(f"the key {shown!r} appears twice in one object")
+        doc[key] = value
+    return doc
+
+
+def parse_json(text: str | bytes | bytearray) -> Any:
+    """JSON text parsed as :func:`json.loads` does, except that an object naming a key
+    twice is refused (:class:`DuplicateKeyError`, a ValueError): every JSON reader of
+    binocle reads through it, so no reader takes the last of two values where another
+    tool would take the first."""
+    return json.loads(text, object_pairs_hook=_unique)
+
+
 def _defined(value: Any) -> Any:
     """``value`` with every figure that is not a finite number (NaN, an infinity: an
     interval over a single hand, a rating without a finite value) made None."""

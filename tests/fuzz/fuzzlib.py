@@ -1332,8 +1332,10 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
 
 # Targets kept in modules of their own add themselves here.
 from fuzz_determinize import TARGETS as _DETERMINIZE_TARGETS  # noqa: E402
+from fuzz_records import TARGETS as _RECORDS_TARGETS  # noqa: E402
 
 TARGETS.update(_DETERMINIZE_TARGETS)
+TARGETS.update(_RECORDS_TARGETS)
 
 from fuzz_cli_play import TARGETS as _CLI_PLAY_TARGETS  # noqa: E402
 
