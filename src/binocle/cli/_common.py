@@ -356,7 +356,8 @@ def add_svg_option(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--svg",
         metavar="FILE",
-        help=f"write {what} as an SVG picture to FILE (- for standard output) instead of text",
+        help=f"write {what} as an SVG picture to FILE (- for standard output) instead of"
+        " text (default: text)",
     )
 
 
