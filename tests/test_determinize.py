@@ -176,19 +176,18 @@ def test_the_two_handed_game_after_a_retirement_is_sampled() -> None:
                     checked += 1
                 other = s.pair[1 - s.pair.index(seat)]
                 varied += len({t.hands[other] for t in samples}) > 1
+        if step % 18 == 0:  # the retired player's view (its position samples it too)
             out = binocle.observe(s, s.retired)
-            t = binocle.determinize(out, 1)
-            assert binocle.observe(t, s.retired) == out and (t.retired, t.pair) == (
-                s.retired,
-                s.pair,
-            )
             text = binocle.position(s, seat=s.retired)
             assert binocle.view_from_position(text) == out
+            t = binocle.determinize(out, 1)
+            assert binocle.observe(t, s.retired) == out
+            assert (t.retired, t.pair) == (s.retired, s.pair)
             spectated += 1
         plays = [a for a in binocle.legal_actions(s) if a.kind is not binocle.Kind.CLAIM]
         s = binocle.apply(s, rng.choice(plays or binocle.legal_actions(s)))
     assert len(s.results) >= 3  # the sampled positions span two-handed hands
-    assert checked > 100 and varied > 10 and spectated > 10
+    assert checked > 100 and varied > 10 and spectated >= 8
 
 
 def test_a_two_handed_view_with_wrong_seats_is_refused() -> None:
