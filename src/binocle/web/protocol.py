@@ -302,6 +302,8 @@ def _option_entry(field: Any) -> dict[str, Any]:
         entry["kind"] = "bool"
     elif field.name == "pack":
         entry.update(kind="choice", choices=[48, 64])
+    elif field.name == "settlement":
+        entry.update(kind="choice", choices=["points", "chips"])
     elif isinstance(default, int) or field.name == "max_hands" or "int" in str(field.type):
         # max_hands (every profile's: a whole number or none) is named, since the compiled
         # build keeps no annotation text for a field the pure build reads as "int | None".

@@ -47,6 +47,7 @@ OPTION_HELP: Final = {
     "min_bid": "The lowest opening bid; bids rise by 10.",
     "max_bid": "The highest bid allowed.",
     "single_set": "A bidder who fails loses his bid once, not twice.",
+    "settlement": "Points to the target, or chips settled after each hand (give max_hands).",
     "easier_tricks": "Follow suit, but beat the trick only when trump was led.",
     "bunched_hands": "A hand with five Nines and no meld may be thrown in for a new deal.",
     "widow_after_round": "Which round of the deal the three widow cards follow (0 to 4).",

@@ -122,7 +122,8 @@ function optionControl(o) {
     return el("div", { class: "option" }, el("label", { for: id }, input, ` ${OPTION_WORDS(o.name)}`), help);
   }
   if (o.kind === "choice") {
-    input = el("select", { id, name: o.name, "data-kind": "int", "aria-describedby": help.id });
+    const numbers = o.choices.every((c) => typeof c === "number");
+    input = el("select", { id, name: o.name, "data-kind": numbers ? "int" : "text", "aria-describedby": help.id });
     for (const c of o.choices) input.append(el("option", { value: String(c), text: String(c) }));
     input.value = String(o.default);
   } else {
