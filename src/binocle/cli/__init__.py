@@ -14,6 +14,7 @@ Commands::
     binocle validate FILE [--json]
     binocle demo [--profile P] [--seed S] [--bot B] [--max-hands H] [--suits STYLE]
     binocle serve [--host H] [--port P]
+    binocle site DIR [--pyodide PATH]
     binocle --version
 
 Exit status: 0 on success; 1 when ``validate`` finds a game that breaks a rule, or
@@ -40,14 +41,25 @@ import sys
 from collections.abc import Sequence
 
 from binocle import __version__
-from binocle.cli import arena, demo, meld, play, ratings, serve, show, simulate, validate
+from binocle.cli import (
+    arena,
+    demo,
+    meld,
+    play,
+    ratings,
+    serve,
+    show,
+    simulate,
+    site,
+    validate,
+)
 from binocle.cli._common import HelpFormatter
 from binocle.errors import BinocleError
 
 __all__ = ["build_parser", "main"]
 
 # The commands in the order ``binocle --help`` lists them: modules of this package.
-_COMMANDS = (play, meld, show, simulate, arena, ratings, validate, demo, serve)
+_COMMANDS = (play, meld, show, simulate, arena, ratings, validate, demo, serve, site)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
 
