@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 
 import binocle
 from binocle.errors import InvalidArgumentError
-from binocle.web.local import NEEDS_SERVER, LocalHub
 from binocle.web import site as web_site
+from binocle.web.local import NEEDS_SERVER, LocalHub
 from binocle.web.site import PYODIDE_FILES, build_site, engine_zip
 from web_support import choose
 
@@ -123,7 +123,9 @@ def test_the_saved_table_gives_the_game_back_after_a_reload() -> None:
     _bots(hub)
     saved = hub.saved()
     assert saved is not None and hub.summary() == {
-        "game": joined["game"], "token": joined["token"], "over": False
+        "game": joined["game"],
+        "token": joined["token"],
+        "over": False,
     }
     again = LocalHub(saved)
     j2, state = _answers(again, {"type": "join", "game": joined["game"], "token": joined["token"]})

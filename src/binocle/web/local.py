@@ -42,7 +42,7 @@ from binocle.web.protocol import (
     table_from_doc,
 )
 
-__all__ = ["LocalHub", "MAX_MESSAGE"]
+__all__ = ["MAX_MESSAGE", "LocalHub"]
 
 #: Longest message read, in characters (as the server's limit).
 MAX_MESSAGE: Final = 2_000_000
@@ -119,16 +119,16 @@ class LocalHub:
         if kind == "ping":
             return [_text({"type": "pong"})]
         if kind == "new":
-            table = new_table(msg, self.offer, self.default_delay)
-            self.table, self.stopped, self._dirty = table, False, True
-            return self._joined(table)
+            made = new_table(msg, self.offer, self.default_delay)
+            self.table, self.stopped, self._dirty = made, False, True
+            return self._joined(made)
         if kind == "join":
-            table = self.table
-            if table is None or msg.get("game") != table.id:
+            kept = self.table
+            if kept is None or msg.get("game") != kept.id:
                 raise MessageError("no such game (it may have ended long ago)")
-            if msg.get("token") != table.token:
+            if msg.get("token") != kept.token:
                 raise MessageError("wrong token for that game")
-            return self._joined(table)
+            return self._joined(kept)
         if kind == "replay":
             return [_text(replay_message(msg))]
         if kind in ("table", "sit", "start", "lobby"):

@@ -204,7 +204,9 @@ def _index_html() -> str:
     return page[: match.start()] + script + page[match.start() :]
 
 
-def build_site(directory: str | os.PathLike[str], pyodide: str | os.PathLike[str] | None = None) -> list[str]:
+def build_site(
+    directory: str | os.PathLike[str], pyodide: str | os.PathLike[str] | None = None
+) -> list[str]:
     """Write the static site into ``directory`` (made if missing; files of an earlier
     build are replaced) and return the paths written, relative to it.  ``pyodide``: an
     npm tarball of Pyodide or a directory holding its files; by default the tarball of
