@@ -45,7 +45,7 @@ from binocle.web.protocol import (
 __all__ = ["MAX_MESSAGE", "LocalHub"]
 
 #: Longest message read, in characters (as the server's limit).
-MAX_MESSAGE: Final = 2_000_000
+MAX_MESSAGE: Final = 1_048_576
 #: The answer to a message that needs a server.
 NEEDS_SERVER: Final = (
     "tables for several people need a server (binocle serve): this page plays one person"
