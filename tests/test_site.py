@@ -206,3 +206,17 @@ def test_the_engine_zip_plays_with_the_standard_library_alone(tmp_path: Path) ->
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "engine.zip" in done.stdout
+
+
+def test_the_command_writes_the_site_or_says_what_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``binocle site DIR --pyodide PATH`` writes the site and says how to serve it (exit
+    0); a Pyodide that is not there is bad input (exit 2, the reason on standard error)."""
+    from binocle.cli import main
+
+    assert main(["site", str(tmp_path / "s"), "--pyodide", str(_fake_pyodide(tmp_path))]) == 0
+    out = capsys.readouterr().out
+    assert "python -m http.server" in out and (tmp_path / "s" / "index.html").is_file()
+    assert main(["site", str(tmp_path / "t"), "--pyodide", str(tmp_path / "none")]) == 2
+    assert "binocle site: no Pyodide tarball" in capsys.readouterr().err

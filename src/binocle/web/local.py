@@ -66,9 +66,9 @@ class LocalHub:
 
     ``saved``: the text :meth:`saved` returned before (the game to take back), or
     None; a text that cannot be read back is ignored (a fresh start).  ``offer``: the
-    bots a ``new`` message may choose among (by label), :data:`~binocle.web.protocol.
-    BOT_NAMES` by default; ``bot_delay``: seconds between bot moves when the page asks
-    for none.
+    bots a ``new`` message may choose among (by label),
+    :data:`~binocle.web.protocol.BOT_NAMES` by default; ``bot_delay``: seconds between
+    bot moves when the page asks for none.
     """
 
     def __init__(
