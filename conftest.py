@@ -98,7 +98,10 @@ EXTRAS_MODULES = {
     "test_svg_browser",
     "test_site_browser",
 }
-EXTRAS_TESTS = {"test_arena.py::test_a_dask_cluster_gives_the_serial_results"}
+EXTRAS_TESTS = {
+    "test_arena.py::test_a_dask_cluster_gives_the_serial_results",
+    "test_external_engines.py::test_an_engine_takes_a_seat_at_a_web_table",
+}
 #: Test modules and tests that take long: whole games by the thousand, search bots,
 #: the fuzzer's corpus, a browser, a load test.
 SLOW_MODULES = {
@@ -111,6 +114,8 @@ SLOW_TESTS = {
     "test_cli_errors.py::test_bad_input_is_explained_with_status_2",
     "test_cli_errors.py::test_ctrl_c_during_simulate_keeps_the_finished_games",
     "test_errors.py::test_refused_bids_do_not_grow_memory",
+    "test_external_engines.py::test_the_reference_engines_play_the_arena",
+    "test_external_engines.py::test_two_binocle_engines_play_each_other",
     "test_knock.py::test_consistency_with_knocks_from_every_seat",
     "test_narrate.py::test_a_seats_narration_shows_no_card_its_view_hides",
     "test_positions.py::test_every_state_reads_back_from_its_position",

@@ -13,6 +13,7 @@ import importlib.util
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -74,7 +75,12 @@ def test_the_validator_catches_the_revoke_with_the_cutthroat_penalty() -> None:
     assert not report.ok and report.kind == "revoke"
     assert report.index == len(doc["actions"]) - 1 and report.seat == seat
     assert report.rule is not None and report.rule.startswith(f"must follow suit {led.letter}")
-    assert report.penalty == before.profile.revoke_penalty(before, seat)
+    # The penalty is the profile's, with the seats named as the record names them.
+    named = {f"seat {k}": f"seat {k} ({name})" for k, name in enumerate(doc["seats"]) if name}
+    expected = before.profile.revoke_penalty(before, seat)
+    for plain, with_name in named.items():
+        expected = re.sub(rf"\b{plain}\b", with_name, expected)
+    assert report.penalty == expected and f"({doc['seats'][seat]})" in expected
     assert report.penalty is not None and "(cutthroat rules, Revoke)" in report.penalty
 
 

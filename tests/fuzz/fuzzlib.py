@@ -1262,6 +1262,53 @@ def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
 
 
 #: Every target, by name: (checker, relative cost weight for a time budget).
+def _junk_doc(rng: random.Random, value: Any, depth: int = 0) -> Any:
+    """``value`` (a view's JSON) with one entry, somewhere inside, replaced by junk or
+    removed."""
+    if isinstance(value, dict) and value and depth < 3 and rng.random() < 0.9:
+        out = dict(value)
+        key = rng.choice(sorted(out))
+        if rng.random() < 0.15:
+            del out[key]
+        else:
+            out[key] = _junk_doc(rng, out[key], depth + 1)
+        return out
+    if isinstance(value, list) and value and depth < 4 and rng.random() < 0.7:
+        out_list = list(value)
+        i = rng.randrange(len(out_list))
+        out_list[i] = _junk_doc(rng, out_list[i], depth + 1)
+        return out_list
+    return junk_value(rng)
+
+
+def check_engine(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``binocle.engine``: a view's JSON with junk inside, junk legal actions, junk
+    views: view_from_json reads it or refuses with a BinocleError; view_json and
+    legal_json refuse what is not a view; an untouched document reads back to the
+    view it was written from."""
+    from binocle import engine as E
+
+    _, s = pool.pick(rng)
+    seat = s.current_player if s.current_player is not None else 0
+    view = binocle.observe(s, seat)
+    doc = E.view_json(view)
+    legal = E.legal_json(view)
+    roll = rng.random()
+    if roll < 0.1:
+        ok, got = timed(tally, lambda: "genuine view", lambda: E.view_from_json(doc, legal))
+        if ok and got != view:
+            tally.note("wrong", f"view_from_json(view_json(v)) != v for {s.profile.spec()}")
+        return
+    if roll < 0.2:
+        junk = junk_value(rng)
+        call = rng.choice((E.view_json, E.legal_json))
+        timed(tally, lambda: f"{call.__name__}({junk!r:.60})", lambda: call(junk))
+        return
+    bad = _junk_doc(rng, doc)
+    bad_legal: Any = legal if rng.random() < 0.7 else _junk_doc(rng, legal)
+    timed(tally, lambda: f"view_from_json({bad!r:.120})", lambda: E.view_from_json(bad, bad_legal))
+
+
 TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] = {
     "loads": (check_loads, 3.0),
     "apply_text": (check_apply_text, 2.0),
@@ -1280,12 +1327,15 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "vector": (check_vector, 1.5),
     "ratings": (check_ratings, 0.5),
     "helpers": (check_helpers, 1.0),
+    "engine": (check_engine, 1.0),
 }
 
 # Targets kept in modules of their own add themselves here.
 from fuzz_determinize import TARGETS as _DETERMINIZE_TARGETS  # noqa: E402
+from fuzz_records import TARGETS as _RECORDS_TARGETS  # noqa: E402
 
 TARGETS.update(_DETERMINIZE_TARGETS)
+TARGETS.update(_RECORDS_TARGETS)
 
 from fuzz_cli_play import TARGETS as _CLI_PLAY_TARGETS  # noqa: E402
 

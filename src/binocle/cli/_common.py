@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
-import math
 import os
 import random
 import re
@@ -14,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from binocle._io import write_text_atomic
+from binocle._json import finite_json
 from binocle.narrate import SUIT_STYLES
 from binocle.profiles import profile_names
 
@@ -278,24 +277,6 @@ def deal_executor(scheduler: str | None) -> Iterator[Any]:
         client.close()
 
 
-def _defined(value: Any) -> Any:
-    """``value`` with every figure that is not a finite number (NaN, an infinity: an
-    interval over a single hand, a rating without a finite value) made None."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _defined(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_defined(v) for v in value]
-    return value
-
-
-def finite_json(doc: Any, indent: int | None = 2) -> str:
-    """``doc`` as strict JSON (RFC 8259): a figure that is undefined (NaN) or infinite
-    is written ``null``, never the ``NaN``/``Infinity`` that JSON readers refuse."""
-    return json.dumps(_defined(doc), indent=indent, allow_nan=False)
-
-
 def print_deal_report(report: Any, args: argparse.Namespace, seed: int) -> int:
     """Print an arena report or ratings table (``--json``: strict JSON, an undefined
     figure ``null`` (:func:`finite_json`); else its text table, with the seed that
@@ -375,7 +356,8 @@ def add_svg_option(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--svg",
         metavar="FILE",
-        help=f"write {what} as an SVG picture to FILE (- for standard output) instead of text",
+        help=f"write {what} as an SVG picture to FILE (- for standard output) instead of"
+        " text (default: text)",
     )
 
 
