@@ -146,8 +146,8 @@ def _tree(package: Path, prefix: str) -> Iterator[tuple[str, Path]]:
         if not path.is_file() or "__pycache__" in path.parts:
             continue
         if path.name.endswith(_BINARY):
-            if not path.name.endswith(".pyc"):
-                compiled.append(path)
+            if not path.name.endswith(".pyc") and "__mypyc" not in path.name:
+                compiled.append(path)  # a compiled module (not mypyc's shared runtime)
             continue
         yield f"{prefix}/{path.relative_to(package).as_posix()}", path
     for path in compiled:
