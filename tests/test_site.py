@@ -220,3 +220,17 @@ def test_the_command_writes_the_site_or_says_what_is_wrong(
     assert "python -m http.server" in out and (tmp_path / "s" / "index.html").is_file()
     assert main(["site", str(tmp_path / "t"), "--pyodide", str(tmp_path / "none")]) == 2
     assert "binocle site: no Pyodide tarball" in capsys.readouterr().err
+
+
+def test_a_compiled_module_without_its_source_is_refused(tmp_path: Path) -> None:
+    """The engine zip holds Python source: a compiled module with its ``.py`` beside it
+    (and mypyc's shared runtime) is left out, one with no source is refused."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "core.py").write_text("X = 1\n")
+    (package / "core.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\0")
+    (package / "core__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\0")
+    assert [name for name, _ in web_site._tree(package, "pkg")] == ["pkg/core.py"]
+    (package / "fast.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\0")
+    with pytest.raises(InvalidArgumentError, match="no Python source"):
+        list(web_site._tree(package, "pkg"))
