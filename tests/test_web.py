@@ -35,9 +35,14 @@ PROFILES = binocle.profile_names()
 STATIC = Path(web_app.__file__).parent / "static"
 
 
+def served_app(**kw: Any) -> Any:
+    """The application, answering Starlette's test client's host name too."""
+    return web_app.create_app(allowed_hosts=("testserver",), **kw)
+
+
 @pytest.fixture
 def app() -> Any:
-    return web_app.create_app()
+    return served_app()
 
 
 @pytest.fixture

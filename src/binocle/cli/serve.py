@@ -44,6 +44,15 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         help="a page (scheme://host[:port]) that may open the game socket besides the"
         " served host's own; repeat for more; '*' allows any (default: the served host only)",
     )
+    s.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server answers besides localhost, any IP address and --host"
+        " (the name in the page's address, as cards.example); repeat for more; '*' answers"
+        " any (a page elsewhere could then reach this server by DNS rebinding)",
+    )
     s.add_argument("--max-tables", type=int, default=1000, metavar="N", help="tables held at once")
     s.add_argument(
         "--tables-per-minute",
@@ -112,6 +121,6 @@ def run(args: argparse.Namespace) -> int:
     serve(
         args.host, args.port, bots=bots, db=args.db, bot_delay=args.bot_delay,
         allow_origins=args.allow_origin, limits=limits, header_timeout=args.header_timeout,
-        proxy_headers=args.proxy_headers,
+        proxy_headers=args.proxy_headers, allowed_hosts=args.allowed_host,
     )  # fmt: skip
     return 0

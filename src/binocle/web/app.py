@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import time
@@ -44,7 +45,17 @@ from binocle.web import protocol
 from binocle.web.protocol import MessageError, Table
 from binocle.web.store import MemoryStore, StoredTable, TableStore
 
-__all__ = ["Hub", "Limits", "create_app", "origin_allowed", "serve"]
+__all__ = [
+    "LOCAL_HOSTS",
+    "SECURITY_HEADERS",
+    "Guard",
+    "Hub",
+    "Limits",
+    "create_app",
+    "host_allowed",
+    "origin_allowed",
+    "serve",
+]
 
 STATIC: Final = Path(__file__).parent / "static"
 #: Longest client message read, in characters (a replayed record is the largest); the
@@ -56,6 +67,16 @@ SEND_TIMEOUT: Final = 10.0
 #: Replays the server narrates at once; another asked meanwhile is refused.
 REPLAYS_AT_ONCE: Final = 2
 log = logging.getLogger("binocle.web")
+#: The names the server always answers to (besides any IP address and those allowed).
+LOCAL_HOSTS: Final = ("localhost", "127.0.0.1", "[::1]")
+#: Headers sent with every HTTP response (the Content-Security-Policy is added too).
+SECURITY_HEADERS: Final = (
+    ("x-frame-options", "DENY"),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+    ("cross-origin-opener-policy", "same-origin"),
+    ("cross-origin-resource-policy", "same-origin"),
+)
 
 
 @dataclass(frozen=True)
@@ -480,6 +501,122 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str])
     return bool(host) and netloc.lower() == (host or "").lower()
 
 
+def _host_name(host: str | None) -> str | None:
+    """The name in a Host header (lower case, no port, no final dot), or None if it is
+    not one."""
+    if not host or len(host) > 300:
+        return None
+    host = host.strip().lower()
+    if host.startswith("["):
+        end = host.find("]")
+        rest = host[end + 1 :]
+        if end < 0 or (rest and not (rest[:1] == ":" and rest[1:].isdigit())):
+            return None
+        return host[: end + 1]
+    name, _, port = host.partition(":")
+    if port and not port.isdigit():
+        return None
+    name = name.rstrip(".")
+    return name or None
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+    except ValueError:
+        return False
+    return True
+
+
+def host_allowed(host: str | None, allowed: Sequence[str] = ()) -> bool:
+    """Whether the server answers a request whose Host header is ``host``: an IP
+    address, a name of :data:`LOCAL_HOSTS`, or one of ``allowed`` (names, any port;
+    ``"*"``: any host).  A page on a name of someone else's that is made to resolve
+    to this machine (DNS rebinding) sends that name, and is refused."""
+    if "*" in allowed:
+        return True
+    name = _host_name(host)
+    if name is None:
+        return False
+    names = {n.lower().rstrip(".") for n in (*LOCAL_HOSTS, *allowed)}
+    return name in names or _is_address(name)
+
+
+def _served_name(host: str) -> str:
+    """The Host name of a listening address (an IPv6 address in brackets)."""
+    host = host.strip().lower()
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+class Guard:
+    """ASGI middleware: requests for a host the server does not serve are refused
+    (HTTP 421; a websocket closed before it opens, code 1008), and every HTTP response
+    carries :data:`SECURITY_HEADERS` and a Content-Security-Policy that lets the page
+    load only its own scripts and styles, talk only to its own server, and be framed
+    by no other page."""
+
+    def __init__(self, app: Any, allowed_hosts: Sequence[str] = ()) -> None:
+        self.app = app
+        self.allowed = tuple(allowed_hosts)
+
+    @property
+    def state(self) -> Any:
+        """The wrapped application's ``state`` (for :func:`create_app`'s: ``state.hub``)."""
+        return self.app.state
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope.get("type")
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = None
+        for key, value in scope.get("headers", ()):
+            if key == b"host":
+                host = value.decode("latin-1")
+                break
+        if not host_allowed(host, self.allowed):
+            log.info("refused a request for host %r", (host or "")[:100])
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            body = b"unknown host: this server answers only the hosts it serves\n"
+            await send({"type": "http.response.start", "status": 421,
+                        "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                    (b"content-length", str(len(body)).encode()),
+                                    *_header_bytes(host)]})  # fmt: skip
+            await send({"type": "http.response.body", "body": body})
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_guarded(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message,
+                           "headers": [*message.get("headers", ()), *_header_bytes(host)]}  # fmt: skip
+            await send(message)
+
+        await self.app(scope, receive, send_guarded)
+
+
+def content_security_policy(host: str | None) -> str:
+    """The Content-Security-Policy of the page served as ``host``: its own scripts,
+    styles and socket, no plugin, no base or form elsewhere, framed by no page."""
+    name = (host or "").strip()
+    sockets = f" ws://{name} wss://{name}" if name else ""
+    return (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        f"connect-src 'self'{sockets}; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'; object-src 'none'"
+    )
+
+
+def _header_bytes(host: str | None) -> list[tuple[bytes, bytes]]:
+    headers = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS]
+    headers.append((b"content-security-policy", content_security_policy(host).encode("latin-1")))
+    return headers
+
+
 def create_app(
     *,
     max_tables: int | None = None,
@@ -488,7 +625,8 @@ def create_app(
     bot_delay: float = 0.0,
     allow_origins: Sequence[str] = (),
     limits: Limits | None = None,
-) -> Starlette:
+    allowed_hosts: Sequence[str] = (),
+) -> Guard:
     """The ASGI application: ``/`` the page, ``/api/profiles`` the profiles,
     ``/api/tables`` the lobby, ``/ws`` games.
 
@@ -499,7 +637,10 @@ def create_app(
     back now.  ``bot_delay``: seconds between bot moves when a client asks for none.
     ``allow_origins``: the pages (``"https://cards.example"``; ``"*"`` any) that may
     open the websocket besides those of the served host.  ``limits`` and
-    ``max_tables``: see :class:`Limits`."""
+    ``max_tables``: see :class:`Limits`.  ``allowed_hosts``: the host names the
+    server answers besides any IP address and :data:`LOCAL_HOSTS` (see
+    :func:`host_allowed` and :class:`Guard`, which wraps the application).  The
+    Starlette application is the result's ``app``, its hub ``state.hub``."""
     if bots is not None and (isinstance(bots, str) or not isinstance(bots, Sequence)):
         raise InvalidArgumentError("bots is a list of bot specs")
     offer = protocol.BOT_NAMES if bots is None else bots
@@ -555,7 +696,7 @@ def create_app(
         ]
     )
     app.state.hub = hub
-    return app
+    return Guard(app, allowed_hosts)
 
 
 def _within_descriptors(limits: Limits) -> Limits:
@@ -584,12 +725,14 @@ def serve(
     limits: Limits | None = None,
     header_timeout: float | None = None,
     proxy_headers: bool = False,
+    allowed_hosts: Sequence[str] = (),
 ) -> None:
     """Run the front end with uvicorn until interrupted, offering ``bots`` (see
     :func:`create_app`) and keeping tables in the SQLite file ``db``
     (:func:`binocle.web.store.default_db_path` by default; ``":memory:"`` keeps
     nothing).  ``header_timeout`` and ``proxy_headers``: see
-    :func:`binocle.web.server.uvicorn_config`."""
+    :func:`binocle.web.server.uvicorn_config`.  The server answers requests for
+    ``host``, any IP address, :data:`LOCAL_HOSTS` and ``allowed_hosts`` only."""
     import uvicorn
 
     from binocle.web.server import HEADER_TIMEOUT, quiet_accept_errors, uvicorn_config
@@ -598,7 +741,7 @@ def serve(
     store = SQLiteStore(default_db_path() if db is None else db)
     limits = _within_descriptors(limits or Limits())
     app = create_app(bots=bots, store=store, bot_delay=bot_delay, allow_origins=allow_origins,
-                     limits=limits)  # fmt: skip
+                     limits=limits, allowed_hosts=(_served_name(host), *allowed_hosts))  # fmt: skip
     config = uvicorn_config(
         app, host, port, log_level=log_level, proxy_headers=proxy_headers,
         limit_concurrency=max(16, min(1000, limits.max_connections // 2)),

@@ -1,0 +1,130 @@
+"""The web server's defences: the hosts it answers, its security headers, the order of
+its updates, one server per database, bad stores and bad stored tables.
+
+A page on a name of someone else's made to resolve to this machine (DNS rebinding)
+sends that name as its Host and as its Origin: the server answers only the hosts
+it serves (any IP address, ``localhost``, ``--host`` and ``--allowed-host``), for
+its pages, its API and its websocket alike.
+"""
+
+from __future__ import annotations
+
+import http.client
+import socket
+
+import pytest
+
+from web_support import require, server_process
+
+require("starlette")
+require("uvicorn")
+require("httpx")
+testclient = require("starlette.testclient")
+
+from binocle.web import app as web_app  # noqa: E402
+
+PATHS = ("/", "/api/tables", "/api/profiles", "/static/app.js")
+
+
+def _get(
+    address: str, path: str, host: str, origin: str | None = None
+) -> tuple[int, dict[str, str]]:
+    """The status and headers of a GET of ``path`` sent with ``host`` as its Host."""
+    ip, port = address.split(":")
+    con = http.client.HTTPConnection(ip, int(port), timeout=30)
+    try:
+        con.putrequest("GET", path, skip_host=True)
+        con.putheader("Host", host)
+        if origin is not None:
+            con.putheader("Origin", origin)
+        con.endheaders()
+        response = con.getresponse()
+        response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}
+    finally:
+        con.close()
+
+
+def _upgrade_status(address: str, host: str, origin: str) -> bytes:
+    """The status line the server answers a websocket handshake for ``host`` with."""
+    ip, port = address.split(":")
+    with socket.create_connection((ip, int(port)), timeout=30) as sock:
+        sock.sendall(
+            b"GET /ws HTTP/1.1\r\nHost: " + host.encode() + b"\r\nOrigin: " + origin.encode()
+            + b"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )  # fmt: skip
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    return answer.split(b"\r\n", 1)[0]
+
+
+def test_a_rebinding_request_is_refused_on_every_path_and_the_websocket() -> None:
+    """``Host: evil.example:P`` with ``Origin: http://evil.example:P`` (a page on a name
+    rebound to 127.0.0.1) is refused on the page, the lobby, the profiles and the
+    websocket (once: 200 and 101); the served hosts, any IP address and a name given by
+    ``--allowed-host`` are answered."""
+    with server_process("--db", ":memory:", "--allowed-host", "cards.example") as (address, _):
+        port = address.split(":")[1]
+        evil = f"evil.example:{port}"
+        for path in PATHS:
+            status, _headers = _get(address, path, evil, f"http://{evil}")
+            assert status == 421, (path, status)
+        assert b" 101 " not in _upgrade_status(address, evil, f"http://{evil}")
+        assert _upgrade_status(address, evil, f"http://{evil}").startswith(b"HTTP/1.1 403")
+        for host in (address, f"localhost:{port}", f"[::1]:{port}", f"cards.example:{port}",
+                     f"10.0.0.7:{port}", "LOCALHOST."):  # fmt: skip
+            assert _get(address, "/api/tables", host)[0] == 200, host
+        for host in (f"127.0.0.1.evil.example:{port}", f"localhost.evil.example:{port}",
+                     f"cards.example.evil.example:{port}", "", f"localhost:{port}x"):  # fmt: skip
+            assert _get(address, "/api/tables", host)[0] in (400, 421), host
+        ok = _upgrade_status(address, f"cards.example:{port}", f"http://cards.example:{port}")
+        assert ok.startswith(b"HTTP/1.1 101")
+
+
+@pytest.mark.parametrize(
+    ("host", "allowed", "answered"),
+    [
+        ("localhost:8000", (), True),
+        ("127.0.0.1", (), True),
+        ("[::1]:8000", (), True),
+        ("192.168.1.4:80", (), True),
+        ("[fe80::1]", (), True),
+        ("evil.example:8000", (), False),
+        ("evil.example", ("*",), True),
+        ("Cards.Example.:443", ("cards.example",), True),
+        ("cards.example.evil", ("cards.example",), False),
+        ("[::1]x", (), False),
+        ("[::1", (), False),
+        ("localhost:80:80", (), False),
+        (None, (), False),
+        ("", (), False),
+    ],
+)
+def test_host_allowed(host: str | None, allowed: tuple[str, ...], answered: bool) -> None:
+    """A Host header is answered when it names an IP address, a local name or an
+    allowed one (any port); nothing else, not even a name that starts with one."""
+    assert web_app.host_allowed(host, allowed) is answered
+
+
+def test_every_response_carries_the_security_headers() -> None:
+    """The page, its files and the API are sent with a Content-Security-Policy (own
+    scripts, styles and socket only, framed by no page), X-Frame-Options DENY,
+    nosniff and no referrer; a request for another host gets them too."""
+    app = web_app.create_app(allowed_hosts=("testserver",))
+    with testclient.TestClient(app) as client:
+        for path in PATHS:
+            r = client.get(path)
+            assert r.status_code == 200, path
+            csp = r.headers["content-security-policy"]
+            assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp
+            assert "connect-src 'self' ws://testserver wss://testserver" in csp
+            assert r.headers["x-frame-options"] == "DENY"
+            assert r.headers["x-content-type-options"] == "nosniff"
+            assert r.headers["referrer-policy"] == "no-referrer"
+        refused = client.get("/", headers={"host": "evil.example"})
+        assert refused.status_code == 421 and refused.headers["x-frame-options"] == "DENY"
