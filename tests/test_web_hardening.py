@@ -9,8 +9,10 @@ its pages, its API and its websocket alike.
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import socket
+from typing import Any
 
 import pytest
 
@@ -128,3 +130,79 @@ def test_every_response_carries_the_security_headers() -> None:
             assert r.headers["referrer-policy"] == "no-referrer"
         refused = client.get("/", headers={"host": "evil.example"})
         assert refused.status_code == 421 and refused.headers["x-frame-options"] == "DENY"
+
+
+# -- updates in order ---------------------------------------------------------------------
+
+TABLES = 30
+FRAMES = 40
+
+
+async def _busy_table(url: str, index: int, seen: dict[str, list[int]], errors: list[str]) -> None:
+    """Two people and a random bot at a cutthroat table; each person answers every state
+    he is sent (as a program would) and records its step."""
+    import json
+
+    from websockets.asyncio.client import connect
+
+    from web_support import choose
+
+    async def read(ws: Any, kind: str) -> dict[str, Any]:
+        while True:
+            msg: dict[str, Any] = json.loads(await ws.recv())
+            if msg["type"] in (kind, "error"):
+                return msg
+
+    async with connect(url, max_size=2**24) as a, connect(url, max_size=2**24) as b:
+        await a.send(json.dumps({"type": "table", "profile": "cutthroat", "seed": 500 + index,
+                                 "bot_delay": 0, "seats": ["person", "person", "random"],
+                                 "name": "Ann"}))  # fmt: skip
+        links = await read(a, "links")
+        await b.send(json.dumps({"type": "join", "game": links["game"],
+                                 "token": links["tokens"]["1"], "name": "Bob"}))  # fmt: skip
+        await read(b, "joined")
+        await a.send(json.dumps({"type": "start"}))
+
+        async def person(ws: Any, who: str) -> None:
+            seen[who] = []
+            while len(seen[who]) < FRAMES:
+                msg = json.loads(await ws.recv())
+                if msg["type"] == "error":
+                    errors.append(f"table {index}, {who}: {msg['message']}")
+                if msg["type"] != "state":
+                    continue
+                seen[who].append(msg["step"])
+                if msg["over"]:
+                    return
+                move = choose(msg["controls"])
+                if move is not None:
+                    await ws.send(json.dumps(move))
+
+        await asyncio.gather(person(a, f"{index}-a"), person(b, f"{index}-b"))
+
+
+def test_every_socket_gets_each_step_once_and_in_order_under_load() -> None:
+    """30 busy tables at once (two people at each answering every state at once, a random
+    bot moving with no delay): every state carries the game's step, and on every
+    socket the steps only go up (none twice, none out of order), so a person who
+    answers every state is never refused."""
+    import asyncio as aio
+
+    from web_support import running_server
+
+    app = web_app.create_app(limits=web_app.Limits(tables_per_minute=10**6,
+                                                   connections_per_address=10**4))  # fmt: skip
+    seen: dict[str, list[int]] = {}
+    errors: list[str] = []
+    with running_server(app) as address:
+
+        async def run() -> None:
+            url = f"ws://{address}/ws"
+            await aio.gather(*(_busy_table(url, i, seen, errors) for i in range(TABLES)))
+
+        aio.run(run())
+    frames = sum(len(steps) for steps in seen.values())
+    repeats = sum(1 for steps in seen.values() for a, b in zip(steps, steps[1:]) if b <= a)
+    print(f"{TABLES} tables, {len(seen)} sockets, {frames} state frames, {repeats} repeats")
+    assert len(seen) == 2 * TABLES and frames >= TABLES * FRAMES
+    assert repeats == 0 and errors == []

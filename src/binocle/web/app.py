@@ -125,6 +125,20 @@ class Connection:
         self.creations = _Window(per_minute)
         #: Whether the client stopped reading (its table goes on without it).
         self.slow = False
+        #: The step of the last state sent for ``table`` (-1: none yet).
+        self.step = -1
+        self._sending = asyncio.Lock()
+
+    async def send_state(self, msg: dict[str, Any]) -> bool:
+        """Send a ``state`` message unless this connection has been sent its step (or a
+        later one) of that game already: each step at most once, in order, even when
+        updates overlap.  False if not sent."""
+        async with self._sending:
+            table = self.table
+            if table is None or msg["game"] != table.id or msg["step"] <= self.step:
+                return False
+            self.step = msg["step"]
+            return await self.send(msg)
 
     async def send(self, msg: dict[str, Any]) -> bool:
         """Send ``msg``; False if the client is gone or has read nothing for
@@ -191,10 +205,25 @@ class Hub:
             self._hold(table)
 
     def save(self, table: Table) -> None:
-        """Write ``table`` to the store."""
+        """Write ``table`` to the store (raises what the store raises)."""
         doc = json.dumps(protocol.table_doc(table), separators=(",", ":"))
         over = table.state.phase is Phase.OVER
         self.store.save(StoredTable(table.id, doc, over, time.time()))
+
+    def keep(self, table: Table, before: tuple[Any, ...]) -> None:
+        """Write ``table`` to the store; if that fails, put the table back as it was
+        at ``before`` (:meth:`~binocle.web.protocol.Table.snapshot`) and raise
+        MessageError: a move the store did not keep did not happen, and may be made
+        again."""
+        try:
+            self.save(table)
+        except Exception as exc:
+            log.error("table %s: the store failed, the change is undone: %s", table.id, exc)
+            table.restore(before)
+            raise MessageError(
+                "that move was not kept (the server could not save it): the table is as it"
+                " was, try again"
+            ) from None
 
     # -- tables ----------------------------------------------------------------
 
@@ -212,7 +241,14 @@ class Hub:
                 raise MessageError("the server holds as many games as it can: try again later")
             self.drop(victim.id)
         self._hold(table)
-        self.save(table)
+        try:
+            self.save(table)
+        except Exception as exc:
+            log.error("table %s: the store failed, the table is not made: %s", table.id, exc)
+            self.tables.pop(table.id, None)
+            self.locks.pop(table.id, None)
+            self.clients.pop(table.id, None)
+            raise MessageError("the server could not keep a new table: try again later") from None
 
     def _evictable(self) -> Table | None:
         """The table to drop for a new one: the finished game untouched longest, else
@@ -240,6 +276,7 @@ class Hub:
         conn.table = table
         conn.seat = seat
         conn.slow = False
+        conn.step = -1
         self.clients[table.id].add(conn)
 
     def detach(self, conn: Connection) -> None:
@@ -260,18 +297,26 @@ class Hub:
                 out.append(protocol.table_summary(t, self.connected_seats(t)))
         return out[:200]
 
-    async def broadcast(self, table: Table) -> None:
-        """Send each client at ``table`` its seat's view, and keep the table."""
+    def updates(self, table: Table) -> list[tuple[Connection, dict[str, Any]]]:
+        """Each client at ``table`` with its seat's ``state`` message, built now (call it
+        under the table's lock, right after the change it tells)."""
         table.touched = time.monotonic()
-        self.save(table)
         if not table.started:
-            return
-        sent: dict[int, dict[str, Any]] = {}
+            return []
+        built: dict[int, dict[str, Any]] = {}
+        out = []
         for conn in list(self.clients.get(table.id, ())):
             seat = table.seat if conn.seat is None else conn.seat
-            if seat not in sent:
-                sent[seat] = protocol.state_message(table, seat)
-            if not await conn.send(sent[seat]) and conn.slow:
+            if seat not in built:
+                built[seat] = protocol.state_message(table, seat)
+            out.append((conn, built[seat]))
+        return out
+
+    async def send_updates(self, updates: list[tuple[Connection, dict[str, Any]]]) -> None:
+        """Send what :meth:`updates` built (a step a client has had already is not sent
+        again: :meth:`Connection.send_state`)."""
+        for conn, msg in updates:
+            if not await conn.send_state(msg) and conn.slow:
                 self.detach(conn)
 
     async def tell_seats(self, table: Table) -> None:
@@ -292,10 +337,14 @@ class Hub:
         lock = self.locks[table.id]
         try:
             while table.id in self.tables and self.clients.get(table.id):
+                updates = None
                 async with lock:
                     knock = protocol.bot_knocks(table) if table.started else None
                     if knock is not None:
+                        kept = table.snapshot()
                         table.apply(knock)
+                        self.keep(table, kept)
+                        updates = self.updates(table)
                         nxt = None
                     else:
                         nxt = table.bot_to_act()
@@ -308,12 +357,18 @@ class Hub:
                     async with lock:
                         if table.state is not before:  # a person knocked meanwhile
                             continue
+                        kept = table.snapshot()
                         table.apply(action)
-                await self.broadcast(table)
+                        self.keep(table, kept)
+                        updates = self.updates(table)
+                await self.send_updates(updates or [])
                 if table.bot_delay:
                     await asyncio.sleep(table.bot_delay)
         except asyncio.CancelledError:
             raise
+        except MessageError as exc:  # the store failed: the bots wait for the next move
+            for conn in list(self.clients.get(table.id, ())):
+                await conn.send({"type": "error", "message": f"a bot's move: {exc}"})
         except Exception:  # a bug in a bot: say so, keep the server up
             log.exception("bots stopped in game %s", table.id)
             for conn in list(self.clients.get(table.id, ())):
@@ -401,6 +456,7 @@ class Hub:
                 await conn.send(protocol.record_message(playing))
                 return
             async with self.locks[playing.id]:
+                kept = playing.snapshot()
                 if kind == "action":
                     protocol.handle_action(playing, msg, conn.seat)
                 elif kind == "knock":
@@ -409,9 +465,11 @@ class Hub:
                     protocol.handle_deal(playing)
                 else:
                     self._start(playing, conn)
+                self.keep(playing, kept)
+                updates = self.updates(playing)
             if kind == "start":
                 await self.tell_seats(playing)
-            await self.broadcast(playing)
+            await self.send_updates(updates)
             self.kick(playing)
         else:
             shown = kind if isinstance(kind, str) else type(kind).__name__
@@ -451,11 +509,16 @@ class Hub:
         self.attach(conn, table, seat)
         await conn.send({"type": "joined", "game": table.id, "token": token, "seat": seat,
                          "names": list(table.names), "started": table.started})  # fmt: skip
-        self.save(table)
+        try:
+            self.save(table)
+        except Exception as exc:  # the seat is held here; the next change keeps it
+            log.error("table %s: the store failed on a join: %s", table.id, exc)
         if table.tokens and not (table.started and len(table.tokens) == 1):
             await self.tell_seats(table)
         if table.started:
-            await conn.send(protocol.state_message(table, seat))
+            async with self.locks[table.id]:
+                state = protocol.state_message(table, seat)
+            await conn.send_state(state)
         self.kick(table)
 
     # -- connections -----------------------------------------------------------------

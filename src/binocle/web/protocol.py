@@ -160,6 +160,21 @@ class Table:
             self.tokens[self.seat] = self.token
             self.taken.setdefault(self.seat, self.names[self.seat])
 
+    def snapshot(self) -> tuple[Any, ...]:
+        """What :meth:`restore` puts back: the table's changing fields, copied."""
+        return (self.state, self.steps, list(self.narration),
+                {k: list(v) for k, v in self.narrations.items()}, dict(self.taken),
+                self.names, self.started, dict(self.bots), dict(self.bot_names),
+                dict(self.tokens))  # fmt: skip
+
+    def restore(self, kept: tuple[Any, ...]) -> None:
+        """Put the table back as :meth:`snapshot` saw it (a change that could not be
+        stored is undone)."""
+        (self.state, self.steps, narration, narrations, self.taken, self.names,
+         self.started, self.bots, self.bot_names, self.tokens) = kept  # fmt: skip
+        self.narration[:] = narration
+        self.narrations = narrations
+
     def told(self, seat: int) -> list[str]:
         """The narration kept for ``seat``."""
         return self.narration if seat == self.seat else self.narrations.setdefault(seat, [])
