@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import itertools
 import socket
 from typing import Any
 
@@ -202,7 +203,7 @@ def test_every_socket_gets_each_step_once_and_in_order_under_load() -> None:
 
         aio.run(run())
     frames = sum(len(steps) for steps in seen.values())
-    repeats = sum(1 for steps in seen.values() for a, b in zip(steps, steps[1:]) if b <= a)
+    repeats = sum(1 for steps in seen.values() for a, b in itertools.pairwise(steps) if b <= a)
     print(f"{TABLES} tables, {len(seen)} sockets, {frames} state frames, {repeats} repeats")
     assert len(seen) == 2 * TABLES and frames >= TABLES * FRAMES
     assert repeats == 0 and errors == []
