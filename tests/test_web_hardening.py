@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import http.client
 import itertools
+import json
 import socket
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +27,12 @@ require("httpx")
 testclient = require("starlette.testclient")
 
 from binocle.web import app as web_app  # noqa: E402
+from binocle.web.store import (  # noqa: E402
+    MemoryStore,
+    SQLiteStore,
+    StoredTable,
+    StoreError,
+)
 
 PATHS = ("/", "/api/tables", "/api/profiles", "/static/app.js")
 
@@ -207,3 +215,156 @@ def test_every_socket_gets_each_step_once_and_in_order_under_load() -> None:
     print(f"{TABLES} tables, {len(seen)} sockets, {frames} state frames, {repeats} repeats")
     assert len(seen) == 2 * TABLES and frames >= TABLES * FRAMES
     assert repeats == 0 and errors == []
+
+
+# -- one writer per store, and stores that cannot be used ----------------------------------
+
+
+def _serve_fails(*args: str) -> tuple[int, str]:
+    """Run ``binocle serve`` expecting it to refuse to start: its status and stderr."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import binocle
+    from web_support import free_port
+
+    env = dict(os.environ)
+    here = str(Path(binocle.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
+    proc = subprocess.run(
+        [sys.executable, "-m", "binocle", "serve", "--port", str(free_port()), *args],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_a_second_server_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
+    """While ``binocle serve --db X`` runs, a second one on X exits with status 2 and says
+    the database is in use (before, both ran and forked the games); once the first is
+    killed with SIGKILL (nothing cleaned up), a new one starts on X."""
+    db = tmp_path / "same.sqlite3"
+    with server_process("--db", str(db)) as (_, proc):
+        status, said = _serve_fails("--db", str(db))
+        assert status == 2, said
+        assert f"{db} is in use by another binocle serve (process {proc.pid})" in said
+        assert "serving on" not in said
+        proc.kill()
+        proc.wait(timeout=30)
+        with server_process("--db", str(db)):
+            pass
+
+
+def _store_with_tables(path: Path, rows: int = 40) -> SQLiteStore:
+    store = SQLiteStore(path)
+    for i in range(rows):
+        store.save(StoredTable(f"t{i}", json.dumps({"pad": "x" * 3000, "i": i}), False, 1.0 + i))
+    return store
+
+
+def test_a_garbage_file_refuses_to_start_naming_the_file(tmp_path: Path) -> None:
+    """A file that is not an SQLite database: ``binocle serve`` exits with status 2 naming
+    it (before: "serving on …" was printed, then an internal error)."""
+    db = tmp_path / "garbage.sqlite3"
+    db.write_bytes(bytes(range(256)) * 40)
+    status, said = _serve_fails("--db", str(db))
+    assert status == 2 and f"{db} is not an SQLite database" in said and "serving" not in said
+    with pytest.raises(StoreError, match="not an SQLite database"):
+        SQLiteStore(db)
+
+
+def test_a_truncated_database_is_refused(tmp_path: Path) -> None:
+    """A database cut short (its header counts more pages than the file holds) is
+    refused, naming the file (before: the server started with the tables lost)."""
+    db = tmp_path / "cut.sqlite3"
+    _store_with_tables(db).close()
+    size = db.stat().st_size
+    with db.open("r+b") as f:
+        f.truncate(size // 2 // 4096 * 4096)
+    with pytest.raises(StoreError, match=f"{db} is cut short"):
+        SQLiteStore(db)
+    with db.open("r+b") as f:
+        f.truncate(size // 2 + 100)  # not even whole pages
+    with pytest.raises(StoreError, match="cut short or damaged"):
+        SQLiteStore(db)
+
+
+def test_a_truncated_write_ahead_log_is_refused(tmp_path: Path) -> None:
+    """A write-ahead log cut in the middle of a frame (as a copy taken while a server ran,
+    then cut) is refused, naming the log (before: the server started without the moves
+    in it, silently)."""
+    import shutil
+
+    live = tmp_path / "live.sqlite3"
+    store = _store_with_tables(live)
+    whole, cut = tmp_path / "whole.sqlite3", tmp_path / "cut.sqlite3"
+    for copy in (whole, cut):  # the server, killed: its log is left beside the database
+        shutil.copy(live, copy)
+        shutil.copy(f"{live}-wal", f"{copy}-wal")
+    store.close()
+    reopened = SQLiteStore(whole)
+    assert len(list(reopened.load())) == 40
+    reopened.close()
+    wal = Path(f"{cut}-wal")
+    with wal.open("r+b") as f:
+        f.truncate(wal.stat().st_size - 1000)
+    with pytest.raises(
+        StoreError, match=r"cut\.sqlite3-wal \(the database's write-ahead log\) is cut short"
+    ):
+        SQLiteStore(cut)
+
+
+def test_a_read_only_database_is_refused(tmp_path: Path, monkeypatch: Any) -> None:
+    """A database this process may not write is refused at start, naming the file (before:
+    the server started and every join failed with an internal error).  The system's
+    answer is simulated: the tests may run as root, who may write any file."""
+    import os
+
+    db = tmp_path / "ro.sqlite3"
+    _store_with_tables(db, 1).close()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, m: False if str(p) == str(db) else real(p, m))
+    with pytest.raises(StoreError, match=f"{db} is read-only"):
+        SQLiteStore(db)
+
+
+class FailingStore(MemoryStore):
+    """A store whose writes fail while ``full`` is set (a full disk)."""
+
+    full = False
+
+    def save(self, table: StoredTable) -> None:
+        if self.full:
+            raise OSError(28, "No space left on device")
+        super().save(table)
+
+
+def test_a_move_the_store_fails_to_keep_is_undone_and_may_be_retried() -> None:
+    """The store fails to write (a full disk): the move is undone (the table stays at its
+    last stored step, no state is sent for it), the player is told it was not kept, and
+    the same move made again once the store writes is kept."""
+    store = FailingStore()
+    app = web_app.create_app(store=store, allowed_hosts=("testserver",))
+    hub = app.state.hub
+    with testclient.TestClient(app) as client, client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "new", "profile": "classic", "seed": 3, "bot_delay": 0})
+        msg: dict[str, Any] = {}
+        while not (msg.get("type") == "state" and msg["controls"]["actions"]):
+            msg = ws.receive_json()
+        table = hub.tables[msg["game"]]
+        step, state = table.steps, table.state
+        told = list(table.narration)
+        move = next(a for a in msg["controls"]["actions"] if a["kind"] not in ("claim", "concede"))
+        store.full = True
+        ws.send_json({"type": "action", "action": move["text"]})
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and "not kept" in reply["message"], reply
+        assert table.steps == step and table.state is state and table.narration == told
+        kept = json.loads(store.tables[table.id].doc)
+        assert kept["steps"] == step
+        store.full = False
+        ws.send_json({"type": "action", "action": move["text"]})
+        reply = ws.receive_json()
+        assert reply["type"] == "state" and reply["step"] == step + 1, reply
+        assert json.loads(store.tables[table.id].doc)["steps"] >= step + 1

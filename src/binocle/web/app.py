@@ -199,8 +199,11 @@ class Hub:
         for kept in self.store.load():
             try:
                 table = protocol.table_from_doc(json.loads(kept.doc), self.offer)
-            except (MessageError, BinocleError, ValueError, KeyError, TypeError) as exc:
-                log.warning("table %s cannot be read back: %s", kept.id, str(exc)[:200])
+                if table.id != kept.id:
+                    raise MessageError(f"its id is {table.id[:70]!r}")
+            except Exception as exc:  # a bad row is skipped, never served
+                log.warning("table %r is not served: it cannot be read back: %s",
+                            kept.id[:70], str(exc)[:200])  # fmt: skip
                 continue
             self._hold(table)
 
@@ -789,19 +792,24 @@ def serve(
     header_timeout: float | None = None,
     proxy_headers: bool = False,
     allowed_hosts: Sequence[str] = (),
+    store: TableStore | None = None,
 ) -> None:
     """Run the front end with uvicorn until interrupted, offering ``bots`` (see
     :func:`create_app`) and keeping tables in the SQLite file ``db``
     (:func:`binocle.web.store.default_db_path` by default; ``":memory:"`` keeps
     nothing).  ``header_timeout`` and ``proxy_headers``: see
     :func:`binocle.web.server.uvicorn_config`.  The server answers requests for
-    ``host``, any IP address, :data:`LOCAL_HOSTS` and ``allowed_hosts`` only."""
+    ``host``, any IP address, :data:`LOCAL_HOSTS` and ``allowed_hosts`` only.
+    ``store``: an open store to use instead of ``db`` (closed when the server stops).
+    A database another server uses, or one read-only, damaged or cut short, raises
+    :class:`~binocle.web.store.StoreError` before anything is served."""
     import uvicorn
 
     from binocle.web.server import HEADER_TIMEOUT, quiet_accept_errors, uvicorn_config
     from binocle.web.store import SQLiteStore, default_db_path
 
-    store = SQLiteStore(default_db_path() if db is None else db)
+    if store is None:
+        store = SQLiteStore(default_db_path() if db is None else db)
     limits = _within_descriptors(limits or Limits())
     app = create_app(bots=bots, store=store, bot_delay=bot_delay, allow_origins=allow_origins,
                      limits=limits, allowed_hosts=(_served_name(host), *allowed_hosts))  # fmt: skip
