@@ -368,3 +368,102 @@ def test_a_move_the_store_fails_to_keep_is_undone_and_may_be_retried() -> None:
         reply = ws.receive_json()
         assert reply["type"] == "state" and reply["step"] == step + 1, reply
         assert json.loads(store.tables[table.id].doc)["steps"] >= step + 1
+
+
+# -- stored tables checked field by field ---------------------------------------------------
+
+
+def _stored_doc() -> dict[str, Any]:
+    """A classic table for two people and a bot-free game, a few actions in."""
+    from binocle.web import protocol
+
+    table = protocol.person_seats_table(
+        {"profile": "cutthroat", "seats": ["person", "person", "random"], "name": "Ann", "seed": 4}
+    )
+    table.taken[1] = "Bob"
+    table.started = True
+    for _ in range(4):
+        table.apply(binocle_legal(table))
+    return protocol.table_doc(table)
+
+
+def binocle_legal(table: Any) -> Any:
+    import binocle
+
+    return binocle.legal_actions(table.state)[0]
+
+
+#: One edit a field at a time: what a damaged or forged row might hold.
+BAD_FIELDS = [
+    ("seat", 7), ("seat", -1), ("seat", 1.5), ("seat", True), ("seat", "0"),
+    ("steps", -5), ("steps", 3), ("steps", 4.0), ("steps", None),
+    ("bot_delay", float("nan")), ("bot_delay", -5), ("bot_delay", 1e300), ("bot_delay", "1"),
+    ("bots", {"2": "random", "0": "random"}), ("bots", {"7": "random"}), ("bots", {}),
+    ("bots", {"2": "os.system"}), ("bots", ["random"]), ("bots", {"x": "random"}),
+    ("tokens", {"9": "abc", "0": "t0", "1": "t1"}), ("tokens", []), ("tokens", {"1": "a b"}),
+    ("tokens", {"0": "t0", "1": "t1", "2": "t2"}),
+    ("token", "not the seat's"), ("id", "../x"), ("id", 5),
+    ("names", []), ("names", ["a", "b", 3]), ("names", ["a", "b", "c\n<script>"]),
+    ("names", ["a", "b", ""]), ("names", {"0": "a"}),
+    ("narration", "text"), ("narration", ["x"] * 201), ("narration", [7]),
+    ("narration", ["a\x1b[2Jline"]),
+    ("narrations", ["x"]), ("narrations", {"2": ["x"]}), ("narrations", {"1": "x"}),
+    ("narrations", {"0": ["x"]}),
+    ("taken", ["Ann"]), ("taken", {"2": "bot"}), ("taken", {"0": ""}), ("taken", {"0": "x" * 25}),
+    ("started", 1), ("started", False), ("listed", "yes"),
+    ("created", float("inf")), ("created", -1), ("created", None),
+    ("game", 5), ("game", "{}"), ("version", 2),
+]  # fmt: skip
+
+
+def test_a_good_stored_table_reads_back() -> None:
+    from binocle.web import protocol
+
+    doc = _stored_doc()
+    table = protocol.table_from_doc(json.loads(json.dumps(doc)))
+    assert protocol.table_doc(table) == doc
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), BAD_FIELDS, ids=[f"{n}={v!r}"[:40] for n, v in BAD_FIELDS]
+)
+def test_each_field_of_a_stored_table_is_checked(name: str, value: Any) -> None:
+    """A stored table with one field out of its range or of the wrong kind (a seat 7,
+    -1 or 1.5, steps not the game's, a bot delay NaN or huge, a bot on a person's seat,
+    a token of a seat that is not a person's, names of the wrong number or not text,
+    narrations of control characters, containers that are lists): refused with a
+    MessageError (before, most were served, and a list stopped the server)."""
+    from binocle.errors import BinocleError
+    from binocle.web import protocol
+
+    doc = _stored_doc()
+    doc[name] = value
+    with pytest.raises((protocol.MessageError, BinocleError)):
+        protocol.table_from_doc(json.loads(json.dumps(doc)))
+
+
+def test_bad_rows_are_skipped_and_logged_the_rest_served(caplog: Any) -> None:
+    """A store holding a good table and every bad one of the list (and rows that are
+    not JSON, or not an object): the server starts, serves the good table only, and
+    logs each skipped row with its id."""
+    import logging
+
+    store = MemoryStore()
+    good = _stored_doc()
+    store.save(StoredTable(good["id"], json.dumps(good), False, 1.0))
+    for i, (name, value) in enumerate(BAD_FIELDS):
+        doc = (
+            {**_stored_doc(), name: value, "id": f"bad{i}"}
+            if name != "id"
+            else {**good, "id": value}
+        )
+        store.save(StoredTable(f"bad{i}", json.dumps(doc), False, 2.0))
+    store.save(StoredTable("notjson", "{", False, 3.0))
+    store.save(StoredTable("alist", "[]", False, 3.0))
+    with caplog.at_level(logging.WARNING, logger="binocle.web"):
+        app = web_app.create_app(store=store, allowed_hosts=("testserver",))
+    assert set(app.state.hub.tables) == {good["id"]}
+    logged = caplog.text
+    for i in range(len(BAD_FIELDS)):
+        assert f"table 'bad{i}' is not served" in logged
+    assert "table 'notjson' is not served" in logged and "'alist'" in logged
