@@ -50,6 +50,7 @@ EXTRAS_MODULES = {
     "test_web_browser",
     "test_web_hardening",
     "test_web_load",
+    "test_web_newcomer",
 }
 EXTRAS_TESTS = {"test_arena.py::test_a_dask_cluster_gives_the_serial_results"}
 #: Test modules and tests that take long: whole games by the thousand, search bots,

@@ -444,6 +444,8 @@ class Hub:
             async with self.locks[table.id]:
                 self._rename(table, seat, msg)
             await self._join(conn, table, seat, table.tokens[seat])
+        elif kind in ("leave", "replace"):
+            await self._leave(conn, msg, kind)
         elif kind == "lobby":
             await conn.send({"type": "lobby", "tables": self.lobby()})
         elif kind == "replay":
@@ -478,8 +480,37 @@ class Hub:
             shown = kind if isinstance(kind, str) else type(kind).__name__
             raise MessageError(
                 f"unknown message type {shown[:40]!a} (known: new, table, join, sit, "
-                "start, lobby, action, knock, deal, record, replay, ping)"
+                "start, leave, replace, lobby, action, knock, deal, record, replay, ping)"
             )
+
+    async def _leave(self, conn: Connection, msg: dict[str, Any], kind: str) -> None:
+        """``leave``: the connection's person leaves his seat; ``replace``: the table's
+        maker hands an absent person's seat to a bot."""
+        table = conn.table
+        if table is None or table.id not in self.tables or conn.seat is None:
+            raise MessageError("you are not seated at a table")
+        seat = conn.seat
+        if kind == "replace":
+            asked: Any = msg.get("seat")
+            if conn.seat != table.seat or not table.tokens:
+                raise MessageError("only the table's maker may hand a seat to a bot")
+            if not isinstance(asked, int) or isinstance(asked, bool) or asked not in table.tokens:
+                raise MessageError("'seat' is a person's seat of the table")
+            seat = asked
+            if seat in self.connected_seats(table):
+                raise MessageError("that person is at the table: only an absent one is replaced")
+        async with self.locks[table.id]:
+            kept = table.snapshot()
+            bot = protocol.leave_seat(table, seat, msg, self.offer)
+            self.keep(table, kept)
+            updates = self.updates(table)
+        gone = [c for c in self.clients.get(table.id, ()) if c.seat == seat]
+        for c in gone:
+            self.detach(c)
+            await c.send({"type": "left", "game": table.id, "seat": seat, "bot": bot})
+        await self.tell_seats(table)
+        await self.send_updates(updates)
+        self.kick(table)
 
     def _table(self, msg: dict[str, Any]) -> Table:
         game: Any = msg.get("game")

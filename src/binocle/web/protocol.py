@@ -29,10 +29,15 @@ Client messages (``type`` and fields):
 ``deal``    deal the next hand once the score sheet has been seen
 ``record``  the game record (JSON record format), once the game is over
 ``replay``  ``record`` (object or JSON text): every step of a recorded game
+``leave``   leave one's seat: optional ``bot`` (a bot name) takes it; once play has
+            begun a bot always does (the first offered); before, without ``bot``,
+            the seat is free again.  The seat's link stops working
+``replace`` the table's maker hands ``seat``, a person's seat nobody is connected
+            to, to a bot (optional ``bot``), as ``leave`` does
 ``ping``    answered by ``pong``
 ==========  ==========================================================================
 
-Server messages: ``joined``, ``table`` (the seats, who sits and who is connected,
+Server messages: ``joined``, ``left`` (the seat is left), ``table`` (the seats, who sits and who is connected,
 whether play has begun), ``state``, ``record``, ``replay``, ``pong`` and ``error``
 (``message``: what was wrong; nothing changed).
 
@@ -77,7 +82,7 @@ from binocle.profiles import profile_names
 from binocle.records import load_record, record, replay
 from binocle.rules import classic_melds
 from binocle.serial import dumps, encode, loads
-from binocle.web.words import OPTION_HELP, seat_table
+from binocle.web.words import OPTION_HELP, in_names, seat_table
 
 __all__ = [
     "BOT_NAMES",
@@ -86,6 +91,7 @@ __all__ = [
     "handle_action",
     "handle_deal",
     "handle_knock",
+    "leave_seat",
     "new_table",
     "offered_bots",
     "person_seats_table",
@@ -683,7 +689,8 @@ def state_message(table: Table, seat: int | None = None) -> dict[str, Any]:
         "step": table.steps,
         "names": list(table.names),
         "view": view_json(view),
-        "narration": table.told(seat)[-NARRATION_KEPT:],
+        # The narration in the table's names, the seat as "you" (words.in_names).
+        "narration": in_names(table.told(seat)[-NARRATION_KEPT:], table.names, seat),
         "controls": controls(table, seat),
         # The table in words for this seat (binocle.web.words.seat_table), which
         # speaks to the seat as "you".
@@ -748,6 +755,40 @@ def handle_deal(table: Table) -> None:
         raise MessageError("no deal is due: the hand is in progress" if s.phase is not Phase.OVER
                            else "the game is over")  # fmt: skip
     table.apply(legal_actions(s)[0])
+
+
+def leave_seat(
+    table: Table, seat: int, msg: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES
+) -> str | None:
+    """The person at ``seat`` leaves it (a ``leave`` message, or the host's ``replace``):
+    with ``bot`` (a label of ``offer``) or once play has begun, a bot takes the seat for
+    the rest of the game (the first offered when none is named) and the seat's link
+    stops working; before play, without ``bot``, the seat is free again for another
+    person.  The table's maker keeps his seat.  Returns the bot's label (None: the
+    seat freed).  Raises MessageError, changing nothing."""
+    if seat not in table.tokens:
+        raise MessageError("only a person's seat can be left")
+    if seat == table.seat:
+        raise MessageError("you made this table: your seat stays yours (close the page to go)")
+    known = offered_bots(offer)
+    name = read_text(msg, "bot", 80, None)
+    if name is None and not table.started:
+        table.taken.pop(seat, None)
+        names = list(table.names)
+        names[seat] = f"seat {seat}"
+        table.names = tuple(names)
+        return None
+    name = next(iter(known), None) if name is None else name
+    bot = _bot(known, name, table.state.seed + table.steps, seat)
+    table.bots = {**table.bots, seat: bot}
+    table.bot_names = {**table.bot_names, seat: str(name)}
+    table.tokens = {s: t for s, t in table.tokens.items() if s != seat}
+    table.taken = {s: n for s, n in table.taken.items() if s != seat}
+    table.narrations = {s: n for s, n in table.narrations.items() if s != seat}
+    names = list(table.names)
+    names[seat] = f"{name} {seat}"
+    table.names = tuple(names)
+    return str(name)
 
 
 def bot_action(state: GameState, seat: int | None, bot: Bot | None) -> Action:
