@@ -13,8 +13,8 @@ it.  :data:`OPTION_HELP` is the one-line help of every profile option.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
 import re
+from collections.abc import Sequence
 from typing import Any, Final
 
 from binocle.actions import Kind
