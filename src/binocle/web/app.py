@@ -51,6 +51,7 @@ __all__ = [
     "Guard",
     "Hub",
     "Limits",
+    "content_security_policy",
     "create_app",
     "host_allowed",
     "origin_allowed",

@@ -464,8 +464,8 @@ def person_seats_table(
 
 def table_summary(table: Table, connected: Sequence[int] = ()) -> dict[str, Any]:
     """A table as the lobby and its players see it: the game, each seat (a person's or
-    a bot's, taken or free, connected or not), whether play has begun or ended.  No
-    token and no card."""
+    a bot's, taken or free, connected or not), whether play has begun or ended, the
+    seat of the table's maker (``maker``).  No token and no card."""
     s = table.state
     seats = []
     for seat, name in enumerate(table.names):
@@ -475,7 +475,8 @@ def table_summary(table: Table, connected: Sequence[int] = ()) -> dict[str, Any]
                       "connected": seat in connected})  # fmt: skip
     return {"id": table.id, "profile": s.profile.name, "players": s.profile.players,
             "seats": seats, "started": table.started, "over": s.phase is Phase.OVER,
-            "ready": table.ready, "step": table.steps}  # fmt: skip
+            "ready": table.ready, "step": table.steps,
+            "maker": table.seat if table.tokens else None}  # fmt: skip
 
 
 #: The version of the stored form of a table (:func:`table_doc`).

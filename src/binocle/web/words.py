@@ -372,7 +372,7 @@ def _seats(view: View, pub: dict[str, Any], names: Sequence[str]) -> list[dict[s
             word
             for word, yes in (
                 ("you", seat == view.seat),
-                ("dealer", seat == view.dealer),
+                ("dealer", seat == view.dealer and view.phase is not Phase.OVER),
                 ("bidder", pub.get("bidder") == seat),
                 ("to act", seat == view.current_player),
                 ("retired", pub.get("retired") == seat),
