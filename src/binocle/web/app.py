@@ -316,6 +316,14 @@ class Hub:
             out.append((conn, built[seat]))
         return out
 
+    async def broadcast(self, table: Table) -> None:
+        """Keep ``table`` and send each client at it its seat's view (under the table's
+        lock; raises what the store raises)."""
+        async with self.locks[table.id]:
+            self.save(table)
+            updates = self.updates(table)
+        await self.send_updates(updates)
+
     async def send_updates(self, updates: list[tuple[Connection, dict[str, Any]]]) -> None:
         """Send what :meth:`updates` built (a step a client has had already is not sent
         again: :meth:`Connection.send_state`)."""
