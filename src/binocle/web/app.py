@@ -38,6 +38,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from binocle._json import DuplicateKeyError, parse_json
 from binocle.bots import BotSpec, resolve_bot
 from binocle.core import Phase
 from binocle.errors import BinocleError, InvalidArgumentError
@@ -199,7 +200,7 @@ class Hub:
     def _restore(self) -> None:
         for kept in self.store.load():
             try:
-                table = protocol.table_from_doc(json.loads(kept.doc), self.offer)
+                table = protocol.table_from_doc(parse_json(kept.doc), self.offer)
                 if table.id != kept.id:
                     raise MessageError(f"its id is {table.id[:70]!r}")
             except Exception as exc:  # a bad row is skipped, never served
@@ -408,7 +409,9 @@ class Hub:
         if len(raw) > MAX_MESSAGE:
             raise MessageError(f"message too long: at most {MAX_MESSAGE} characters")
         try:
-            msg = json.loads(raw)
+            msg = parse_json(raw)
+        except DuplicateKeyError as exc:
+            raise MessageError(f"ambiguous JSON: {exc}") from None
         except (ValueError, RecursionError):
             raise MessageError("not JSON: every message is a JSON object") from None
         if not isinstance(msg, dict):
