@@ -467,3 +467,10 @@ def test_bad_rows_are_skipped_and_logged_the_rest_served(caplog: Any) -> None:
     for i in range(len(BAD_FIELDS)):
         assert f"table 'bad{i}' is not served" in logged
     assert "table 'notjson' is not served" in logged and "'alist'" in logged
+
+
+def test_the_policy_names_no_host_it_cannot_trust() -> None:
+    """A Host header that is not a host name (possible only with ``--allowed-host '*'``)
+    is not copied into the Content-Security-Policy, so it cannot add to the policy."""
+    assert "evil" not in web_app.content_security_policy("x; script-src evil.example")
+    assert "ws://cards.example:8000 " in web_app.content_security_policy("cards.example:8000")

@@ -712,7 +712,8 @@ def content_security_policy(host: str | None) -> str:
     """The Content-Security-Policy of the page served as ``host``: its own scripts,
     styles and socket, no plugin, no base or form elsewhere, framed by no page."""
     name = (host or "").strip()
-    sockets = f" ws://{name} wss://{name}" if name else ""
+    safe = _host_name(name) is not None and all(c.isalnum() or c in ".-:[]" for c in name)
+    sockets = f" ws://{name} wss://{name}" if safe and name.isascii() else ""
     return (
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         f"connect-src 'self'{sockets}; base-uri 'none'; form-action 'none'; "
