@@ -111,6 +111,12 @@ def test_a_newcomer_follows_a_game_to_its_end_on_desktop_and_phone() -> None:
                 assert name.evaluate("n => n.scrollWidth > n.clientWidth") or kind == "desktop"
                 name.hover()
                 assert name.evaluate("n => n.scrollWidth <= n.clientWidth")
+                label = page.locator("#hand .label").bounding_box()
+                card = page.locator("#hand .card >> nth=0").bounding_box()
+                assert (
+                    label and card and label["y"] + label["height"] <= card["y"] + 1
+                )  # not hidden
+                assert page.locator(".bid-meld:visible").count() <= 1  # the meld line once
                 page.screenshot(path=str(SHOTS / f"newcomer-mid-hand-{kind}.png"))
             while _move(hub, game, sockets):
                 pass
