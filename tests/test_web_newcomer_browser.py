@@ -6,7 +6,8 @@ moves are sent over the seats' own sockets: the Content-Security-Policy lets the
 page work (no page error, nothing refused); the log speaks in names and "you"; a
 knock that can only lose is shown as dangerous; a long name is cut and shown whole
 on hover; once the game is over no dealer or trump remains and only the game-over
-box is open.  A person then leaves a second table, a bot playing on.  Screenshots
+box is open.  A person then leaves a second table, a bot playing on, and the maker
+of a third hands the seat of a person who has gone to a bot.  Screenshots
 are saved under ``build/screenshots`` (those in the docs are copied from there).
 """
 
@@ -155,4 +156,29 @@ def test_a_newcomer_follows_a_game_to_its_end_on_desktop_and_phone() -> None:
             page.wait_for_selector("#setup:not(.hidden)")
             assert "You left the table" in page.inner_text("#message")
             assert 1 in hub.tables[game].bots and 1 not in hub.tables[game].tokens
+        # The table's maker hands the seat of a person who has gone to a bot.
+        with connect(url, max_queue=None) as ann:
+            ann.send(json.dumps({"type": "table", "profile": "cutthroat", "seed": 5,
+                                 "seats": ["person", "person", "random"], "name": "Ann"}))  # fmt: skip
+            maker = _read(ann, "joined")
+            links = _read(ann, "links")
+            game = links["game"]
+            with connect(url, max_queue=None) as bob:
+                bob.send(json.dumps({"type": "join", "game": game, "token": links["tokens"]["1"],
+                                     "name": "Bob"}))  # fmt: skip
+                _read(bob, "joined")
+                ann.send(json.dumps({"type": "start"}))
+                _read(bob, "state")
+            page.goto(f"http://{address}/?game={game}&token={maker['token']}&hold=0")
+            page.wait_for_selector("#replace-1")
+            assert "Bob" in page.inner_text("#replace-1")
+            page.click("#replace-1")
+            page.wait_for_selector("#confirm:not(.hidden)")
+            page.screenshot(path=str(SHOTS / "newcomer-replace.png"))
+            page.click("#confirm-yes")
+            deadline = time.monotonic() + 30
+            while 1 not in hub.tables[game].bots:
+                assert time.monotonic() < deadline, page.inner_text("#message")
+                time.sleep(0.02)
+            page.wait_for_selector("#replace-1", state="detached")
     assert errors == []
