@@ -133,3 +133,43 @@ def test_a_person_leaves_and_the_maker_hands_an_absent_person_to_a_bot() -> None
         assert game.steps > steps
         bob.send_json({"type": "join", "game": game.id, "token": tokens["1"]})
         assert "wrong token" in _read(bob, "error")["message"]
+
+
+def test_two_people_asking_for_the_same_deal_get_one_and_no_error() -> None:
+    """Both people are offered the next deal and both ask for it (the page sends the step
+    that offered it): the hand is dealt once, and the later ask is dropped without an
+    error (before: "no deal is due: the hand is in progress")."""
+    app = web_app.create_app(allowed_hosts=("testserver",))
+    hub = app.state.hub
+    with (
+        testclient.TestClient(app) as client,
+        client.websocket_connect("/ws") as ann,
+        client.websocket_connect("/ws") as bob,
+    ):
+        ann.send_json({"type": "table", "profile": "classic", "seats": ["person", "person"],
+                       "name": "Ann", "seed": 3, "bot_delay": 0})  # fmt: skip
+        links = _read(ann, "links")
+        bob.send_json({"type": "join", "game": links["game"], "token": links["tokens"]["1"]})
+        _read(bob, "joined")
+        ann.send_json({"type": "start"})
+        _read(ann, "state")
+        table = hub.tables[links["game"]]
+        sockets = {0: ann, 1: bob}
+        while table.state.current_player is not None:
+            seat = table.state.current_player
+            steps = table.steps
+            move = choose(protocol.controls(table, seat))
+            assert move is not None
+            sockets[seat].send_json(move)
+            while table.steps == steps:
+                assert _read(sockets[seat], "state")["type"] == "state"
+        offered = table.steps
+        hand = table.state.hand_number
+        ann.send_json({"type": "deal", "step": offered})
+        bob.send_json({"type": "deal", "step": offered})
+        bob.send_json({"type": "ping"})
+        msg = bob.receive_json()
+        while msg["type"] != "pong":
+            assert msg["type"] != "error", msg
+            msg = bob.receive_json()
+        assert table.state.hand_number == hand + 1 and table.steps == offered + 1

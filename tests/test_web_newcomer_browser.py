@@ -147,6 +147,7 @@ def test_a_newcomer_follows_a_game_to_its_end_on_desktop_and_phone() -> None:
             while 1 not in hub.tables[game].taken:
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
+            page.wait_for_selector("#room:not(.hidden)")  # seated, waiting for the start
             ann.send(json.dumps({"type": "start"}))
             page.wait_for_selector("#leave")
             page.click("#leave")

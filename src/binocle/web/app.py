@@ -472,6 +472,9 @@ class Hub:
             if kind == "record":
                 await conn.send(protocol.record_message(playing))
                 return
+            seen: Any = msg.get("step")
+            if kind == "deal" and isinstance(seen, int) and seen < playing.steps:
+                return  # someone dealt since this client was offered the deal
             async with self.locks[playing.id]:
                 kept = playing.snapshot()
                 if kind == "action":

@@ -26,7 +26,9 @@ Client messages (``type`` and fields):
 ``start``   begin play at a table once every person's seat is taken
 ``action``  ``action``: the text of one of the legal actions sent in ``controls``
 ``knock``   claim to have reached the target now, in turn or out of turn
-``deal``    deal the next hand once the score sheet has been seen
+``deal``    deal the next hand once the score sheet has been seen; optional ``step``
+            (the step of the state that offered it): if another person dealt
+            since, nothing happens and no error is sent
 ``record``  the game record (JSON record format), once the game is over
 ``replay``  ``record`` (object or JSON text): every step of a recorded game
 ``leave``   leave one's seat: optional ``bot`` (a bot name) takes it; once play has

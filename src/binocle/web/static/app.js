@@ -571,7 +571,7 @@ function renderActions(msg) {
     b.disabled = chosen.length !== need;
     box.append(b);
   }
-  if (c.deal && !msg.over) box.append(button("deal", "Deal the next hand", () => send({ type: "deal" }), "deal", "N"));
+  if (c.deal && !msg.over) box.append(button("deal", "Deal the next hand", () => send({ type: "deal", step: current.step }), "deal", "N"));
   if (!c.actions.length && !c.deal && !msg.over) {
     box.append(el("span", { class: "muted", text: `waiting for ${seatName(msg, msg.view.current_player)}…` }));
   }
@@ -772,7 +772,7 @@ function fillSheet(msg) {
   const buttons = $("sheet-buttons");
   buttons.replaceChildren();
   const close = () => closeDialog("sheet");
-  if (msg.controls.deal) buttons.append(button("deal", "Deal the next hand", () => { close(); send({ type: "deal" }); }, "sheet-deal"));
+  if (msg.controls.deal) buttons.append(button("deal", "Deal the next hand", () => { close(); send({ type: "deal", step: current.step }); }, "sheet-deal"));
   if (sheet.last_trick) buttons.append(button("last-trick", "The last trick", () => showLastTrick(), "sheet-last-trick"));
   buttons.append(button("close", "Close", close, "sheet-close"));
 }
