@@ -94,7 +94,9 @@ EXTRAS_MODULES = {
     "test_pettingzoo",
     "test_web",
     "test_web_browser",
+    "test_web_hardening",
     "test_web_load",
+    "test_web_newcomer",
     "test_svg_browser",
     "test_site_browser",
 }
@@ -123,6 +125,7 @@ SLOW_TESTS = {
     "test_rule_codes.py::test_refusals_at_random_positions",
     "test_rulings.py::test_stateless_answers_equal_the_states",
     "test_three_handed.py::test_consistency_checker",
+    "test_web_hardening.py::test_every_socket_gets_each_step_once_and_in_order_under_load",
 }
 
 
