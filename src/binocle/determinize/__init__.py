@@ -42,8 +42,9 @@ After a wrong claim in the three-handed game, the two players left go on with
 the classic game (see three-handed rules, The two-handed game after a retirement).
 The three-handed hands are then sampled as earlier hands, and the two-handed
 game as the classic game is, seen from the seat's place in it.  The retired
-player takes no part in it and knows none of its cards: his view of it is
-refused (:class:`~binocle.errors.InvalidArgumentError`).
+player takes no part in it and knows none of its cards: from his view the
+two players' hands, the stock and the turn-up are all hidden, and sampled so
+that the game shows him what it showed (its actions and public facts).
 
 A finished game's view, and a view of the two-handed game after a retirement,
 still show the public facts of the hand before (in the three-handed game its
@@ -271,6 +272,10 @@ class Determinizer:
     :meth:`sample` to skip re-sampling earlier hands.
     """
 
+    #: Whether the view's seat watches the hand in progress without holding a card of
+    #: it (a retired player watching the two-handed game: :class:`_Spectator`).
+    spectator = False
+
     def __init__(self, view: View) -> None:
         if not isinstance(view, View):
             raise InvalidArgumentError(f"not a view: {type(view).__name__}")
@@ -307,7 +312,7 @@ class Determinizer:
         self.current = (
             self.two_handed is None and bool(hands) and view.phase not in (Phase.DEAL, Phase.OVER)
         )
-        if self.current and not view.deck:
+        if self.current and not view.deck and not self.spectator:
             raise InvalidArgumentError(
                 "the view shows a hand in progress but nothing of its deal (view.deck):"
                 " is it a view that observe() gave?"
@@ -355,7 +360,9 @@ class Determinizer:
         m = self._models.get((i, up_dix))
         if m is None:
             current = self.current and i == len(self.hands) - 1
-            m = _Model(self.view, s, self.hands[i], i, current, up_dix, i == self.final)
+            m = _Model(
+                self.view, s, self.hands[i], i, current, up_dix, i == self.final, self.spectator
+            )
             self._models[i, up_dix] = m
         return m
 
@@ -381,14 +388,16 @@ class Determinizer:
         final = i == self.final
         # An earlier hand's turn-up is unknown but for its suit: it was the dix card
         # or not, which changes what followed; each guess gets its turn.
-        models = [self._model(s, i)] if current else [self._model(s, i), self._model(s, i, True)]
+        # (A spectator of the hand in progress saw no more of its turn-up.)
+        one = current and not self.spectator
+        models = [self._model(s, i)] if one else [self._model(s, i), self._model(s, i, True)]
         strikes = failures = repairs = misses = 0
         t: GameState | None
         for attempt in range(MAX_ATTEMPTS):
             model = models[attempt % len(models)]
-            limit = MISSES
-            if model.current:
-                limit = CURRENT_MISSES + (EXACT_ATTEMPTS if model.meld_targets else 0)
+            limit = CURRENT_MISSES if model.current else MISSES
+            if model.meld_targets:
+                limit += EXACT_ATTEMPTS
             if model.bad:
                 if all(m.bad for m in models):
                     model.propose(rng)  # raises: no deal fits
@@ -486,23 +495,35 @@ def _results_agree(got: tuple[HandResult, ...], want: tuple[HandResult, ...], be
 
 
 def _fixed_part(r: HandResult) -> tuple[Any, ...]:
-    """What of a hand's result follows from its actions alone."""
-    return (r.dealer, r.trump, r.tricks, r.bidder, r.bid, r.outcome, r.game_end)
+    """What of a hand's result follows from its actions alone (not whether it ended
+    the game: a meld can reach the target)."""
+    return (r.dealer, r.trump, r.tricks, r.bidder, r.bid, r.outcome)
 
 
 def _result_miss(
     got: tuple[HandResult, ...], want: tuple[HandResult, ...], before: int
 ) -> str | None:
     """Where a sampled hand's result misses the view's in what no hidden card decides,
-    or None.  Of a hand's result only its meld (and so whether a bid was made and
-    the score change) may depend on how the hidden cards lie: its dealer, trump,
-    bid, trick points and outcome follow from its actions."""
+    or None.  Of a hand's result only its meld (and so whether a bid was made, the
+    score change and whether the game ended with it) may depend on how the hidden
+    cards lie: its dealer, trump, bid, trick points and outcome follow from its
+    actions."""
     if len(got) > len(want) or len(got) <= before:
         return "results"  # more hands than the view's, or a hand its actions leave unfinished
     for r, w in zip(got[before:], want[before:], strict=False):
-        if _fixed_part(r) != _fixed_part(w) or (r.meld == w.meld and r.delta != w.delta):
+        if _fixed_part(r) != _fixed_part(w) or (
+            r.meld == w.meld and (r.delta, r.game_end) != (w.delta, w.game_end)
+        ):
             return "results"
     return None
+
+
+class _Spectator(Determinizer):
+    """The determinizer of a two-handed game seen by the retired player, who holds
+    none of its cards and saw none of its deal (its view's seat and hand are
+    placeholders)."""
+
+    spectator = True
 
 
 class _TwoHanded:
@@ -528,11 +549,9 @@ class _TwoHanded:
             or any(i not in pair for i, _ in view.trick)
         ):
             raise InvalidArgumentError(wrong_seats)
-        if view.seat not in pair:
-            raise InvalidArgumentError(
-                f"seat {view.seat} retired: determinize covers the two-handed game that"
-                " follows only from the view of one of its two players"
-            )
+        # The retired player watches the two-handed game: he sees its actions and
+        # public facts but none of its cards (sampled as a spectator's).
+        spectator = view.seat not in pair
         retired = [i for i, r in enumerate(view.results) if r.outcome == "retired"]
         if not retired:
             raise InvalidArgumentError("the view shows a two-handed game but no retirement")
@@ -564,13 +583,13 @@ class _TwoHanded:
         current = view.current_player
         inner_view = View(
             view.profile.classic,  # type: ignore[attr-defined]
-            at(view.seat), view.phase, at(view.dealer),
+            0 if spectator else at(view.seat), view.phase, at(view.dealer),
             None if current is None else at(current), view.trump, view.hand,
-            two(view.hand_sizes), tuple((at(i), c) for i, c in view.trick),
+            (0, 0) if spectator else two(view.hand_sizes), tuple((at(i), c) for i, c in view.trick),
             two(view.scores), results, (), view.log, view.get("two_handed", ()), (),
             tuple(history), view.deck,
         )  # fmt: skip
-        self.inner = Determinizer(inner_view)
+        self.inner = _Spectator(inner_view) if spectator else Determinizer(inner_view)
         # The public facts the two-handed game leaves on show are checked in the
         # three-handed view (its ``accept``), never in this made-up inner view.
         self.inner.final = None
