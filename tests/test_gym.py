@@ -77,6 +77,18 @@ def test_a_seed_fixes_the_episode_and_seats_and_dealers_vary() -> None:
     assert dealers == {0, 1, 2} and seats == {0, 1, 2}
 
 
+def test_a_seeded_reset_is_a_new_environments_first() -> None:
+    """AI page, "Seeds": a reset with a seed gives the episode that a new environment's
+    first reset with that seed gives (dealer, seat and deal), whatever came before."""
+    env = BinocleEnv("cutthroat", seat="random")
+    env.reset(seed=4)
+    for _ in range(5):
+        env.reset()
+    fresh = BinocleEnv("cutthroat", seat="random")
+    np.testing.assert_array_equal(env.reset(seed=7)[0], fresh.reset(seed=7)[0])
+    assert env.state == fresh.state and env.seat == fresh.seat
+
+
 def test_illegal_ids_and_bad_settings() -> None:
     """By default an illegal id raises IllegalActionError and changes nothing; with a
     reward it ends the episode; bad settings raise InvalidArgumentError."""

@@ -124,6 +124,22 @@ def test_dealers_rotate_and_a_seed_fixes_the_run() -> None:
     assert fixed.dealers.tolist() == [1, 1]
 
 
+def test_a_seeded_reset_is_a_new_environments_first() -> None:
+    """AI page, "Seeds": a reset with a seed gives the games, dealers included, that a
+    new environment built with that seed gives, whatever was played before."""
+    env = VectorEnv("cutthroat", num_envs=3, seed=1)
+    env.reset()
+    rng = np.random.default_rng(0)
+    mask = env.action_masks
+    for _ in range(400):
+        _, mask, _, _ = env.step(_random(mask, rng))
+    assert env.dealers.tolist() != [0, 1, 2]  # the rotation moved on
+    fresh = VectorEnv("cutthroat", num_envs=3, seed=9)
+    np.testing.assert_array_equal(env.reset(seed=9)[0], fresh.reset()[0])
+    assert env.dealers.tolist() == fresh.dealers.tolist() == [0, 1, 2]
+    assert all(env.state(i) == fresh.state(i) for i in range(3))
+
+
 def test_illegal_ids_and_bad_arguments_are_refused() -> None:
     """An illegal id raises IllegalActionError naming its game and changes no game;
     wrong settings and actions of the wrong shape raise InvalidArgumentError."""

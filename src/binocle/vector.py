@@ -170,7 +170,10 @@ class VectorEnv:
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Start a new episode in every game; return ``(observations, action_masks)``.
 
-        ``seed`` reseeds the generator of the game seeds (and the random dealers).
+        ``seed`` reseeds the generator of the game seeds (and the random dealers):
+        a reset with a seed gives the games, dealers included, that a new
+        environment built with that seed gives.  Every reset starts the
+        ``"rotate"`` rotation again (game ``i``'s first episode dealt by seat ``i``).
         """
         if seed is not None:
             self._rng = np.random.default_rng(generator_seed(seed))
