@@ -181,6 +181,16 @@ def test_illegal_ids_and_bad_arguments_are_refused() -> None:
     assert env.state(1) == states[1]  # the refused reseed changed nothing
 
 
+def test_the_number_of_games_is_bounded() -> None:
+    """AI page, "VectorEnv": num_envs is 1 to MAX_ENVS; a larger count is refused with
+    InvalidArgumentError naming the bound, before anything is allocated."""
+    from binocle.vector import MAX_ENVS
+
+    for n in (MAX_ENVS + 1, 10**6, 10**30):
+        with pytest.raises(binocle.InvalidArgumentError, match=f"1 to {MAX_ENVS}"):
+            VectorEnv("cutthroat", num_envs=n)
+
+
 def test_hands_played_out_are_counted_apart_from_hands_ended_early() -> None:
     """``hands_played_out`` counts only hands played to their last trick."""
     env = VectorEnv("classic", num_envs=4, seed=5)

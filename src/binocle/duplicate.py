@@ -35,7 +35,7 @@ from typing import Any, TypedDict
 
 import attrs
 
-from binocle.bots import Bot, BotSpec, bot_label, play_game, resolve_bot
+from binocle.bots import Bot, BotError, BotSpec, _check_limit, bot_label, play_game, resolve_bot
 from binocle.errors import BinocleError, InvalidArgumentError, excerpt, is_finite, is_whole
 from binocle.profiles import get_profile
 
@@ -276,14 +276,20 @@ def _deal_seed(seed: int, deal: int) -> int:
 
 
 def play_deal(
-    profile: str, bots: tuple[BotSpec, ...], seed: int, deal: int
+    profile: str,
+    bots: tuple[BotSpec, ...],
+    seed: int,
+    deal: int,
+    time_limit: float | None = None,
 ) -> tuple[tuple[int, ...], ...]:
     """One duplicate deal: the points of every seat in every rotation (a pure function
     of its arguments, so any worker anywhere gives the same answer).
 
     Every seat of every rotation gets a new bot: a spec text or a factory is made
     with a seed that follows from ``seed``, the deal, the rotation and the seat; a
-    bot object is deep-copied, so each hand starts from the bot as it was given."""
+    bot object is deep-copied, so each hand starts from the bot as it was given.
+    ``time_limit`` is the time limit per move (:func:`binocle.bots.play_game`); a
+    bot that fails raises :class:`binocle.bots.BotError` naming this deal."""
     for what, value in (("a seed", seed), ("a deal", deal)):
         _check_whole(what, value)
     p = get_profile(profile)
@@ -294,13 +300,20 @@ def play_deal(
             resolve_bot(spec, (s_seed * 31 + r * 7 + i) % 2**62, fresh=True)
             for i, spec in enumerate(lineup)
         ]
-        s = play_game(p, players, seed=s_seed, max_hands=1)
+        try:
+            s = play_game(
+                p, players, seed=s_seed, max_hands=1, time_limit=time_limit,
+            )  # fmt: skip
+        except BotError as exc:
+            exc.deal = deal
+            exc.args = (f"deal {deal}: {exc}",)
+            raise
         out.append(tuple(s.results[0].delta) if s.results else (0,) * p.players)
     return tuple(out)
 
 
 def _play_deal_args(
-    args: tuple[str, tuple[BotSpec, ...], int, int],
+    args: tuple[str, tuple[BotSpec, ...], int, int, float | None],
 ) -> tuple[tuple[int, ...], ...]:
     return play_deal(*args)
 
@@ -314,6 +327,7 @@ def arena(
     executor: cf.Executor | None = None,
     jobs: int = 1,
     progress: bool | Callable[[int, int], None] = False,
+    time_limit: float | None = None,
 ) -> ArenaReport:
     """Play ``deals`` duplicate deals between ``bots`` (one spec per seat) and report.
 
@@ -333,6 +347,13 @@ def arena(
     in this process.  ``progress``: True shows a progress bar (tqdm, extra
     ``binocle[arena]``, on a terminal), or a function called with
     ``(done, total)`` after each deal.
+
+    Bots are held to a contract (:func:`binocle.bots.play_game`): a bot that
+    raises, or takes longer than ``time_limit`` seconds (wall clock) for one
+    move, stops the arena with :class:`binocle.bots.BotError`
+    (:class:`~binocle.bots.BotTimeoutError`) naming the bot, its seat, the hand
+    and the deal; its ``report`` is the report of the deals before that one
+    (None when there are none).
 
     >>> import binocle
     >>> r = binocle.arena("classic", ["baseline", "random"], deals=2, seed=1)
@@ -363,25 +384,33 @@ def arena(
     ):
         for b, label in zip(line, labels, strict=True):
             _check_picklable(b, label)
-    tasks = [(spec, line, seed, d) for d in range(deals)]
+    limit = _check_limit(time_limit)
+    tasks = [(spec, line, seed, d, limit) for d in range(deals)]
     tick = _progress(progress, deals)
+    done: list[Any] = [None] * deals
     try:
         if executor is None and jobs == 1:
-            results = []
-            for t in tasks:
-                results.append(_play_deal_args(t))
+            for d, t in enumerate(tasks):
+                done[d] = _play_deal_args(t)
                 tick()
         else:
             own = executor is None
             ex = cf.ProcessPoolExecutor(jobs) if executor is None else executor
             try:
-                results = _run(ex, tasks, tick)
+                _run(ex, tasks, tick, done)
             finally:
                 if own:
                     ex.shutdown(cancel_futures=True)
+    except BotError as exc:
+        # The record kept to the failure: the deals before the one that failed.
+        upto = exc.deal if exc.deal is not None else done.index(None)
+        before = done[:upto]
+        if before and all(r is not None for r in before):
+            exc.report = _report(spec, labels, len(before), seed, before)
+        raise
     finally:
         tick.close()
-    return _report(spec, labels, deals, seed, results)
+    return _report(spec, labels, deals, seed, done)
 
 
 def _labels(line: tuple[BotSpec, ...]) -> tuple[str, ...]:
@@ -448,16 +477,27 @@ def _progress(progress: bool | Callable[[int, int], None], total: int) -> _Tick:
     return _Tick(lambda: None, lambda: None)
 
 
-def _run(ex: cf.Executor, tasks: list[Any], tick: _Tick) -> list[tuple[tuple[int, ...], ...]]:
+def _run(ex: cf.Executor, tasks: list[Any], tick: _Tick, out: list[Any]) -> None:
+    """Play ``tasks`` on ``ex``, each result into ``out`` at its deal; a failure that
+    leaves the earlier deals unplayed waits for them (the record kept to there)."""
     futures = {ex.submit(_play_deal_args, t): i for i, t in enumerate(tasks)}
-    out: list[Any] = [None] * len(tasks)
     for fut in cf.as_completed(futures):
         try:
             out[futures[fut]] = fut.result()
-        except BinocleError:
+        except BotError as exc:
+            deal = futures[fut]
+            for other, i in futures.items():
+                if i > deal:
+                    other.cancel()
+            for other, i in futures.items():
+                if i < deal and out[i] is None:
+                    try:
+                        out[i] = other.result()
+                    except BinocleError:
+                        break
+            exc.deal = deal
             raise
         tick()
-    return out
 
 
 def _report(
