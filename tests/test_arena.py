@@ -16,9 +16,11 @@ import pytest
 
 import binocle
 from binocle import InvalidArgumentError
+from binocle import encoding as E
 from binocle.bots import BotError, BotTimeoutError, play_game
 from binocle.cli import main
 from binocle.duplicate import _report, play_deal, wilson
+from binocle.encoding import PolicyBot
 
 
 def test_every_bot_sits_in_every_seat_of_every_deal() -> None:
@@ -267,3 +269,41 @@ def test_a_bot_that_does_not_answer_in_time_stops_the_game() -> None:
     for bad in (0, -1.0, float("nan"), "1", True):
         with pytest.raises(InvalidArgumentError, match="time_limit"):
             play_game("classic", None, seed=1, time_limit=bad)
+
+
+# -- a policy as a bot -----------------------------------------------------------------------
+
+
+def lowest_legal_id(observation: object, mask: object) -> int:
+    """A policy: the lowest legal id."""
+    import numpy as np
+
+    assert isinstance(observation, np.ndarray) and observation.dtype == np.float32
+    assert isinstance(mask, np.ndarray) and mask.dtype == np.int8
+    return int(np.flatnonzero(mask)[0])
+
+
+class LowestPolicyBot(PolicyBot):
+    """The policy above as a bot class, as spec text and ``binocle serve`` name one."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(lowest_legal_id, normalised=True, name="lowest-id")
+
+
+def test_a_policy_plays_as_a_bot_in_the_arena() -> None:
+    """AI page, "A policy as a bot": PolicyBot wraps a function of (observation, mask)
+    returning an id; the arena takes it as an object and, by its class's path, as spec
+    text; its moves are the legal actions its ids stand for."""
+    pytest.importorskip("numpy")
+    r = binocle.arena("classic", [PolicyBot(lowest_legal_id, name="lowest"), "random"], deals=2)
+    assert r.get("lowest").hands == 4
+    r = binocle.arena("cutthroat", [f"{__name__}:LowestPolicyBot", "baseline", "random"], deals=1)
+    assert r.get(f"{__name__}:LowestPolicyBot").hands == 3
+    s = binocle.new_game("classic", seed=2)
+    v = binocle.observe(s, s.current_player)
+    assert LowestPolicyBot().choose(v) == E.action_from_id(s, E.legal_ids(s)[0])
+    with pytest.raises(binocle.InvalidArgumentError, match="not an action id"):
+        PolicyBot(lambda o, m: "pass").choose(v)
+    np = pytest.importorskip("numpy")
+    with pytest.raises(binocle.IllegalActionError):
+        PolicyBot(lambda o, m: int(np.flatnonzero(m == 0)[0])).choose(v)
