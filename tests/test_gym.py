@@ -135,3 +135,33 @@ def test_reset_takes_none_or_a_whole_number_from_zero() -> None:
     obs, _ = env.reset(seed=np.int64(4))  # type: ignore[arg-type]
     again, _ = BinocleEnv("cutthroat").reset(seed=4)
     assert (obs == again).all()
+
+
+@pytest.mark.parametrize("profile", sorted(IDS))
+def test_normalised_observations(profile: str) -> None:
+    """AI page, "Gymnasium": normalised=True divides the observation by tensor_scale, as
+    PettingZoo's does; the Box has tensor_bounds' normalised bounds and holds every
+    observation; check_env passes with it (and illegal= a reward)."""
+    raw = BinocleEnv(profile, opponents="baseline")
+    scaled = BinocleEnv(profile, opponents="baseline", normalised=True, illegal=-1.0)
+    scale = np.asarray(E.tensor_scale(profile, "observation"), np.float32)
+    a, info = raw.reset(seed=3)
+    b, _ = scaled.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        np.testing.assert_allclose(b, a / scale, rtol=1e-6)
+        assert scaled.observation_space.contains(b)
+        ids = np.flatnonzero(info["action_mask"])
+        if len(ids) == 0:
+            break
+        pick = int(rng.choice(ids))
+        a, _, done, _, info = raw.step(pick)
+        b, _, _, _, _ = scaled.step(pick)
+        if done:
+            break
+    made = gymnasium.make(IDS[profile], illegal=-1.0, opponents="baseline", normalised=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(made.unwrapped)
+    with pytest.raises(binocle.InvalidArgumentError, match="normalised"):
+        BinocleEnv(profile, normalised=1)
