@@ -11,6 +11,7 @@ import json
 import math
 import os
 import threading
+from typing import Any
 
 import pytest
 
@@ -128,6 +129,27 @@ def test_results_do_not_depend_on_how_the_work_is_split() -> None:
         threads = binocle.arena("three-handed", bots, deals=2, seed=4, executor=ex)
     procs = binocle.arena("three-handed", bots, deals=2, seed=4, jobs=2)
     assert serial == threads == procs
+
+
+class CountingExecutor(cf.ThreadPoolExecutor):
+    """A thread pool that counts the tasks it is given."""
+
+    submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_cheap_deals_travel_in_batches() -> None:
+    """Arena docs: deals go to an executor in batches sized to the bots' cost (the first
+    deal timed by CPU), at least 16 batches; the report is the serial one."""
+    bots = ["baseline", "random"]
+    serial = binocle.arena("classic", bots, deals=64, seed=2)
+    with CountingExecutor(2) as ex:
+        batched = binocle.arena("classic", bots, deals=64, seed=2, executor=ex)
+    assert batched == serial
+    assert 16 <= ex.submitted <= 32  # baseline deals cost milliseconds: 2 to 4 a task
 
 
 def test_a_dask_cluster_gives_the_serial_results() -> None:

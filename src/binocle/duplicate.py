@@ -29,6 +29,7 @@ import json
 import math
 import pickle
 import sys
+import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypedDict
@@ -344,7 +345,12 @@ def arena(
     ``executor``: any :class:`concurrent.futures.Executor` to run the deals on
     (for a Dask cluster: ``distributed.Client(address).get_executor()``);
     without one, ``jobs`` > 1 starts a process pool of that size, and 1 plays
-    in this process.  ``progress``: True shows a progress bar (tqdm, extra
+    in this process.  Deals travel to an executor in batches sized to the bots'
+    cost: the first deal is played here and timed (CPU), and the others go in
+    batches of about half a second of CPU each (one deal at least, and at
+    least 16 batches where there are that many deals), so cheap bots do not
+    pay a task's overhead for every deal.  The report is the same however the
+    deals are cut.  ``progress``: True shows a progress bar (tqdm, extra
     ``binocle[arena]``, on a terminal), or a function called with
     ``(done, total)`` after each deal.
 
@@ -404,9 +410,9 @@ def arena(
     except BotError as exc:
         # The record kept to the failure: the deals before the one that failed.
         upto = exc.deal if exc.deal is not None else done.index(None)
-        before = done[:upto]
-        if before and all(r is not None for r in before):
-            exc.report = _report(spec, labels, len(before), seed, before)
+        kept = next((i for i in range(upto) if done[i] is None), upto)
+        if kept:
+            exc.report = _report(spec, labels, kept, seed, done[:kept])
         raise
     finally:
         tick.close()
@@ -477,27 +483,65 @@ def _progress(progress: bool | Callable[[int, int], None], total: int) -> _Tick:
     return _Tick(lambda: None, lambda: None)
 
 
+#: CPU seconds of deals one task of an executor carries (at least one deal): a task
+#: costs the executor some milliseconds, so cheap bots' deals travel in batches.
+_BATCH_SECONDS = 0.5
+#: The fewest tasks a run is cut into (when it has that many deals), so that every
+#: worker of a cluster gets some and a slow one does not hold the end back long.
+_MIN_TASKS = 16
+
+
+def _play_deals(batch: list[tuple[str, tuple[BotSpec, ...], int, int, float | None]]) -> list[Any]:
+    """The deals of one task, in order."""
+    return [play_deal(*args) for args in batch]
+
+
+def _batches(tasks: list[Any], first_cost: float) -> list[list[Any]]:
+    """``tasks`` cut into consecutive batches of about :data:`_BATCH_SECONDS` of CPU
+    each (``first_cost``: the CPU seconds one deal took), at least
+    :data:`_MIN_TASKS` batches where there are that many deals."""
+    per = max(1, int(_BATCH_SECONDS / max(first_cost, 1e-4)))
+    per = min(per, max(1, len(tasks) // _MIN_TASKS))
+    return [tasks[i : i + per] for i in range(0, len(tasks), per)]
+
+
 def _run(ex: cf.Executor, tasks: list[Any], tick: _Tick, out: list[Any]) -> None:
     """Play ``tasks`` on ``ex``, each result into ``out`` at its deal; a failure that
-    leaves the earlier deals unplayed waits for them (the record kept to there)."""
-    futures = {ex.submit(_play_deal_args, t): i for i, t in enumerate(tasks)}
+    leaves the earlier deals unplayed waits for them (the record kept to there).
+
+    The first deal is played here, timed by CPU, and the others sent in batches
+    sized by that cost (:func:`_batches`)."""
+    if not tasks:
+        return
+    started = time.process_time()
+    out[0] = _play_deal_args(tasks[0])
+    tick()
+    batches = _batches(tasks[1:], time.process_time() - started)
+    futures: dict[cf.Future[list[Any]], tuple[int, int]] = {}
+    at = 1
+    for batch in batches:
+        futures[ex.submit(_play_deals, batch)] = (at, len(batch))
+        at += len(batch)
     for fut in cf.as_completed(futures):
+        first, n = futures[fut]
         try:
-            out[futures[fut]] = fut.result()
+            got = fut.result()
         except BotError as exc:
-            deal = futures[fut]
-            for other, i in futures.items():
+            deal = exc.deal if exc.deal is not None else first
+            for other, (i, _) in futures.items():
                 if i > deal:
                     other.cancel()
-            for other, i in futures.items():
-                if i < deal and out[i] is None:
+            for other, (i, k) in futures.items():
+                if i < deal and out[i] is None and other is not fut:
                     try:
-                        out[i] = other.result()
+                        out[i : i + k] = other.result()
                     except BinocleError:
                         break
             exc.deal = deal
             raise
-        tick()
+        out[first : first + n] = got
+        for _ in range(n):
+            tick()
 
 
 def _report(
