@@ -13,8 +13,9 @@ Bot specs.  Every runner (:func:`play_game`, :func:`binocle.arena`, the
 ``binocle`` commands, the web front end) takes its bots as *specs*, which
 :func:`resolve_bot` turns into bots: a name (``"baseline"``), a name with
 settings (``"ismcts(iterations=400)"``), the importable path of a bot class
-(``"mypkg.mod:MyBot"``, ``"mypkg.mod:MyBot(depth=2)"``; text names nothing
-else, so no other callable runs from it), a bot object, or a
+(``"mypkg.mod:MyBot"``, ``"mypkg.mod:MyBot(depth=2)"``; text names no other
+callable, so none runs from it), an external engine's command
+(``"cmd:./mybot --level 3"``, :mod:`binocle.engine`), a bot object, or a
 factory (a class or function called with the ``seed`` keyword, returning a
 bot).  Names are the built-in bots, those added with :func:`register_bot` and
 those other distributions declare in the entry-point group ``binocle.bots``
@@ -38,7 +39,7 @@ from typing import Any, Protocol, runtime_checkable
 from binocle.actions import CLAIM_OVERLOOKED, Action, Kind, claim
 from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase, View
-from binocle.errors import BinocleError, InvalidArgumentError, excerpt, expect
+from binocle.errors import BinocleError, EngineError, InvalidArgumentError, excerpt, expect
 from binocle.game import apply, claimants, legal_actions, observe, start
 from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS
@@ -78,6 +79,8 @@ class Bot(Protocol):
       bot knocks only at its own turn, through ``choose`` (:class:`KnockingBot`).
     - ``name``: text naming the bot in reports (the arena's, the web front
       end's seats); without it the name is its class's qualified name.
+    - ``game_over(view) -> None``: called by :func:`play_game` with the seat's
+      final view once the game is over (an external engine is told, and stops).
 
     ``isinstance(x, Bot)`` tells whether ``x`` has a ``choose`` method.
     """
@@ -324,6 +327,8 @@ _BUILTIN: dict[str, Callable[..., Bot] | str] = {
     "pimc": "binocle.ismcts:PIMCBot",
 }
 #: Names this module offers that :mod:`binocle.ismcts` defines, with their paths.
+#: The factory of the bots of ``cmd:`` specs (external engines), loaded when first asked for.
+_COMMAND_BOT = "binocle.engine:command_bot"
 _SEARCH_BOTS: dict[str, str] = {
     "ISMCTSBot": "binocle.ismcts:ISMCTSBot",
     "PIMCBot": "binocle.ismcts:PIMCBot",
@@ -611,6 +616,8 @@ def resolve_bot(spec: BotSpec, seed: int | None = None, *, fresh: bool = False) 
       method), called as for a name.  Nothing else is called from text: a
       path naming a function or any other object is refused before anything
       is called (give a factory a name with :func:`register_bot`);
+    - ``"cmd:<command>"``: an external engine, a program speaking the engine
+      protocol (:class:`binocle.engine.ExternalBot`), ``"cmd:./mybot --level 3"``;
     - a factory (a class, or a function taking the ``seed`` keyword): called;
     - a bot object: returned as it is, or a deep copy of it when ``fresh`` (each
       game then starts from the bot as it was given).
@@ -622,6 +629,11 @@ def resolve_bot(spec: BotSpec, seed: int | None = None, *, fresh: bool = False) 
     >>> type(resolve_bot("binocle.bots:RandomBot(sudden=true)")).__name__
     'RandomBot'
     """
+    if isinstance(spec, str) and spec.lstrip().startswith("cmd:"):
+        command = spec.lstrip()[4:].strip()
+        if not command:
+            raise InvalidArgumentError("a cmd: bot spec names a command: 'cmd:./mybot --level 3'")
+        return _build(_import(_COMMAND_BOT), "cmd", seed, {"command": command})
     if isinstance(spec, str):
         m = _SPEC.match(spec)
         if m is None:
@@ -710,7 +722,10 @@ def play_game(
     :func:`binocle.end_reason` of the final state says ``"limit"``.  After
     every action, the bots of the seats that may knock out of turn are asked
     (:func:`knocker`).  ``on_step(before, action, after)`` is called for every
-    action.
+    action.  Once the game is over, each bot with a ``game_over(view)`` method is
+    told.  An :class:`~binocle.errors.EngineError` of a bot (an external engine
+    that failed) is raised as it is, with its ``state`` set to the state it was
+    to act in: the game up to there.
 
     Bots are held to a contract.  A bot whose ``choose`` or ``knock`` raises
     stops the game with :class:`BotError` naming the bot, its seat, the hand and
@@ -750,15 +765,24 @@ def play_game(
         else:
             hand = len(s.results) + 1
             seat = knocker(s, [g.for_hand(hand) for g in guarded]) if knocks else None
-            action = (
-                claim(seat)
-                if seat is not None
-                else guarded[cur].for_hand(hand).choose(observe(s, cur))
-            )
+            try:
+                action = (
+                    claim(seat)
+                    if seat is not None
+                    else guarded[cur].for_hand(hand).choose(observe(s, cur))
+                )
+            except EngineError as exc:
+                if exc.state is None:
+                    exc.state = s
+                raise
         after = apply(s, action)
         if on_step is not None:
             on_step(s, action, after)
         s = after
+    for i, bot in enumerate(players):
+        over = getattr(bot, "game_over", None)
+        if callable(over):
+            over(observe(s, i))
     return s
 
 
@@ -809,6 +833,8 @@ class _Guarded:
         if self.limit is None:
             try:
                 return fn(view)
+            except EngineError:
+                raise  # an external engine's failure says so itself
             except Exception as exc:
                 raise self._error(
                     f"{self._where()} failed in {what}: {type(exc).__name__}: {exc}"
@@ -832,6 +858,8 @@ class _Guarded:
         ok, value = box[0]
         if ok:
             return value
+        if isinstance(value, EngineError):
+            raise value
         raise self._error(
             f"{self._where()} failed in {what}: {type(value).__name__}: {value}"
         ) from value

@@ -29,13 +29,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from binocle import encoding as E
 from binocle.actions import Action
 from binocle.bots import Bot, resolve_bot
 from binocle.core import GameState, Phase
 from binocle.encoding._arrays import dense_mask, dense_tensor, generator_seed
 from binocle.encoding._dense import DenseWriter
 from binocle.encoding._fast import FastEncoder
+from binocle.encoding._recall import tensor_bounds, tensor_scale
 from binocle.encoding._strings import observation_string
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt, is_finite
 from binocle.game import apply, legal_actions, observe, start
@@ -142,8 +142,8 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.normalised = normalised
         self._scale: np.ndarray | None = None
         if normalised:
-            self._scale = np.asarray(E.tensor_scale(self.profile, "observation"), np.float32)
-            low, high = E.tensor_bounds(self.profile, "observation", normalised=True)
+            self._scale = np.asarray(tensor_scale(self.profile, "observation"), np.float32)
+            low, high = tensor_bounds(self.profile, "observation", normalised=True)
             box_low = np.clip(np.asarray(low, np.float32), -_BOUND, _BOUND)
             box_high = np.clip(np.asarray(high, np.float32), -_BOUND, _BOUND)
             self.observation_space = spaces.Box(box_low, box_high, dtype=np.float32)
