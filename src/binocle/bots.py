@@ -341,7 +341,7 @@ def __getattr__(name: str) -> Any:
     path = _SEARCH_BOTS.get(name)
     if path is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return _import(path)
+    return _import(path, own=True)
 
 
 def __dir__() -> list[str]:
@@ -438,7 +438,7 @@ def _target(name: str) -> object:
     """What a name stands for: a built-in, registered or entry-point bot (loaded now)."""
     if name in _BUILTIN:
         found = _BUILTIN[name]
-        return _import(found) if isinstance(found, str) else found
+        return _import(found, own=True) if isinstance(found, str) else found
     if name in _REGISTERED:
         return _REGISTERED[name]
     if name in _PLUGINS:
@@ -462,8 +462,9 @@ def _target(name: str) -> object:
     return target
 
 
-def _import(path: str) -> object:
-    """The object an importable path ``module:attribute`` names."""
+def _import(path: str, own: bool = False) -> object:
+    """The object an importable path ``module:attribute`` names: a bot class, or
+    with ``own`` (the library's own paths, never text from outside) a factory."""
     module, _, attr = path.partition(":")
     try:
         obj: object = importlib.import_module(module)
@@ -476,6 +477,8 @@ def _import(path: str) -> object:
             obj = getattr(obj, part)
         except AttributeError:
             raise InvalidArgumentError(f"no {attr!r} in {module!r} (the bot {path!r})") from None
+    if own and _is_factory(obj):
+        return obj
     if not (isinstance(obj, type) and callable(getattr(obj, "choose", None))):
         raise InvalidArgumentError(
             f"{path!r} is {type(obj).__name__}, not a bot class (a class with a choose"
@@ -633,7 +636,7 @@ def resolve_bot(spec: BotSpec, seed: int | None = None, *, fresh: bool = False) 
         command = spec.lstrip()[4:].strip()
         if not command:
             raise InvalidArgumentError("a cmd: bot spec names a command: 'cmd:./mybot --level 3'")
-        return _build(_import(_COMMAND_BOT), "cmd", seed, {"command": command})
+        return _build(_import(_COMMAND_BOT, own=True), "cmd", seed, {"command": command})
     if isinstance(spec, str):
         m = _SPEC.match(spec)
         if m is None:
