@@ -10,13 +10,18 @@ import concurrent.futures as cf
 import json
 import math
 import os
+import threading
+from typing import Any
 
 import pytest
 
 import binocle
 from binocle import InvalidArgumentError
+from binocle import encoding as E
+from binocle.bots import BotError, BotTimeoutError, play_game
 from binocle.cli import main
 from binocle.duplicate import _report, play_deal, wilson
+from binocle.encoding import PolicyBot
 
 
 def test_every_bot_sits_in_every_seat_of_every_deal() -> None:
@@ -126,6 +131,27 @@ def test_results_do_not_depend_on_how_the_work_is_split() -> None:
     assert serial == threads == procs
 
 
+class CountingExecutor(cf.ThreadPoolExecutor):
+    """A thread pool that counts the tasks it is given."""
+
+    submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_cheap_deals_travel_in_batches() -> None:
+    """Arena docs: deals go to an executor in batches sized to the bots' cost (the first
+    deal timed by CPU), at least 16 batches; the report is the serial one."""
+    bots = ["baseline", "random"]
+    serial = binocle.arena("classic", bots, deals=64, seed=2)
+    with CountingExecutor(2) as ex:
+        batched = binocle.arena("classic", bots, deals=64, seed=2, executor=ex)
+    assert batched == serial
+    assert 16 <= ex.submitted <= 32  # baseline deals cost milliseconds: 2 to 4 a task
+
+
 def test_a_dask_cluster_gives_the_serial_results() -> None:
     """On a Dask LocalCluster (extra binocle[distributed]) the report equals the serial one."""
     if os.environ.get("CI"):
@@ -173,6 +199,136 @@ def test_bad_arguments_raise_documented_errors(call: object, message: str) -> No
     """Wrong line-ups and settings are refused with InvalidArgumentError."""
     with pytest.raises(InvalidArgumentError, match=message):
         call()  # type: ignore[operator]
+
+
+# -- bots held to a contract ---------------------------------------------------------------
+
+#: Set by the test that blocks a bot on it, to let the bot's thread end.
+RELEASE = threading.Event()
+
+
+class FailingBot:
+    """Plays the first legal action, and raises at its ``fail_at``-th move."""
+
+    def __init__(self, seed: int | None = None, fail_at: int = 5) -> None:
+        self.moves = 0
+        self.fail_at = fail_at
+
+    def choose(self, view: binocle.View) -> binocle.Action:
+        self.moves += 1
+        if self.moves == self.fail_at:
+            raise ZeroDivisionError("the bot's own bug")
+        return view.legal_actions[0]
+
+
+class BlockingBot:
+    """Never answers until ``RELEASE`` is set."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        pass
+
+    def choose(self, view: binocle.View) -> binocle.Action:
+        RELEASE.wait()
+        return view.legal_actions[0]
+
+
+class FailsAtDeal:
+    """Plays first legal actions; raises once ``_DEALS_DONE`` (set by the arena's
+    progress) reaches 2, so in the third deal, the two before it played."""
+
+    name = "fails-at-deal"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def choose(self, view: binocle.View) -> binocle.Action:
+        if _DEALS_DONE[0] >= 2:
+            raise RuntimeError("boom")
+        return view.legal_actions[0]
+
+
+_DEALS_DONE = [0]
+
+
+def test_a_bots_exception_names_the_bot_seat_and_deal() -> None:
+    """Bots page, "Bots held to a contract": a bot that raises stops play_game and the
+    arena with BotError naming the bot, its seat, the hand and the deal (its exception
+    the cause); in the arena the report of the deals before it is kept."""
+    with pytest.raises(BotError, match=r"'FailingBot' \(seat 1, hand 1") as info:
+        play_game("classic", ["baseline", FailingBot], seed=4)
+    assert info.value.seat == 1 and isinstance(info.value.__cause__, ZeroDivisionError)
+    assert info.value.seed == 4 and info.value.deal is None
+    with pytest.raises(BotError, match="deal 0") as info:
+        binocle.arena("classic", ["baseline", FailingBot], deals=3, seed=1)
+    assert info.value.deal == 0 and info.value.report is None
+    _DEALS_DONE[0] = 0
+
+    def progress(done: int, total: int) -> None:
+        _DEALS_DONE[0] = done
+
+    with pytest.raises(BotError) as info:
+        binocle.arena("classic", ["baseline", FailsAtDeal], deals=5, seed=1, progress=progress)
+    assert info.value.deal == 2 and info.value.bot == "fails-at-deal"
+    assert info.value.report is not None and info.value.report.deals == 2
+
+
+def test_a_bot_that_does_not_answer_in_time_stops_the_game() -> None:
+    """Bots page, "Bots held to a contract": with a time limit per move, a bot that has
+    not answered by then stops play_game and the arena with BotTimeoutError naming it
+    (here a bot blocked on an event, under a generous limit); a limit that is not a
+    positive number is refused."""
+    RELEASE.clear()
+    try:
+        with pytest.raises(BotTimeoutError, match=r"seat 0, hand 1.*did not answer choose"):
+            play_game("classic", [BlockingBot, "baseline"], seed=1, time_limit=1.0)
+        with pytest.raises(BotTimeoutError) as info:
+            binocle.arena("classic", ["baseline", BlockingBot], deals=2, seed=2, time_limit=1.0)
+        assert info.value.deal == 0 and info.value.seat in (0, 1)
+    finally:
+        RELEASE.set()
+    s = play_game("classic", ["baseline", "random"], seed=3, time_limit=60.0)
+    assert binocle.is_over(s)
+    for bad in (0, -1.0, float("nan"), "1", True):
+        with pytest.raises(InvalidArgumentError, match="time_limit"):
+            play_game("classic", None, seed=1, time_limit=bad)
+
+
+# -- a policy as a bot -----------------------------------------------------------------------
+
+
+def lowest_legal_id(observation: object, mask: object) -> int:
+    """A policy: the lowest legal id."""
+    import numpy as np
+
+    assert isinstance(observation, np.ndarray) and observation.dtype == np.float32
+    assert isinstance(mask, np.ndarray) and mask.dtype == np.int8
+    return int(np.flatnonzero(mask)[0])
+
+
+class LowestPolicyBot(PolicyBot):
+    """The policy above as a bot class, as spec text and ``binocle serve`` name one."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(lowest_legal_id, normalised=True, name="lowest-id")
+
+
+def test_a_policy_plays_as_a_bot_in_the_arena() -> None:
+    """AI page, "A policy as a bot": PolicyBot wraps a function of (observation, mask)
+    returning an id; the arena takes it as an object and, by its class's path, as spec
+    text; its moves are the legal actions its ids stand for."""
+    pytest.importorskip("numpy")
+    r = binocle.arena("classic", [PolicyBot(lowest_legal_id, name="lowest"), "random"], deals=2)
+    assert r.get("lowest").hands == 4
+    r = binocle.arena("cutthroat", [f"{__name__}:LowestPolicyBot", "baseline", "random"], deals=1)
+    assert r.get(f"{__name__}:LowestPolicyBot").hands == 3
+    s = binocle.new_game("classic", seed=2)
+    v = binocle.observe(s, s.current_player)
+    assert LowestPolicyBot().choose(v) == E.action_from_id(s, E.legal_ids(s)[0])
+    with pytest.raises(binocle.InvalidArgumentError, match="not an action id"):
+        PolicyBot(lambda o, m: "pass").choose(v)
+    np = pytest.importorskip("numpy")
+    with pytest.raises(binocle.IllegalActionError):
+        PolicyBot(lambda o, m: int(np.flatnonzero(m == 0)[0])).choose(v)
 
 
 def test_the_reports_json_is_strict_json() -> None:

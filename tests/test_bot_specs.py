@@ -23,6 +23,7 @@ from binocle import bots as bots_module
 from binocle.bots import (
     BaselineBot,
     Bot,
+    BotNameWarning,
     ISMCTSBot,
     KnockingBot,
     RandomBot,
@@ -117,8 +118,8 @@ def test_every_kind_of_spec_resolves_to_a_bot() -> None:
         ("two words", "not a bot spec"),
         ("no_such_module_xyz:Bot", "cannot import 'no_such_module_xyz'"),
         ("binocle.bots:Nothing", "no 'Nothing' in 'binocle.bots'"),
-        ("binocle.bots:ENTRY_POINT_GROUP", "neither a bot nor a factory"),
-        (f"{__name__}:random_factory(x=2)", "has no settings"),
+        ("binocle.bots:ENTRY_POINT_GROUP", "not a bot class"),
+        (f"{__name__}:random_factory(x=2)", "not a bot class"),
         (42, "not a bot spec: int"),
         (None, "not a bot spec: NoneType"),
         (lambda seed=None: "not a bot", "made str, not a bot"),
@@ -406,3 +407,47 @@ def test_build_bot_still_works_with_a_deprecation_warning() -> None:
     with pytest.warns(DeprecationWarning, match="resolve_bot"):
         bot = build_bot("ismcts(iterations=9)", 1)
     assert isinstance(bot, ISMCTSBot) and bot.iterations == 9
+
+
+CALLED: list[object] = []
+
+
+def record_call(**kwargs: object) -> RandomBot:
+    """A function a spec text must never call."""
+    CALLED.append(kwargs)
+    return RandomBot(0)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["os:system(command='exit 3')", f"{__name__}:record_call(x=1)", f"{__name__}:record_call"],
+)
+def test_spec_text_calls_no_function(spec: str) -> None:
+    """Bots page, "Bot specs": spec text names only built-in, registered and entry-point
+    bots and bot classes; a path to any other callable is refused before it is called."""
+    with pytest.raises(InvalidArgumentError, match="not a bot class"):
+        resolve_bot(spec)
+    with pytest.raises(InvalidArgumentError, match="not a bot class"):
+        binocle.arena("classic", [spec, "baseline"], deals=1)
+    assert CALLED == []
+
+
+@pytest.mark.usefixtures("registry")
+def test_name_clashes_are_refused_or_warned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bots page, "Bot specs": an entry point named like a built-in bot is ignored with a
+    BotNameWarning (the built-in is used); register_bot refuses an entry point's name
+    unless replace=True."""
+    _fake_distribution(
+        tmp_path, {"baseline": "fakebots_mod:Careful", "good": "fakebots_mod:Careful"}
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(bots_module, "_WARNED", set())
+    with pytest.warns(BotNameWarning, match="'baseline'"):
+        names = bot_names()
+    assert "good" in names and type(make_bot("baseline")) is BaselineBot
+    with pytest.raises(InvalidArgumentError, match="entry-point bot"):
+        register_bot("good", RandomBot)
+    register_bot("good", RandomBot, replace=True)
+    assert type(make_bot("good")) is RandomBot

@@ -18,6 +18,7 @@ import binocle
 from binocle import InvalidArgumentError, Kind, Phase, Rank
 from binocle.bots import BaselineBot
 from binocle.determinize import Determinizer
+from binocle.encoding import Episode
 from helpers import two_handed_continuation
 
 
@@ -362,3 +363,76 @@ def test_an_edited_view_is_refused(edit: str) -> None:
     assert bad != v
     with pytest.raises(InvalidArgumentError):
         binocle.determinize(bad, 1)
+
+
+def _uniform_episode(profile: str, seed: int, hands: int) -> Episode:
+    """An episode of ``hands`` hands played by uniformly random legal ids (so with many
+    concessions), its chance drawn as the episode weighs it."""
+    rng = random.Random(seed)
+    ep = Episode.new(profile, hands=hands)
+    while not ep.is_terminal():
+        if ep.is_chance():
+            outcomes = ep.chance_outcomes()
+            ep = ep.apply(rng.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0])
+        else:
+            ep = ep.apply(rng.choice(ep.legal_ids()))
+    return ep
+
+
+@pytest.mark.parametrize("seed", [1, 12, 22])
+def test_views_of_multi_hand_episodes_with_concessions(seed: int) -> None:
+    """Cutthroat rules, Conceding, and Melds: a hand the bidder conceded after the melds
+    scores each other player the meld he showed; an earlier hand is sampled so that it
+    ends as the view's results say, melds included.  Every seat's view of a two-hand
+    episode (uniformly random moves: hands conceded after melding) is sampled, never
+    refused, and the sample shows the seat exactly that view."""
+    ep = _uniform_episode("cutthroat", seed, 2)
+    assert any(r.outcome == "conceded" for r in ep.state.results)
+    for seat in range(3):
+        v = ep.view(seat)
+        assert binocle.observe(binocle.determinize(v, seed), seat) == v
+
+
+def test_fresh_meld_cards_are_held_besides_those_laid_down() -> None:
+    """Three-handed rules, Melds: the cards an announcement names before ``+`` are laid
+    down fresh, so a player who announced ``four kings KH KC + KD KS`` after ``marriage
+    KH QH`` holds two Kings of hearts.  A view showing such announcements is sampled
+    with both copies in that player's hand, for any seed."""
+    s = binocle.new_game(
+        "three-handed(target=300,claim_overlooked=true,lowest_pays=true,grand_binocle=true)",
+        seed=3007142936,
+        dealer=2,
+    )
+    moves = (
+        "pass, dix, pass, meld marriage KS QS, meld marriage KD QD, meld marriage KH QH,"
+        " meld four queens QC + QD QH QS, meld four kings KH KC + KD KS,"
+        " meld royal marriage QC + KC, meld royal marriage KC + QC#6, pass, pass,"
+        " meld marriage KD QD, pass"
+    )
+    for text in moves.split(", "):
+        s = binocle.apply(s, text)
+    v = binocle.observe(s, 1)
+    for seed in range(12):
+        t = binocle.determinize(v, seed)
+        assert binocle.observe(t, 1) == v
+        assert t.hands[0].count(binocle.Card("KH")) == 2
+
+
+def test_a_meld_that_reached_the_target_is_sampled() -> None:
+    """Cutthroat rules, Conceding, and The end of the game: when the bidder concedes,
+    each other player scores the meld he showed, and a score reaching the target ends
+    the game.  Whether the hand ended the game follows from the hidden melds, not from
+    the actions alone: a view of such a game is sampled, the sample ending the game
+    with the same melds."""
+    s = binocle.new_game("cutthroat(min_bid=10,max_bid=400,target=300)", seed=2560158802, dealer=2)
+    moves = (
+        "bid 200, bid 250, bid 290, bid 350, bid 380, pass, bid 400, pass, discard AC,"
+        " discard KH, discard KS, trump D, meld, meld, meld, concede"
+    )
+    for text in moves.split(", "):
+        s = binocle.apply(s, text)
+    assert binocle.is_over(s)
+    v = binocle.observe(s, 0)
+    for seed in range(2):
+        t = binocle.determinize(v, seed)
+        assert binocle.observe(t, 0) == v and t.results[0].meld == s.results[0].meld

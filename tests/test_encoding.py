@@ -323,3 +323,30 @@ def test_classic_episode_states_replay_from_their_history() -> None:
             assert binocle.loads(binocle.dumps(ep.state)) == ep.state
     assert ep.state.results[-1].outcome == "played"
     assert binocle.loads(binocle.dumps(ep.state)) == ep.state
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_action_functions_take_a_view(name: str) -> None:
+    """AI page, "A policy as a bot": legal_ids, legal_mask, action_id and action_from_id
+    take the View a bot receives and answer as the state does for the seat to act (meld
+    table plays and announcements over table cards included); for a seat not to act
+    there are no legal ids, and an id is refused as not legal."""
+    checked = 0
+    for seed in range(3):
+        for s in _playout(name, seed, 400)[::3]:
+            p = s.current_player
+            if p is None:
+                continue
+            v = binocle.observe(s, p)
+            ids = E.legal_ids(s)
+            assert E.legal_ids(v) == ids and E.legal_mask(v) == E.legal_mask(s)
+            for i in ids:
+                a = E.action_from_id(v, i)
+                assert a == E.action_from_id(s, i) and E.action_id(v, a) == i
+                checked += 1
+            other = binocle.observe(s, (p + 1) % s.profile.players)
+            assert E.legal_ids(other) == ()
+            if ids:
+                with pytest.raises(binocle.IllegalActionError):
+                    E.action_from_id(other, ids[0])
+    assert checked > 50

@@ -77,6 +77,18 @@ def test_a_seed_fixes_the_episode_and_seats_and_dealers_vary() -> None:
     assert dealers == {0, 1, 2} and seats == {0, 1, 2}
 
 
+def test_a_seeded_reset_is_a_new_environments_first() -> None:
+    """AI page, "Seeds": a reset with a seed gives the episode that a new environment's
+    first reset with that seed gives (dealer, seat and deal), whatever came before."""
+    env = BinocleEnv("cutthroat", seat="random")
+    env.reset(seed=4)
+    for _ in range(5):
+        env.reset()
+    fresh = BinocleEnv("cutthroat", seat="random")
+    np.testing.assert_array_equal(env.reset(seed=7)[0], fresh.reset(seed=7)[0])
+    assert env.state == fresh.state and env.seat == fresh.seat
+
+
 def test_illegal_ids_and_bad_settings() -> None:
     """By default an illegal id raises IllegalActionError and changes nothing; with a
     reward it ends the episode; bad settings raise InvalidArgumentError."""
@@ -123,3 +135,33 @@ def test_reset_takes_none_or_a_whole_number_from_zero() -> None:
     obs, _ = env.reset(seed=np.int64(4))  # type: ignore[arg-type]
     again, _ = BinocleEnv("cutthroat").reset(seed=4)
     assert (obs == again).all()
+
+
+@pytest.mark.parametrize("profile", sorted(IDS))
+def test_normalised_observations(profile: str) -> None:
+    """AI page, "Gymnasium": normalised=True divides the observation by tensor_scale, as
+    PettingZoo's does; the Box has tensor_bounds' normalised bounds and holds every
+    observation; check_env passes with it (and illegal= a reward)."""
+    raw = BinocleEnv(profile, opponents="baseline")
+    scaled = BinocleEnv(profile, opponents="baseline", normalised=True, illegal=-1.0)
+    scale = np.asarray(E.tensor_scale(profile, "observation"), np.float32)
+    a, info = raw.reset(seed=3)
+    b, _ = scaled.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        np.testing.assert_allclose(b, a / scale, rtol=1e-6)
+        assert scaled.observation_space.contains(b)
+        ids = np.flatnonzero(info["action_mask"])
+        if len(ids) == 0:
+            break
+        pick = int(rng.choice(ids))
+        a, _, done, _, info = raw.step(pick)
+        b, _, _, _, _ = scaled.step(pick)
+        if done:
+            break
+    made = gymnasium.make(IDS[profile], illegal=-1.0, opponents="baseline", normalised=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(made.unwrapped)
+    with pytest.raises(binocle.InvalidArgumentError, match="normalised"):
+        BinocleEnv(profile, normalised=1)

@@ -416,6 +416,32 @@ def test_resample_from_infostate() -> None:
     assert len(others) > 1
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_resampler_answers_every_decision_of_multi_hand_episodes(seed: int) -> None:
+    """AI page, "OpenSpiel": the resampler answers at every decision of a two-hand
+    cutthroat episode played by random ids (hands conceded after the melds among
+    them), and the player cannot tell the state it gives from the one it was
+    given: the same information state (his own cards of the earlier hand included)."""
+    game = pyspiel.load_game("python_binocle_cutthroat(hands=2)")
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    asked = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        player = state.current_player()
+        if state.episode.state.results:
+            new = bos.resampler(state, player, random.Random(asked))
+            assert new.information_state_string(player) == state.information_state_string(player)
+            asked += 1
+        legal = state.legal_actions()
+        concede = [a for a in legal if state.action_to_string(player, a) == "concede"]
+        state.apply_action(rng.choice(concede if concede and rng.random() < 0.3 else legal))
+    assert asked > 5 and any(r.outcome == "conceded" for r in state.episode.state.results)
+
+
 def test_factored_observation_strings() -> None:
     """AI page, "OpenSpiel": the public observation string holds the public lines, hand
     sizes among them; the private string holds the seat's own cards only."""

@@ -190,17 +190,24 @@ def test_bad_arguments_and_illegal_actions() -> None:
 
 
 def test_dealer_option() -> None:
-    """AI page, "PettingZoo": dealer is a seat, "rotate" (the next seat at each reset)
-    or "random" (drawn from the seeded generator at each reset)."""
+    """AI page, "PettingZoo" and "Seeds": dealer is a seat, "rotate" (the next seat at
+    each reset, a seeded reset starting again at 0) or "random" (drawn from the seeded
+    generator at each reset).  A seeded reset is a new environment's first: the same
+    seed gives the same episode, dealer and hands included, whatever came before."""
     e = raw_env("classic", dealer=1)
     e.reset(seed=0)
     assert e.episode.state.dealer == 1
     e = raw_env("cutthroat", dealer="rotate")
-    seats = []
-    for _ in range(4):
-        e.reset(seed=3)
+    seats, hands = [], []
+    for _ in range(3):
+        e.reset(seed=7)
         seats.append(e.episode.state.dealer)
-    assert seats == [0, 1, 2, 0]
+        hands.append(e.episode.state.hands[0])
+    assert seats == [0, 0, 0] and hands[0] == hands[1] == hands[2]
+    for _ in range(3):
+        e.reset()
+        seats.append(e.episode.state.dealer)
+    assert seats[3:] == [1, 2, 0]
 
     def random_seats(seed: int) -> list[int]:
         e = raw_env("three-handed", dealer="random")

@@ -125,6 +125,22 @@ def test_dealers_rotate_and_a_seed_fixes_the_run() -> None:
     assert fixed.dealers.tolist() == [1, 1]
 
 
+def test_a_seeded_reset_is_a_new_environments_first() -> None:
+    """AI page, "Seeds": a reset with a seed gives the games, dealers included, that a
+    new environment built with that seed gives, whatever was played before."""
+    env = VectorEnv("cutthroat", num_envs=3, seed=1)
+    env.reset()
+    rng = np.random.default_rng(0)
+    mask = env.action_masks
+    for _ in range(400):
+        _, mask, _, _ = env.step(_random(mask, rng))
+    assert env.dealers.tolist() != [0, 1, 2]  # the rotation moved on
+    fresh = VectorEnv("cutthroat", num_envs=3, seed=9)
+    np.testing.assert_array_equal(env.reset(seed=9)[0], fresh.reset()[0])
+    assert env.dealers.tolist() == fresh.dealers.tolist() == [0, 1, 2]
+    assert all(env.state(i) == fresh.state(i) for i in range(3))
+
+
 def test_illegal_ids_and_bad_arguments_are_refused() -> None:
     """An illegal id raises IllegalActionError naming its game and changes no game;
     wrong settings and actions of the wrong shape raise InvalidArgumentError."""
@@ -164,6 +180,16 @@ def test_illegal_ids_and_bad_arguments_are_refused() -> None:
     with pytest.raises(binocle.InvalidArgumentError):
         env.reset(seed=-3)
     assert env.state(1) == states[1]  # the refused reseed changed nothing
+
+
+def test_the_number_of_games_is_bounded() -> None:
+    """AI page, "VectorEnv": num_envs is 1 to MAX_ENVS; a larger count is refused with
+    InvalidArgumentError naming the bound, before anything is allocated."""
+    from binocle.vector import MAX_ENVS
+
+    for n in (MAX_ENVS + 1, 10**6, 10**30):
+        with pytest.raises(binocle.InvalidArgumentError, match=f"1 to {MAX_ENVS}"):
+            VectorEnv("cutthroat", num_envs=n)
 
 
 def test_hands_played_out_are_counted_apart_from_hands_ended_early() -> None:

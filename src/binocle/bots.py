@@ -12,9 +12,10 @@ the player to act (:func:`knocker` does the asking).
 Bot specs.  Every runner (:func:`play_game`, :func:`binocle.arena`, the
 ``binocle`` commands, the web front end) takes its bots as *specs*, which
 :func:`resolve_bot` turns into bots: a name (``"baseline"``), a name with
-settings (``"ismcts(iterations=400)"``), an importable path
-(``"mypkg.mod:MyBot"``, ``"mypkg.mod:MyBot(depth=2)"``), an external engine's
-command (``"cmd:./mybot --level 3"``, :mod:`binocle.engine`), a bot object, or a
+settings (``"ismcts(iterations=400)"``), the importable path of a bot class
+(``"mypkg.mod:MyBot"``, ``"mypkg.mod:MyBot(depth=2)"``; text names no other
+callable, so none runs from it), an external engine's command
+(``"cmd:./mybot --level 3"``, :mod:`binocle.engine`), a bot object, or a
 factory (a class or function called with the ``seed`` keyword, returning a
 bot).  Names are the built-in bots, those added with :func:`register_bot` and
 those other distributions declare in the entry-point group ``binocle.bots``
@@ -30,6 +31,8 @@ import importlib.metadata
 import inspect
 import random
 import re
+import threading
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -46,8 +49,11 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "BaselineBot",
     "Bot",
+    "BotError",
     "BotFactory",
+    "BotNameWarning",
     "BotSpec",
+    "BotTimeoutError",
     "ISMCTSBot",  # noqa: F822  (module __getattr__: defined in binocle.ismcts)
     "KnockingBot",
     "PIMCBot",  # noqa: F822
@@ -98,6 +104,58 @@ class KnockingBot(Bot, Protocol):
 BotFactory = Callable[..., Bot]
 #: What a runner accepts for a seat: a name or spec text, a bot, or a factory.
 BotSpec = str | Bot | Callable[..., Bot]
+
+
+class BotError(BinocleError):
+    """A bot failed during a game: its ``choose`` or ``knock`` raised (the exception
+    is the ``__cause__``), or it took longer than the time limit per move
+    (:class:`BotTimeoutError`).
+
+    Attributes: ``bot`` (its label, :func:`bot_label`), ``seat``, ``hand`` (the
+    hand of the game, from 1), ``seed`` (the game's seed, or None) and ``deal``
+    (the arena's deal, from 0, or None outside :func:`binocle.arena`).  In the
+    arena, ``report`` is the report of the deals played before that one (None
+    when there are none): the record is kept up to the failure.
+    """
+
+    bot: str
+    seat: int
+    hand: int
+    seed: int | None
+    deal: int | None
+    report: Any
+
+    def __init__(
+        self,
+        message: str,
+        bot: str = "",
+        seat: int = 0,
+        hand: int = 1,
+        seed: int | None = None,
+        deal: int | None = None,
+        report: Any = None,
+    ) -> None:
+        super().__init__(message)
+        self.bot, self.seat, self.hand, self.seed, self.deal = bot, seat, hand, seed, deal
+        self.report = report
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a worker process raising it) with its attributes.
+        return (
+            type(self),
+            (str(self), self.bot, self.seat, self.hand, self.seed, self.deal, self.report),
+        )
+
+
+class BotTimeoutError(BotError):
+    """A bot took longer than the time limit per move (wall clock) to choose: the
+    game stops there.  Python cannot stop a thread, so the bot's call is left to
+    end on its own in the background."""
+
+
+class BotNameWarning(UserWarning):
+    """Two bots share a name: an entry point named like a built-in bot, or two
+    entry points of one name (the built-in, or the first, is the one used)."""
 
 
 class RandomBot:
@@ -283,7 +341,7 @@ def __getattr__(name: str) -> Any:
     path = _SEARCH_BOTS.get(name)
     if path is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return _import(path)
+    return _import(path, own=True)
 
 
 def __dir__() -> list[str]:
@@ -293,6 +351,8 @@ def __dir__() -> list[str]:
 _REGISTERED: dict[str, Callable[..., Bot]] = {}
 #: Entry points already loaded in this process, by name.
 _PLUGINS: dict[str, object] = {}
+#: The name clashes of entry points already warned of, as (name, value).
+_WARNED: set[tuple[str, str]] = set()
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 _SPEC = re.compile(
     r"\s*(?P<target>[A-Za-z_][\w-]*|[A-Za-z_][\w.]*:[A-Za-z_][\w.]*)\s*(?:\((?P<args>.*)\))?\s*\Z",
@@ -310,7 +370,18 @@ def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
         return {}
     out: dict[str, importlib.metadata.EntryPoint] = {}
     for ep in found:
-        out.setdefault(ep.name, ep)
+        if ep.name in _BUILTIN or ep.name in out:
+            first = "a built-in bot" if ep.name in _BUILTIN else f"entry point {out[ep.name].value}"
+            key = (ep.name, ep.value)
+            if key not in _WARNED:
+                _WARNED.add(key)
+                warnings.warn(
+                    f"the entry point {ep.name!r} ({ep.value}) is ignored: {first} has that name",
+                    BotNameWarning,
+                    stacklevel=3,
+                )
+            continue
+        out[ep.name] = ep
     return out
 
 
@@ -326,8 +397,9 @@ def register_bot(name: str, factory: Callable[..., Bot], *, replace: bool = Fals
     """Make ``factory`` known by ``name`` to :func:`make_bot` and every runner.
 
     ``factory`` is a class or function called with the ``seed`` keyword (when it
-    takes one) and the settings given, returning a bot.  A name already registered
-    is refused unless ``replace``; a built-in bot's name is always refused.  A name
+    takes one) and the settings given, returning a bot.  A name already registered,
+    or declared by an entry point (:data:`ENTRY_POINT_GROUP`), is refused unless
+    ``replace``; a built-in bot's name is always refused.  A name
     is letters, digits, ``_`` and ``-``, not starting with a digit or ``-``.
     """
     if not isinstance(name, str) or not _NAME.match(name):
@@ -345,6 +417,11 @@ def register_bot(name: str, factory: Callable[..., Bot], *, replace: bool = Fals
         raise InvalidArgumentError(
             f"a bot {name!r} is registered already (replace=True replaces it)"
         )
+    if name not in _REGISTERED and not replace and name in _entry_points():
+        raise InvalidArgumentError(
+            f"{name!r} is the name of an entry-point bot ({_entry_points()[name].value}):"
+            " choose another, or replace=True to shadow it"
+        )
     _REGISTERED[name] = factory
 
 
@@ -361,7 +438,7 @@ def _target(name: str) -> object:
     """What a name stands for: a built-in, registered or entry-point bot (loaded now)."""
     if name in _BUILTIN:
         found = _BUILTIN[name]
-        return _import(found) if isinstance(found, str) else found
+        return _import(found, own=True) if isinstance(found, str) else found
     if name in _REGISTERED:
         return _REGISTERED[name]
     if name in _PLUGINS:
@@ -385,8 +462,9 @@ def _target(name: str) -> object:
     return target
 
 
-def _import(path: str) -> object:
-    """The object an importable path ``module:attribute`` names."""
+def _import(path: str, own: bool = False) -> object:
+    """The object an importable path ``module:attribute`` names: a bot class, or
+    with ``own`` (the library's own paths, never text from outside) a factory."""
     module, _, attr = path.partition(":")
     try:
         obj: object = importlib.import_module(module)
@@ -399,9 +477,13 @@ def _import(path: str) -> object:
             obj = getattr(obj, part)
         except AttributeError:
             raise InvalidArgumentError(f"no {attr!r} in {module!r} (the bot {path!r})") from None
-    if not _is_factory(obj) and not _is_bot(obj):
+    if own and _is_factory(obj):
+        return obj
+    if not (isinstance(obj, type) and callable(getattr(obj, "choose", None))):
         raise InvalidArgumentError(
-            f"{path!r} is {type(obj).__name__}: neither a bot nor a factory of bots"
+            f"{path!r} is {type(obj).__name__}, not a bot class (a class with a choose"
+            " method): spec text names only bot classes, built-in, registered and"
+            " entry-point bots (register_bot gives a factory a name)"
         )
     return obj
 
@@ -532,9 +614,11 @@ def resolve_bot(spec: BotSpec, seed: int | None = None, *, fresh: bool = False) 
       exploration=0.5)"``: :func:`make_bot` with those settings (values are
       Python literals, or the words none, true, false and other bare words as
       text: ``auction=search``);
-    - an importable path ``"module:attribute"``, optionally with settings,
-      ``"mypkg.bots:MyBot(depth=2)"``: the attribute, a factory called as for a
-      name (or a bot object, copied);
+    - an importable path ``"module:Class"``, optionally with settings,
+      ``"mypkg.bots:MyBot(depth=2)"``: a bot class (one with a ``choose``
+      method), called as for a name.  Nothing else is called from text: a
+      path naming a function or any other object is refused before anything
+      is called (give a factory a name with :func:`register_bot`);
     - ``"cmd:<command>"``: an external engine, a program speaking the engine
       protocol (:class:`binocle.engine.ExternalBot`), ``"cmd:./mybot --level 3"``;
     - a factory (a class, or a function taking the ``seed`` keyword): called;
@@ -552,7 +636,7 @@ def resolve_bot(spec: BotSpec, seed: int | None = None, *, fresh: bool = False) 
         command = spec.lstrip()[4:].strip()
         if not command:
             raise InvalidArgumentError("a cmd: bot spec names a command: 'cmd:./mybot --level 3'")
-        return _build(_import(_COMMAND_BOT), "cmd", seed, {"command": command})
+        return _build(_import(_COMMAND_BOT, own=True), "cmd", seed, {"command": command})
     if isinstance(spec, str):
         m = _SPEC.match(spec)
         if m is None:
@@ -627,6 +711,7 @@ def play_game(
     *,
     max_hands: int | None = None,
     on_step: Callable[[GameState, Action, GameState], None] | None = None,
+    time_limit: float | None = None,
 ) -> GameState:
     """Play a game between ``bots`` (baseline bots by default) from ``seed``, to its end.
 
@@ -642,8 +727,17 @@ def play_game(
     (:func:`knocker`).  ``on_step(before, action, after)`` is called for every
     action.  Once the game is over, each bot with a ``game_over(view)`` method is
     told.  An :class:`~binocle.errors.EngineError` of a bot (an external engine
-    that failed) is raised with its ``state`` set to the state it was to act in:
-    the game up to there.
+    that failed) is raised as it is, with its ``state`` set to the state it was
+    to act in: the game up to there.
+
+    Bots are held to a contract.  A bot whose ``choose`` or ``knock`` raises
+    stops the game with :class:`BotError` naming the bot, its seat, the hand and
+    the seed (the bot's exception is its ``__cause__``).  ``time_limit``
+    (seconds, wall clock; None: none) bounds each call: a bot that has not
+    answered by then stops the game with :class:`BotTimeoutError` (each call
+    then runs in a thread of its own, left to end by itself, as Python cannot
+    stop it).  An action a bot chooses that is not legal raises
+    :class:`~binocle.errors.IllegalActionError` as ``apply`` does.
     """
     p = get_profile(profile)
     if max_hands is not None:
@@ -659,16 +753,27 @@ def play_game(
         raise InvalidArgumentError("bots is a list of bot specs, one per seat")
     if len(bots) != n:
         raise InvalidArgumentError(f"{p.name} needs {n} bots, not {len(bots)}")
+    limit = _check_limit(time_limit)
     players = [resolve_bot(b, None if seed is None else seed * 7 + i) for i, b in enumerate(bots)]
+    labels = [bot_label(b) for b in bots]
     knocks = any(callable(getattr(bot, "knock", None)) for bot in players)
+    guarded = [
+        _Guarded(bot, label, i, seed, limit)
+        for i, (bot, label) in enumerate(zip(players, labels, strict=True))
+    ]
     while s.phase is not Phase.OVER:
         cur = s.current_player
         if cur is None:
             action = legal_actions(s)[0]
         else:
-            seat = knocker(s, players) if knocks else None
+            hand = len(s.results) + 1
+            seat = knocker(s, [g.for_hand(hand) for g in guarded]) if knocks else None
             try:
-                action = claim(seat) if seat is not None else players[cur].choose(observe(s, cur))
+                action = (
+                    claim(seat)
+                    if seat is not None
+                    else guarded[cur].for_hand(hand).choose(observe(s, cur))
+                )
             except EngineError as exc:
                 if exc.state is None:
                     exc.state = s
@@ -682,3 +787,85 @@ def play_game(
         if callable(over):
             over(observe(s, i))
     return s
+
+
+def _check_limit(time_limit: object) -> float | None:
+    """A time limit per move: None, or a positive finite number of seconds."""
+    if time_limit is None:
+        return None
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not 0 < time_limit < float("inf")
+    ):
+        raise InvalidArgumentError(
+            f"time_limit is None or a positive number of seconds, not {excerpt(time_limit)}"
+        )
+    return float(time_limit)
+
+
+class _Guarded:
+    """A seat's bot as a runner calls it: what it raises becomes a :class:`BotError`
+    naming it, and each call is bounded by the time limit per move."""
+
+    def __init__(
+        self, bot: Bot, label: str, seat: int, seed: int | None, limit: float | None
+    ) -> None:
+        self.bot, self.label, self.seat, self.seed, self.limit = bot, label, seat, seed, limit
+        self.hand = 1
+        hook = getattr(bot, "knock", None)
+        if callable(hook):
+            self.knock = self._knock
+
+    def for_hand(self, hand: int) -> _Guarded:
+        self.hand = hand
+        return self
+
+    def choose(self, view: View) -> Action:
+        action: Action = self._call(self.bot.choose, view, "choose")
+        return action
+
+    def _knock(self, view: View) -> bool:
+        return bool(self._call(self.bot.knock, view, "knock"))  # type: ignore[attr-defined]
+
+    def _where(self) -> str:
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        return f"the bot {self.label!r} (seat {self.seat}, hand {self.hand}{seed})"
+
+    def _call(self, fn: Callable[[View], Any], view: View, what: str) -> Any:
+        if self.limit is None:
+            try:
+                return fn(view)
+            except EngineError:
+                raise  # an external engine's failure says so itself
+            except Exception as exc:
+                raise self._error(
+                    f"{self._where()} failed in {what}: {type(exc).__name__}: {exc}"
+                ) from exc
+        box: list[tuple[bool, Any]] = []
+
+        def run() -> None:
+            try:
+                box.append((True, fn(view)))
+            except BaseException as exc:  # handed to the runner's thread
+                box.append((False, exc))
+
+        worker = threading.Thread(target=run, name=f"bot seat {self.seat}", daemon=True)
+        worker.start()
+        worker.join(self.limit)
+        if not box:
+            raise self._error(
+                f"{self._where()} did not answer {what} within {self.limit:g} s",
+                BotTimeoutError,
+            )
+        ok, value = box[0]
+        if ok:
+            return value
+        if isinstance(value, EngineError):
+            raise value
+        raise self._error(
+            f"{self._where()} failed in {what}: {type(value).__name__}: {value}"
+        ) from value
+
+    def _error(self, message: str, kind: type[BotError] = BotError) -> BotError:
+        return kind(message, self.label, self.seat, self.hand, self.seed)

@@ -28,6 +28,7 @@ import concurrent.futures as cf
 import math
 import pickle
 import sys
+import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypedDict
@@ -35,7 +36,7 @@ from typing import Any, TypedDict
 import attrs
 
 from binocle._json import finite_json
-from binocle.bots import Bot, BotSpec, bot_label, play_game, resolve_bot
+from binocle.bots import Bot, BotError, BotSpec, _check_limit, bot_label, play_game, resolve_bot
 from binocle.errors import BinocleError, InvalidArgumentError, excerpt, is_finite, is_whole
 from binocle.profiles import get_profile
 
@@ -278,14 +279,20 @@ def _deal_seed(seed: int, deal: int) -> int:
 
 
 def play_deal(
-    profile: str, bots: tuple[BotSpec, ...], seed: int, deal: int
+    profile: str,
+    bots: tuple[BotSpec, ...],
+    seed: int,
+    deal: int,
+    time_limit: float | None = None,
 ) -> tuple[tuple[int, ...], ...]:
     """One duplicate deal: the points of every seat in every rotation (a pure function
     of its arguments, so any worker anywhere gives the same answer).
 
     Every seat of every rotation gets a new bot: a spec text or a factory is made
     with a seed that follows from ``seed``, the deal, the rotation and the seat; a
-    bot object is deep-copied, so each hand starts from the bot as it was given."""
+    bot object is deep-copied, so each hand starts from the bot as it was given.
+    ``time_limit`` is the time limit per move (:func:`binocle.bots.play_game`); a
+    bot that fails raises :class:`binocle.bots.BotError` naming this deal."""
     for what, value in (("a seed", seed), ("a deal", deal)):
         _check_whole(what, value)
     p = get_profile(profile)
@@ -296,13 +303,20 @@ def play_deal(
             resolve_bot(spec, (s_seed * 31 + r * 7 + i) % 2**62, fresh=True)
             for i, spec in enumerate(lineup)
         ]
-        s = play_game(p, players, seed=s_seed, max_hands=1)
+        try:
+            s = play_game(
+                p, players, seed=s_seed, max_hands=1, time_limit=time_limit,
+            )  # fmt: skip
+        except BotError as exc:
+            exc.deal = deal
+            exc.args = (f"deal {deal}: {exc}",)
+            raise
         out.append(tuple(s.results[0].delta) if s.results else (0,) * p.players)
     return tuple(out)
 
 
 def _play_deal_args(
-    args: tuple[str, tuple[BotSpec, ...], int, int],
+    args: tuple[str, tuple[BotSpec, ...], int, int, float | None],
 ) -> tuple[tuple[int, ...], ...]:
     return play_deal(*args)
 
@@ -316,6 +330,7 @@ def arena(
     executor: cf.Executor | None = None,
     jobs: int = 1,
     progress: bool | Callable[[int, int], None] = False,
+    time_limit: float | None = None,
 ) -> ArenaReport:
     """Play ``deals`` duplicate deals between ``bots`` (one spec per seat) and report.
 
@@ -332,9 +347,21 @@ def arena(
     ``executor``: any :class:`concurrent.futures.Executor` to run the deals on
     (for a Dask cluster: ``distributed.Client(address).get_executor()``);
     without one, ``jobs`` > 1 starts a process pool of that size, and 1 plays
-    in this process.  ``progress``: True shows a progress bar (tqdm, extra
+    in this process.  Deals travel to an executor in batches sized to the bots'
+    cost: the first deal is played here and timed (CPU), and the others go in
+    batches of about half a second of CPU each (one deal at least, and at
+    least 16 batches where there are that many deals), so cheap bots do not
+    pay a task's overhead for every deal.  The report is the same however the
+    deals are cut.  ``progress``: True shows a progress bar (tqdm, extra
     ``binocle[arena]``, on a terminal), or a function called with
     ``(done, total)`` after each deal.
+
+    Bots are held to a contract (:func:`binocle.bots.play_game`): a bot that
+    raises, or takes longer than ``time_limit`` seconds (wall clock) for one
+    move, stops the arena with :class:`binocle.bots.BotError`
+    (:class:`~binocle.bots.BotTimeoutError`) naming the bot, its seat, the hand
+    and the deal; its ``report`` is the report of the deals before that one
+    (None when there are none).
 
     >>> import binocle
     >>> r = binocle.arena("classic", ["baseline", "random"], deals=2, seed=1)
@@ -365,25 +392,33 @@ def arena(
     ):
         for b, label in zip(line, labels, strict=True):
             _check_picklable(b, label)
-    tasks = [(spec, line, seed, d) for d in range(deals)]
+    limit = _check_limit(time_limit)
+    tasks = [(spec, line, seed, d, limit) for d in range(deals)]
     tick = _progress(progress, deals)
+    done: list[Any] = [None] * deals
     try:
         if executor is None and jobs == 1:
-            results = []
-            for t in tasks:
-                results.append(_play_deal_args(t))
+            for d, t in enumerate(tasks):
+                done[d] = _play_deal_args(t)
                 tick()
         else:
             own = executor is None
             ex = cf.ProcessPoolExecutor(jobs) if executor is None else executor
             try:
-                results = _run(ex, tasks, tick)
+                _run(ex, tasks, tick, done)
             finally:
                 if own:
                     ex.shutdown(cancel_futures=True)
+    except BotError as exc:
+        # The record kept to the failure: the deals before the one that failed.
+        upto = exc.deal if exc.deal is not None else done.index(None)
+        kept = next((i for i in range(upto) if done[i] is None), upto)
+        if kept:
+            exc.report = _report(spec, labels, kept, seed, done[:kept])
+        raise
     finally:
         tick.close()
-    return _report(spec, labels, deals, seed, results)
+    return _report(spec, labels, deals, seed, done)
 
 
 def _labels(line: tuple[BotSpec, ...]) -> tuple[str, ...]:
@@ -450,16 +485,65 @@ def _progress(progress: bool | Callable[[int, int], None], total: int) -> _Tick:
     return _Tick(lambda: None, lambda: None)
 
 
-def _run(ex: cf.Executor, tasks: list[Any], tick: _Tick) -> list[tuple[tuple[int, ...], ...]]:
-    futures = {ex.submit(_play_deal_args, t): i for i, t in enumerate(tasks)}
-    out: list[Any] = [None] * len(tasks)
+#: CPU seconds of deals one task of an executor carries (at least one deal): a task
+#: costs the executor some milliseconds, so cheap bots' deals travel in batches.
+_BATCH_SECONDS = 0.5
+#: The fewest tasks a run is cut into (when it has that many deals), so that every
+#: worker of a cluster gets some and a slow one does not hold the end back long.
+_MIN_TASKS = 16
+
+
+def _play_deals(batch: list[tuple[str, tuple[BotSpec, ...], int, int, float | None]]) -> list[Any]:
+    """The deals of one task, in order."""
+    return [play_deal(*args) for args in batch]
+
+
+def _batches(tasks: list[Any], first_cost: float) -> list[list[Any]]:
+    """``tasks`` cut into consecutive batches of about :data:`_BATCH_SECONDS` of CPU
+    each (``first_cost``: the CPU seconds one deal took), at least
+    :data:`_MIN_TASKS` batches where there are that many deals."""
+    per = max(1, int(_BATCH_SECONDS / max(first_cost, 1e-4)))
+    per = min(per, max(1, len(tasks) // _MIN_TASKS))
+    return [tasks[i : i + per] for i in range(0, len(tasks), per)]
+
+
+def _run(ex: cf.Executor, tasks: list[Any], tick: _Tick, out: list[Any]) -> None:
+    """Play ``tasks`` on ``ex``, each result into ``out`` at its deal; a failure that
+    leaves the earlier deals unplayed waits for them (the record kept to there).
+
+    The first deal is played here, timed by CPU, and the others sent in batches
+    sized by that cost (:func:`_batches`)."""
+    if not tasks:
+        return
+    started = time.process_time()
+    out[0] = _play_deal_args(tasks[0])
+    tick()
+    batches = _batches(tasks[1:], time.process_time() - started)
+    futures: dict[cf.Future[list[Any]], tuple[int, int]] = {}
+    at = 1
+    for batch in batches:
+        futures[ex.submit(_play_deals, batch)] = (at, len(batch))
+        at += len(batch)
     for fut in cf.as_completed(futures):
+        first, n = futures[fut]
         try:
-            out[futures[fut]] = fut.result()
-        except BinocleError:
+            got = fut.result()
+        except BotError as exc:
+            deal = exc.deal if exc.deal is not None else first
+            for other, (i, _) in futures.items():
+                if i > deal:
+                    other.cancel()
+            for other, (i, k) in futures.items():
+                if i < deal and out[i] is None and other is not fut:
+                    try:
+                        out[i : i + k] = other.result()
+                    except BinocleError:
+                        break
+            exc.deal = deal
             raise
-        tick()
-    return out
+        out[first : first + n] = got
+        for _ in range(n):
+            tick()
 
 
 def _report(

@@ -35,6 +35,7 @@ from binocle.core import GameState, Phase
 from binocle.encoding._arrays import dense_mask, dense_tensor, generator_seed
 from binocle.encoding._dense import DenseWriter
 from binocle.encoding._fast import FastEncoder
+from binocle.encoding._recall import tensor_bounds, tensor_scale
 from binocle.encoding._strings import observation_string
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt, is_finite
 from binocle.game import apply, legal_actions, observe, start
@@ -69,7 +70,11 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
     changes) or a reward (a finite number): the episode ends at once with that reward
     and ``info["illegal"]`` True (tools that sample any id, as Gymnasium's
     ``check_env`` does, need this).  ``render_mode``: None, ``"ansi"`` (the
-    seat's view as text) or ``"human"`` (that text printed).
+    seat's view as text) or ``"human"`` (that text printed).  ``normalised``:
+    True divides points and counts by :func:`binocle.encoding.tensor_scale`
+    (the observation Box then has the bounds
+    :func:`binocle.encoding.tensor_bounds` gives, points within ±1e7), as
+    PettingZoo's and OpenSpiel's ``normalised`` do.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 - Gymnasium reads it
@@ -84,6 +89,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
         hands: int = 1,
         illegal: str | float = "raise",
         render_mode: str | None = None,
+        normalised: bool = False,
         **options: Any,
     ) -> None:
         self.profile = get_profile(profile, **options)
@@ -105,6 +111,8 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
                     f"{what} is {' or '.join(map(repr, words))} or a seat 0..{players - 1},"
                     f" not {excerpt(value)}"
                 )
+        if not isinstance(normalised, bool):
+            raise InvalidArgumentError(f"normalised is True or False, not {excerpt(normalised)}")
         if illegal != "raise" and not is_finite(illegal):
             raise InvalidArgumentError(
                 f"illegal is 'raise' or a finite reward, not {excerpt(illegal)}"
@@ -131,8 +139,17 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._writer = DenseWriter(self._encoder)
         size = self._encoder.size
         self.action_space = spaces.Discrete(self._encoder.num_actions)
-        # Counts and flags lie in 0..2; points and scores far within a million.
-        self.observation_space = spaces.Box(-_BOUND, _BOUND, (size,), np.float32)
+        self.normalised = normalised
+        self._scale: np.ndarray | None = None
+        if normalised:
+            self._scale = np.asarray(tensor_scale(self.profile, "observation"), np.float32)
+            low, high = tensor_bounds(self.profile, "observation", normalised=True)
+            box_low = np.clip(np.asarray(low, np.float32), -_BOUND, _BOUND)
+            box_high = np.clip(np.asarray(high, np.float32), -_BOUND, _BOUND)
+            self.observation_space = spaces.Box(box_low, box_high, dtype=np.float32)
+        else:
+            # Counts and flags lie in 0..2; points and scores far within a million.
+            self.observation_space = spaces.Box(-_BOUND, _BOUND, (size,), np.float32)
         self._episodes = 0
         self.seat = 0 if seat == "random" else int(seat)
         self.state: GameState | None = None
@@ -231,7 +248,10 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _observation(self) -> np.ndarray:
         s = self.state
         assert s is not None
-        return dense_tensor(self._writer.tensor(s, self.seat)[0])
+        tensor = dense_tensor(self._writer.tensor(s, self.seat)[0])
+        if self._scale is not None:
+            tensor /= self._scale
+        return tensor
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         s = self.state

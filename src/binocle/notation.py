@@ -88,6 +88,15 @@ def position(subject: GameState | View, seat: int | None = None) -> str:
     return _line(head, state_summary(subject), moves_text(subject))
 
 
+def sample_view(view: View, seed: int = 0) -> GameState:
+    """A state sampled among those consistent with ``view`` by the sampler
+    :func:`binocle.determinize` sets when imported (for the modules that build on
+    this one without importing it); without it, :class:`~binocle.errors.InvalidArgumentError`."""
+    if not _SAMPLER:
+        raise InvalidArgumentError("this use of a view needs binocle.determinize imported")
+    return _SAMPLER[0](view, seed)
+
+
 def _view_text(view: View) -> str:
     if not _SAMPLER:
         raise InvalidArgumentError("the position of a view needs binocle.determinize imported")

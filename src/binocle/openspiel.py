@@ -47,7 +47,7 @@ from binocle import encoding as E
 from binocle._json import DuplicateKeyError, parse_json
 from binocle.actions import Kind
 from binocle.cards import kinds
-from binocle.core import GameState, Phase, Profile
+from binocle.core import GameState, Phase, Profile, View
 from binocle.determinize import determinize
 from binocle.encoding._episode import WalkedEpisode
 from binocle.encoding._rewards import returns_of, walk_returns
@@ -658,17 +658,29 @@ def _resample(state: BinocleState, player: int, rng: random.Random) -> BinocleSt
         raise InvalidArgumentError(f"a player is a seat 0..{n - 1}, not {player!r}")
     if state.choose_dealer:
         return state.clone()  # type: ignore[no-any-return]
-    sampled = determinize(ep.view(player), rng)
+    view = ep.view(player)
+    sampled = determinize(view, rng)
     new = BinocleState(game, E.Episode.new(ep.profile, hands=ep.hands, dealer=sampled.first_dealer))
     if game.dealer == "random":
         new = BinocleState(game, E.Episode.new(ep.profile, hands=ep.hands), True)
         new.apply_action(sampled.first_dealer)
-    _replay(new, sampled.moves(), rng)
+    _replay(new, _kept_earlier_hands(ep.state.moves(), sampled.moves(), view), rng)
     # A chance step under way (a deal or a draw partly made): the rest drawn at random.
     while len(new.episode.deck) < len(ep.deck) and new.is_chance_node():
         outcomes = new.chance_outcomes()
         new.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
     return new
+
+
+def _kept_earlier_hands(true: Any, sampled: Any, view: View) -> Any:
+    """The moves of a resampled state: the hands before the one in progress as they
+    were played (they no longer bear on the play, and the player's own cards in them
+    are part of his information state), the hand in progress as sampled."""
+    if view.phase in (Phase.DEAL, Phase.OVER):
+        return true  # between hands: nothing hidden bears on what follows
+    last_true = max(i for i, (a, _) in enumerate(true) if a.kind is Kind.DEAL)
+    last_sampled = max(i for i, (a, _) in enumerate(sampled) if a.kind is Kind.DEAL)
+    return (*true[:last_true], *sampled[last_sampled:])
 
 
 def _replay(new: BinocleState, moves: Any, rng: random.Random) -> None:

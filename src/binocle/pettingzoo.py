@@ -25,8 +25,10 @@ generator that ``reset(seed=...)`` seeds, so a seed fixes the episode.  An
 episode plays ``hands`` hands (default 1) or ends with the game.
 
 ``dealer`` is the seat that deals the episode's first hand (default 0), or
-``"rotate"`` (each reset the next seat, starting at 0) or ``"random"`` (drawn at
-each reset from the seeded generator).  ``reward`` is ``"score"`` (the default:
+``"rotate"`` (each reset the next seat, starting at 0; a seeded reset starts
+again at 0) or ``"random"`` (drawn at each reset from the seeded generator).
+A reset with a seed is a new environment's first reset: the same seed gives
+the same episode, dealer included, whatever came before.  ``reward`` is ``"score"`` (the default:
 score changes, paid at the step that ends a hand), ``"normalised"`` (the same
 scaled into [-1, 1]) or ``"win"`` (+1 to the winner, -1 to the others, at the
 end; see :func:`binocle.encoding.episode_returns`).
@@ -211,12 +213,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode: the dealer's deal, then the first agent to act is
         selected.  ``seed`` (None, or a whole number from 0) seeds the generator of
-        its chance and of the random dealers, and the action spaces; anything else
-        raises :class:`~binocle.InvalidArgumentError` and changes nothing."""
+        its chance and of the random dealers, and the action spaces, and starts the
+        ``"rotate"`` rotation again: a seeded reset is a new environment's first,
+        so a seed fixes the episode, dealer included.  Anything else raises
+        :class:`~binocle.InvalidArgumentError` and changes nothing."""
         seed = generator_seed(seed)
         if seed is not None:
+            # A seeded reset is a new environment's first: the rotation starts again.
             self._rng = np.random.default_rng(seed)
             self._space_seed = seed
+            self._resets = 0
         if self.dealer == "random":
             seat = int(self._rng.integers(self.profile.players))
         elif self.dealer == "rotate":

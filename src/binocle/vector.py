@@ -52,7 +52,13 @@ from binocle.profiles.classic import Classic
 from binocle.profiles.cutthroat import Cutthroat
 from binocle.profiles.three_handed import ThreeHanded
 
-__all__ = ["VectorEnv"]
+__all__ = ["MAX_ENVS", "VectorEnv"]
+
+#: The most games one :class:`VectorEnv` holds: its arrays grow with ``num_envs``
+#: (about 14 kB a game), so a larger count is refused with
+#: :class:`~binocle.errors.InvalidArgumentError` before anything is allocated;
+#: run several environments for more.
+MAX_ENVS = 16384
 
 _DEAL = Phase.DEAL
 _OVER = Phase.OVER
@@ -61,6 +67,8 @@ _OVER = Phase.OVER
 class VectorEnv:
     """``num_envs`` games of ``profile`` (a name or a profile; options by keyword).
 
+    ``num_envs``: 1 to :data:`MAX_ENVS`; anything else raises
+    :class:`~binocle.errors.InvalidArgumentError`.
     ``hands``: hands an episode plays (default 1; it also ends with the game).
     ``dealer``: ``"rotate"`` (game ``i``'s ``k``-th episode is dealt by seat
     ``(i + k) % players``), ``"random"`` (drawn each episode) or a seat.
@@ -107,9 +115,14 @@ class VectorEnv:
         seed: int | None = None,
         **options: Any,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, int)
+            or not 1 <= num_envs <= MAX_ENVS
+        ):
             raise InvalidArgumentError(
-                f"num_envs must be a positive whole number, not {excerpt(num_envs)}"
+                f"num_envs is a whole number from 1 to {MAX_ENVS} (MAX_ENVS), not"
+                f" {excerpt(num_envs)}"
             )
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
             raise InvalidArgumentError(
@@ -170,7 +183,10 @@ class VectorEnv:
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Start a new episode in every game; return ``(observations, action_masks)``.
 
-        ``seed`` reseeds the generator of the game seeds (and the random dealers).
+        ``seed`` reseeds the generator of the game seeds (and the random dealers):
+        a reset with a seed gives the games, dealers included, that a new
+        environment built with that seed gives.  Every reset starts the
+        ``"rotate"`` rotation again (game ``i``'s first episode dealt by seat ``i``).
         """
         if seed is not None:
             self._rng = np.random.default_rng(generator_seed(seed))

@@ -10,6 +10,12 @@ Fuzz target ``determinize_whole_melds``: :func:`binocle.determinize` on genuine
 views of hands whose melds were shown whole (cutthroat, three-handed ``meld``),
 which can pin the hidden hands tightly; none may be refused.
 
+Fuzz target ``determinize_episodes``: :func:`binocle.determinize` on genuine views
+of random multi-hand episodes of every profile, played with concessions, claims
+(wrong ones included: retirements and the two-handed game after them, overlooked
+melds claimed) among the moves, seen by any seat (a retired player
+too); none may be refused.
+
 Registered in ``fuzzlib.TARGETS`` by this module's ``TARGETS``.
 """
 
@@ -246,8 +252,42 @@ def check_whole_melds(rng: random.Random, pool: fuzzlib.Pool, tally: fuzzlib.Tal
         tally.note("wrong", f"a sample whose view is not the view (seed {seed})")
 
 
+def episode_view(rng: random.Random) -> tuple[View, str]:
+    """A genuine view of a random game of a random profile, played over one to four
+    hands with concessions and claims mixed in (their share drawn per game, up
+    to one move in four), by a random seat; and how it was reached."""
+    spec = rng.choice(_lib().PROFILE_SPECS)
+    seed = rng.randrange(2**32)
+    s = binocle.new_game(spec, seed=seed, dealer=rng.randrange(2 if "classic" in spec else 3))
+    hands = rng.randrange(1, 5)
+    bold = rng.choice((0.0, 0.02, 0.1, 0.25))
+    steps = rng.randrange(40 * hands)
+    for _ in range(steps):
+        if binocle.is_over(s) or len(s.results) >= hands:
+            break
+        legal = binocle.legal_actions(s)
+        calm = [a for a in legal if a.kind not in (Kind.CLAIM, Kind.CLAIM_OVERLOOKED, Kind.CONCEDE)]
+        s = binocle.apply(s, rng.choice(calm if calm and rng.random() >= bold else legal))
+    seat = rng.randrange(s.profile.players)
+    return binocle.observe(s, seat), f"{spec} seed {seed}, seat {seat}, {len(s.results)} hands"
+
+
+def check_episodes(rng: random.Random, pool: fuzzlib.Pool, tally: fuzzlib.Tally) -> None:
+    """``determinize`` on a genuine view of a random multi-hand episode (concessions,
+    claims, retirements, overlooked melds claimed): never refused, and the sample's view is the view,
+    within 2 s."""
+    view, how = episode_view(random.Random(rng.randrange(2**32)))
+    seed = rng.randrange(2**32)
+    ok, got = _lib().timed(tally, lambda: how, lambda: binocle.determinize(view, seed))
+    if not ok and got is not None:
+        tally.note("wrong", f"a view that observe() gave refused ({how}, seed {seed}): {got}")
+    elif ok and binocle.observe(got, view.seat) != view:
+        tally.note("wrong", f"a sample whose view is not the view ({how}, seed {seed})")
+
+
 #: The targets of this module: (checker, relative cost weight for a time budget).
 TARGETS: dict[str, tuple[Callable[[random.Random, fuzzlib.Pool, fuzzlib.Tally], None], float]] = {
     "determinize": (check_determinize, 2.0),
     "determinize_whole_melds": (check_whole_melds, 1.0),
+    "determinize_episodes": (check_episodes, 1.0),
 }

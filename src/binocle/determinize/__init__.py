@@ -271,6 +271,10 @@ class Determinizer:
     :meth:`sample` to skip re-sampling earlier hands.
     """
 
+    #: Whether the view's seat watches the hand in progress without holding a card of
+    #: it (a retired player watching the two-handed game).
+    spectator = False
+
     def __init__(self, view: View) -> None:
         if not isinstance(view, View):
             raise InvalidArgumentError(f"not a view: {type(view).__name__}")
@@ -311,7 +315,7 @@ class Determinizer:
         self.current = (
             self.two_handed is None and bool(hands) and view.phase not in (Phase.DEAL, Phase.OVER)
         )
-        if self.current and not view.deck:
+        if self.current and not view.deck and not self.spectator:
             raise InvalidArgumentError(
                 "the view shows a hand in progress but nothing of its deal (view.deck):"
                 " is it a view that observe() gave?"
@@ -359,7 +363,9 @@ class Determinizer:
         m = self._models.get((i, up_dix))
         if m is None:
             current = self.current and i == len(self.hands) - 1
-            m = _Model(self.view, s, self.hands[i], i, current, up_dix, i == self.final)
+            m = _Model(
+                self.view, s, self.hands[i], i, current, up_dix, i == self.final, self.spectator
+            )
             self._models[i, up_dix] = m
         return m
 
@@ -392,9 +398,9 @@ class Determinizer:
         t: GameState | None
         for attempt in range(MAX_ATTEMPTS):
             model = models[attempt % len(models)]
-            limit = MISSES
-            if model.current:
-                limit = CURRENT_MISSES + (EXACT_ATTEMPTS if model.meld_targets else 0)
+            limit = CURRENT_MISSES if model.current else MISSES
+            if model.meld_targets:
+                limit += EXACT_ATTEMPTS
             if model.bad:
                 if all(m.bad for m in models):
                     model.propose(rng)  # raises: no deal fits
@@ -512,21 +518,25 @@ def _results_agree(got: tuple[HandResult, ...], want: tuple[HandResult, ...], be
 
 
 def _fixed_part(r: HandResult) -> tuple[Any, ...]:
-    """What of a hand's result follows from its actions alone."""
-    return (r.dealer, r.trump, r.tricks, r.bidder, r.bid, r.outcome, r.game_end)
+    """What of a hand's result follows from its actions alone (not whether it ended
+    the game: a meld can reach the target)."""
+    return (r.dealer, r.trump, r.tricks, r.bidder, r.bid, r.outcome)
 
 
 def _result_miss(
     got: tuple[HandResult, ...], want: tuple[HandResult, ...], before: int
 ) -> str | None:
     """Where a sampled hand's result misses the view's in what no hidden card decides,
-    or None.  Of a hand's result only its meld (and so whether a bid was made and
-    the score change) may depend on how the hidden cards lie: its dealer, trump,
-    bid, trick points and outcome follow from its actions."""
+    or None.  Of a hand's result only its meld (and so whether a bid was made, the
+    score change and whether the game ended with it) may depend on how the hidden
+    cards lie: its dealer, trump, bid, trick points and outcome follow from its
+    actions."""
     if len(got) > len(want) or len(got) <= before:
         return "results"  # more hands than the view's, or a hand its actions leave unfinished
     for r, w in zip(got[before:], want[before:], strict=False):
-        if _fixed_part(r) != _fixed_part(w) or (r.meld == w.meld and r.delta != w.delta):
+        if _fixed_part(r) != _fixed_part(w) or (
+            r.meld == w.meld and (r.delta, r.game_end) != (w.delta, w.game_end)
+        ):
             return "results"
     return None
 

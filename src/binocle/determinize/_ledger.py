@@ -48,6 +48,7 @@ class _Ledger:
         current: bool,
         up_dix: bool = False,
         final: bool = False,
+        spectator: bool = False,
     ) -> None:
         p = view.profile
         self.current = current
@@ -59,13 +60,16 @@ class _Ledger:
         n_seats = p.players
         size = p.pack_size
         self.size = size
-        known: tuple[Card | None, ...] = view.deck if current else (None,) * size
+        # A spectator (a retired player watching the two-handed game) holds no card
+        # of the hand in progress and saw none of its deal.
+        seen = current and not spectator
+        known: tuple[Card | None, ...] = view.deck if seen else (None,) * size
         if final and p.name == "three-handed":
             up = view.get("turn_up")
             if isinstance(up, int) and 0 <= up < 32:
                 known = (*known[:-1], CARDS[up])  # the turn-up, dealt last
         self.known = known
-        self.observer: int | None = view.seat if current else None
+        self.observer: int | None = view.seat if seen else None
         dealer = s.dealer
         if current:
             trump: int | None = None if view.trump is None else int(view.trump)
@@ -239,6 +243,7 @@ class _Ledger:
         #: The seats that announced ``meld`` (the best declaration): what they show is
         #: the whole meld of the hand they held after the dix (three-handed rules, Melds).
         whole: set[int] = set()
+        laid: list[Counter[Card]] = [Counter() for _ in range(p.players)]
         for idx, (a, actor) in enumerate(entries):
             k = a.kind
             if actor is None:
@@ -262,8 +267,11 @@ class _Ledger:
                     extra = 1 if actor == dealer and exchanged else 0
                     self._hold(actor, nine, n + extra)
             elif k is Kind.MELD and a.name is not None:
-                for c, n in Counter(a.cards).items():
-                    self._hold(actor, c, n)
+                # The cards named before ``+`` are laid down fresh: held besides every
+                # card the seat laid down before (three-handed rules, Melds).
+                for c in a.cards:
+                    laid[actor][c] += 1
+                    self._hold(actor, c, laid[actor][c])
             elif k is Kind.MELD:
                 whole.add(actor)
             elif k is Kind.PLAY and a.card is not None:

@@ -30,8 +30,9 @@ class _Model(_Ledger):
         current: bool,
         up_dix: bool = False,
         final: bool = False,
+        spectator: bool = False,
     ) -> None:
-        super().__init__(view, s, entries, index, current, up_dix, final)
+        super().__init__(view, s, entries, index, current, up_dix, final, spectator)
         self._finish(view.profile.players)
 
     def _finish(self, n_seats: int) -> None:

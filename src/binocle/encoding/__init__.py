@@ -44,6 +44,7 @@ from binocle.encoding._actions import (
 from binocle.encoding._bounds import max_decisions_per_hand, utility_bounds
 from binocle.encoding._common import kinds
 from binocle.encoding._episode import Episode
+from binocle.encoding._policy import PolicyBot
 from binocle.encoding._recall import (
     perfect_recall_string,
     perfect_recall_tensor,
@@ -58,6 +59,7 @@ from binocle.encoding._tensors import TensorLayout, information_state_tensor, ob
 __all__ = [
     "ActionSpace",
     "Episode",
+    "PolicyBot",
     "TensorLayout",
     "action_from_id",
     "action_id",

@@ -10,9 +10,10 @@ import attrs
 from binocle import actions as A
 from binocle.actions import Action, Kind, parse_action_text
 from binocle.cards import CARDS, Card, Suit
-from binocle.core import GameState, Phase, Profile
+from binocle.core import GameState, Phase, Profile, View
 from binocle.encoding._common import _check_state, _profile_of, kinds
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
+from binocle.notation import sample_view
 from binocle.rules.classic_melds import KINDS, MeldTable
 
 _FOUR_NAMES: Final = ((0, "aces"), (2, "kings"), (3, "queens"), (4, "jacks"))
@@ -331,35 +332,167 @@ def action_labels(profile: Any) -> tuple[str, ...]:
     return action_space(profile).labels
 
 
-def action_id(state: GameState, action: Action | str) -> int:
-    """The id of ``action`` (an action or its text) in ``state``'s action space."""
+def action_id(state: GameState | View, action: Action | str) -> int:
+    """The id of ``action`` (an action or its text) in ``state``'s action space.
+
+    ``state`` may be a :class:`~binocle.core.View` (what a bot receives): the id is
+    then the one the seat's state gives.
+    """
+    if isinstance(state, View):
+        return _ViewIds.of(state).id(action)
     s = _check_state(state)
     return _space(s.profile).id(s, action)
 
 
-def action_from_id(state: GameState, action_id: int) -> Action:
-    """The legal action that ``action_id`` stands for in ``state``.
+def action_from_id(state: GameState | View, action_id: int) -> Action:
+    """The legal action that ``action_id`` stands for in ``state`` (a state, or the
+    :class:`~binocle.core.View` of the seat to act).
 
     Raises :class:`~binocle.IllegalActionError` when the id is not legal there.
     """
+    if isinstance(state, View):
+        return _ViewIds.of(state).action(action_id)
     s = _check_state(state)
     return _space(s.profile).action(s, action_id)
 
 
-def legal_ids(state: GameState) -> tuple[int, ...]:
-    """The ids of the legal actions of the player to act, ascending (empty when nobody acts)."""
+def legal_ids(state: GameState | View) -> tuple[int, ...]:
+    """The ids of the legal actions of the player to act, ascending (empty when nobody acts).
+
+    Of a :class:`~binocle.core.View`: the ids of its seat's legal actions
+    (``view.legal_actions``: empty when the seat is not to act), the same as the
+    state gives when the seat is to act.
+    """
+    if isinstance(state, View):
+        return _ViewIds.of(state).legal_ids()
     s = _check_state(state)
     return _space(s.profile).legal_ids(s)
 
 
-def legal_mask(state: GameState) -> tuple[int, ...]:
-    """One 0/1 per id: 1 where the id is legal for the player to act."""
-    s = _check_state(state)
-    space = _space(s.profile)
+def legal_mask(state: GameState | View) -> tuple[int, ...]:
+    """One 0/1 per id: 1 where the id is legal for the player to act (of a
+    :class:`~binocle.core.View`, for its seat)."""
+    if isinstance(state, View):
+        space = _space(state.profile)
+        ids = _ViewIds.of(state).legal_ids()
+    else:
+        s = _check_state(state)
+        space = _space(s.profile)
+        ids = space.legal_ids(s)
     mask = [0] * space.size
-    for i in space.legal_ids(s):
+    for i in ids:
         mask[i] = 1
     return tuple(mask)
+
+
+class _ViewIds:
+    """The ids of a view's legal actions.  Most actions have a fixed id, read from
+    the view alone; a play from the meld table from the copies its legal plays
+    show; an announcement naming a table copy (``KS#3``) from a state the seat
+    cannot tell from its own (:func:`binocle.determinize`, which must then have
+    been imported): the seat's table is the same in every such state, so the id
+    is too."""
+
+    _last: tuple[View, _ViewIds] | None = None
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.space = _space(view.profile)
+        self._state: GameState | None = None
+        self._map: dict[int, Action] | None = None
+
+    @classmethod
+    def of(cls, view: View) -> _ViewIds:
+        last = cls._last
+        if last is not None and last[0] is view:
+            return last[1]
+        made = cls(view)
+        cls._last = (view, made)
+        return made
+
+    def _sampled(self) -> GameState:
+        if self._state is None:
+            self._state = sample_view(self.view)
+        return self._state
+
+    def _groups(self) -> dict[Card, list[int]]:
+        """The seat's table copies by card, read from its legal plays from the table:
+        one play per copy with a distinct history, all legal or none (a rule of the
+        trick bars a card, never one copy of it)."""
+        groups: dict[Card, list[int]] = {}
+        for a in self.view.legal_actions:
+            if a.kind is Kind.PLAY and a.source == "table" and a.card is not None:
+                groups.setdefault(a.card, []).append(-1 if a.number is None else a.number)
+        return {c: sorted(g) for c, g in groups.items()}
+
+    def id(self, action: Action | str) -> int:
+        if isinstance(action, str):
+            action = parse_action_text(action)
+        fixed = self.space._fixed.get(action) if isinstance(action, Action) else None
+        if fixed is not None:
+            return fixed
+        if not isinstance(action, Action):
+            raise InvalidArgumentError(f"not an action: {type(action).__name__}")
+        kind = action.kind
+        space = self.space
+        if kind is Kind.PLAY and action.source == "table" and space._table_play >= 0:
+            i = space._card_index(action.card)
+            copy = 0
+            if action.number is not None:
+                slots = self._groups().get(space.cards[i], [])
+                if action.number not in slots:
+                    raise InvalidArgumentError(f"{action}: no such table copy now")
+                copy = slots.index(action.number)
+            return space._table_play + 2 * i + copy
+        if kind is Kind.MELD and "#" in (action.source or "") and self.view.legal_actions:
+            # An announcement naming a table copy: the copies' histories are read from
+            # a state the seat cannot tell from its own (the same table in every one).
+            return space.id(self._sampled(), action)
+        # Nothing else reads the meld table: the state's answer (or refusal).
+        return space.id(_NoTable(self.view), action)  # type: ignore[arg-type]
+
+    def legal_map(self) -> dict[int, Action]:
+        if self._map is None:
+            view = self.view
+            out: dict[int, Action] = {}
+            for a in view.legal_actions:
+                out[self.id(a)] = a
+            self._map = out
+        return self._map
+
+    def legal_ids(self) -> tuple[int, ...]:
+        return tuple(sorted(self.legal_map()))
+
+    def action(self, action_id: int) -> Action:
+        space = self.space
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise InvalidArgumentError(f"an action id is a whole number, not {excerpt(action_id)}")
+        if not 0 <= action_id < space.size:
+            raise InvalidArgumentError(
+                f"action id {excerpt(action_id)} is outside 0..{space.size - 1} ({space.profile})"
+            )
+        found = self.legal_map().get(action_id)
+        if found is None:
+            view = self.view
+            rule = RuleCode.GAME_OVER if view.phase is Phase.OVER else RuleCode.NOT_LEGAL
+            raise IllegalActionError(
+                f"action id {action_id} ({space.labels[action_id]}) is not legal now"
+                f" for seat {view.seat}",
+                rule,
+                space._by_id[action_id],
+                view.current_player,
+            )
+        return found
+
+
+class _NoTable:
+    """What :meth:`ActionSpace.id` reads of a state for an action that needs no meld
+    table: the player to act."""
+
+    def __init__(self, view: View) -> None:
+        self.current_player = view.current_player
+        self.sub = None
+        self.tables = None
 
 
 def _meld_table(state: GameState) -> MeldTable | None:
