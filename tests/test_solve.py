@@ -12,7 +12,10 @@ short by its budget brackets the exact value.
 
 from __future__ import annotations
 
+import functools
+import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -22,9 +25,15 @@ import binocle
 from binocle import GameState, InvalidArgumentError, Kind, Phase
 from binocle.profiles.classic import ClassicState
 from binocle.rules.points import COUNTER_POINTS
-from binocle.solve import can_reach, makes_bid, solve
+from binocle.solve import Analysis, analysis_section, analyze, can_reach, makes_bid, solve
 
-PROFILES = ["cutthroat", "cutthroat(easier_tricks=true)", "classic", "classic(pack=64)", "three-handed"]
+PROFILES = [
+    "cutthroat",
+    "cutthroat(easier_tricks=true)",
+    "classic",
+    "classic(pack=64)",
+    "three-handed",
+]
 CALM = (Kind.CLAIM, Kind.CONCEDE, Kind.BUNCH, Kind.CLAIM_OVERLOOKED)
 
 
@@ -182,3 +191,85 @@ def test_the_classic_game_is_solved_after_the_stock_only() -> None:
     s = binocle.new_game("classic", seed=4)
     with pytest.raises(InvalidArgumentError, match="stock"):
         solve(s)
+
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "analysis_game.json"
+
+
+@functools.cache
+def example_analysis() -> Analysis:
+    """The example's analysis on a small budget (the first tricks are left unsolved)."""
+    return analyze(EXAMPLE.read_text(), nodes=1000)
+
+
+def test_the_analysis_judges_every_card_of_the_example() -> None:
+    """Every card of the example's hand is judged; a card costs nothing exactly when it
+    is among the best cards; no card costs less than nothing; the sentences name the
+    cards; the JSON form carries the same cards."""
+    result = example_analysis()
+    assert len(result.cards) == 45
+    assert [c.trick for c in result.cards[:3]] == [1, 1, 1] and result.cards[-1].trick == 15
+    for c in result.cards:
+        if c.cost is None:
+            continue
+        assert c.cost >= 0
+        assert (c.cost == 0) == (c.played in c.best) or not c.best
+        assert c.best_value is not None and c.played_value is not None
+    assert any(c.cost == 0 for c in result.cards)
+    data = result.to_dict()
+    assert len(data["cards"]) == 45 and data["profile"] == "cutthroat(max_hands=1)"
+    assert data["mistakes"] == [c.sentence() for c in result.mistakes]
+    assert analysis_section(EXAMPLE.read_text(), nodes=1000) == data
+
+
+def test_the_analysis_of_the_last_tricks_matches_brute_force() -> None:
+    """The value of the card played in each of the last two tricks is what plain minimax
+    over the engine gives after it (plus what the card's trick brought)."""
+    states = binocle.replay(EXAMPLE.read_text(), every=True)
+    result = example_analysis()
+    s = states[-7]
+    assert s.phase is Phase.PLAY and len(s.hands[s.current_player]) == 2  # type: ignore[index]
+    for c in result.cards[-6:]:
+        assert c.cost is not None and c.best_value is not None
+        t = states[c.index]
+        _discards[0] = tuple(t.discards)  # type: ignore[attr-defined]
+        side = solve(t, c.seat).side
+        assert brute(t, side, 0) == c.best_value
+
+
+def test_binocle_analyze_prints_the_analysis(capsys: pytest.CaptureFixture[str]) -> None:
+    """``binocle analyze FILE --json`` prints the analysis; an unreadable file exits 2."""
+    from binocle.cli import main
+
+    assert main(["analyze", str(EXAMPLE), "--nodes", "300", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["cards"]) == 45
+    assert main(["analyze", str(EXAMPLE) + ".missing"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_the_search_bots_play_the_exact_classic_endgame() -> None:
+    """Once the classic stock is exhausted every card is known: the search bots play a
+    card of the best value (the solver's)."""
+    from binocle.ismcts import DoubleDummyBot, ISMCTSBot
+
+    s = endgame("classic", 8, 4)
+    p = s.current_player
+    assert p is not None
+    answer = solve(s)
+    values = dict(answer.cards)
+    for bot in (ISMCTSBot(1, iterations=5), DoubleDummyBot(1, samples=2)):
+        a = bot.choose(binocle.observe(s, p))
+        assert a.card is not None and values[a.card] == answer.value
+
+
+def test_the_double_dummy_bot_plays_the_best_card_when_all_is_known() -> None:
+    """In the last trick of a cutthroat hand every sample is the real position (the
+    cards left are known): the bot plays a card of the best value."""
+    from binocle.ismcts import DoubleDummyBot
+
+    s = endgame("cutthroat", 3, 1)
+    p = s.current_player
+    assert p is not None
+    a = DoubleDummyBot(2, samples=3).choose(binocle.observe(s, p))
+    assert a.kind is Kind.PLAY

@@ -451,8 +451,10 @@ def _exact_endgame(view: View, legal: tuple[Action, ...]) -> Action | None:
 def _every_card_known(view: View, world: GameState) -> bool:
     """Whether the hidden cards of the view's world are forced: two seats, the other's
     cards the only ones unseen (no stock, no turn-up left)."""
-    return len(view.hand_sizes) == 2 and not getattr(world, "stock", True) and (
-        getattr(world, "turn_up", True) is None
+    return (
+        len(view.hand_sizes) == 2
+        and not getattr(world, "stock", True)
+        and (getattr(world, "turn_up", True) is None)
     )
 
 
@@ -512,7 +514,6 @@ class DoubleDummyBot(PIMCBot):
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         totals: dict[object, float] = {}
         counts: dict[object, int] = {}
-        solved = 0
         for world in self._worlds(view, rng, self.samples):
             try:
                 answer: Solution = solve(world, view.seat, nodes=self.nodes)
@@ -521,14 +522,11 @@ class DoubleDummyBot(PIMCBot):
             for card, value in answer.cards:
                 totals[card] = totals.get(card, 0.0) + value
                 counts[card] = counts.get(card, 0) + 1
-            solved += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         if not totals:
             return PIMCBot.choose(self, view)
         most = max(counts.values())
         # Cards solved in every sample that reached them, by their mean value.
-        best = max(
-            (c for c in totals if counts[c] == most), key=lambda c: totals[c] / counts[c]
-        )
+        best = max((c for c in totals if counts[c] == most), key=lambda c: totals[c] / counts[c])
         return _play_of(legal, best)

@@ -11,6 +11,7 @@ Commands::
     binocle ratings [--profile P] [--bots B,...] [--deals N] [--resamples R] [--jobs J]
                     [--scheduler ADDRESS] [--seed S] [--json] [--no-progress]
     binocle validate FILE [--json]
+    binocle analyze FILE [--nodes N] [--json]
     binocle demo [--profile P] [--seed S] [--bot B] [--max-hands H] [--suits STYLE]
     binocle serve [--host H] [--port P]
     binocle --version
@@ -37,14 +38,14 @@ import sys
 from collections.abc import Sequence
 
 from binocle import __version__
-from binocle.cli import arena, demo, meld, play, ratings, serve, simulate, validate
+from binocle.cli import analyze, arena, demo, meld, play, ratings, serve, simulate, validate
 from binocle.cli._common import HelpFormatter
 from binocle.errors import BinocleError
 
 __all__ = ["build_parser", "main"]
 
 # The commands in the order ``binocle --help`` lists them: modules of this package.
-_COMMANDS = (play, meld, simulate, arena, ratings, validate, demo, serve)
+_COMMANDS = (play, meld, simulate, arena, ratings, validate, analyze, demo, serve)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
 

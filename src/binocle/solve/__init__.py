@@ -15,7 +15,7 @@ where the hands were known, the best card, the card played and what it cost.
 
 from __future__ import annotations
 
-
+from binocle.solve._analysis import Analysis, CardAnalysis, analysis_section, analyze
 from binocle.solve._position import Solution, can_reach, makes_bid, solve
 
 __all__ = [

@@ -16,7 +16,9 @@ from binocle.profiles.three_handed import ThreeHandedState
 from binocle.rules.points import BINOCLE_POINTS, COUNTER_POINTS, LAST_TRICK
 from binocle.solve._search import Search, Stop
 
-__all__ = ["Position", "Solution", "can_reach", "makes_bid", "read_position", "solve"]
+__all__ = [
+    "Position", "Solution", "answer", "can_reach", "make_search", "makes_bid", "read_position", "solve",
+]  # fmt: skip
 
 #: The node budget when none is given: far above any hand's need.
 DEFAULT_NODES = 10**12
@@ -90,16 +92,16 @@ class Solution:
 
 
 def _check_seat(seat: object, seats: int) -> int:
-    if not is_whole(seat) or not 0 <= int(seat) < seats:  # type: ignore[call-overload]
+    if not is_whole(seat) or not 0 <= int(seat) < seats:
         raise InvalidArgumentError(f"seat is a whole number 0..{seats - 1}, not {seat!r}")
-    return int(seat)  # type: ignore[call-overload]
+    return seat
 
 
 def _check_budget(nodes: object, seconds: object) -> tuple[int, float]:
     if nodes is None:
         limit = DEFAULT_NODES
-    elif is_whole(nodes) and int(nodes) > 0:  # type: ignore[call-overload]
-        limit = int(nodes)  # type: ignore[call-overload]
+    elif is_whole(nodes) and int(nodes) > 0:
+        limit = nodes
     else:
         raise InvalidArgumentError(f"nodes is a whole number from 1, or None, not {nodes!r}")
     if seconds is None:
@@ -153,7 +155,9 @@ def read_position(state: object, seat: object = None) -> Position:
         rule = state.profile.play_obligation(True)
     elif isinstance(state, ThreeHandedState):
         if state.retired is not None or state.sub is not None:
-            raise InvalidArgumentError("the solver plays a full three-handed table, not a retirement")
+            raise InvalidArgumentError(
+                "the solver plays a full three-handed table, not a retirement"
+            )
         points = BINOCLE_POINTS
         who = p if seat is None else _check_seat(seat, seats)
         sides = tuple(0 if i == who else 1 for i in range(seats))
@@ -175,7 +179,8 @@ def read_position(state: object, seat: object = None) -> Position:
     )
 
 
-def _search(pos: Position, nodes: int, deadline: float) -> Search:
+def make_search(pos: Position, nodes: int, deadline: float) -> Search:
+    """A search set to ``pos``."""
     return Search(
         list(pos.hands),
         list(pos.sides),
@@ -223,7 +228,11 @@ def solve(
     if not isinstance(cards, bool):
         raise InvalidArgumentError(f"cards is True or False, not {cards!r}")
     limit, deadline = _check_budget(nodes, seconds)
-    search = _search(pos, limit, deadline)
+    return answer(pos, make_search(pos, limit, deadline), cards)
+
+
+def answer(pos: Position, search: Search, cards: bool) -> Solution:
+    """:func:`solve` of a position read, by ``search`` (set to that position)."""
     total = pos.remaining
     p = pos.player
     maximise = pos.sides[p] == 0
@@ -296,9 +305,7 @@ def _equivalents(search: Search, pos: Position, c: int) -> set[int]:
     from binocle.rules.tricks import allowed_slice
 
     p = pos.player
-    allowed = allowed_slice(
-        pos.hands[p], pos.trick, None if pos.trump < 0 else pos.trump, pos.rule
-    )
+    allowed = allowed_slice(pos.hands[p], pos.trick, None if pos.trump < 0 else pos.trump, pos.rule)
     outside = 0
     for q in range(len(pos.hands)):
         if q != p:
@@ -338,7 +345,7 @@ def can_reach(
     pos = read_position(state, seat)
     if not is_whole(points):
         raise InvalidArgumentError(f"points is a whole number, not {points!r}")
-    target = int(points)  # type: ignore[call-overload]
+    target = int(points)
     limit, deadline = _check_budget(nodes, seconds)
     return _reach(pos, target, limit, deadline)
 
@@ -348,7 +355,7 @@ def _reach(pos: Position, target: int, limit: int, deadline: float) -> bool | No
         return True
     if target > pos.remaining:
         return False
-    search = _search(pos, limit, deadline)
+    search = make_search(pos, limit, deadline)
     try:
         return search.value(pos.trick, pos.player, target - 1, target) >= target
     except Stop:

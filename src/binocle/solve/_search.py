@@ -75,10 +75,25 @@ class Search:
         self.twice: list[int] = [0] * self.seats
         self.left: int = 0  # card points in the hands
         self.cards_left: int = 0
+        self.reset(hands, node_limit, deadline)
+
+    def reset(self, hands: list[tuple[int, ...]], node_limit: int, deadline: float) -> None:
+        """Search another position of the same deal (the same sides and rules): the
+        table stays, as its entries hold for any position; the counters restart."""
+        self.hands = list(hands)
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.nodes = 0
+        self.probes = 0
+        self.hits = 0
+        self.left = 0
+        self.cards_left = 0
         for p in range(self.seats):
+            self.once[p] = 0
+            self.twice[p] = 0
             for c in hands[p]:
                 self._add_mask(p, c)
-                self.left += points[c]
+                self.left += self.points[c]
                 self.cards_left += 1
 
     def _add_mask(self, p: int, c: int) -> None:
@@ -184,9 +199,7 @@ class Search:
         if self.deadline > 0.0 and (self.nodes & 1023) == 0 and time.perf_counter() > self.deadline:
             raise Stop
 
-    def value(
-        self, trick: tuple[tuple[int, int], ...], p: int, alpha: int, beta: int
-    ) -> int:
+    def value(self, trick: tuple[tuple[int, int], ...], p: int, alpha: int, beta: int) -> int:
         """The points side 0 wins from here (fail-soft alpha-beta): exact when it
         lies strictly inside ``(alpha, beta)``, else a bound on the side it fell."""
         self._tick()
@@ -291,7 +304,6 @@ class Search:
     def _last_trick(self, p: int) -> int:
         """The last trick, every seat holding one card (forced): its points and bonus
         to side 0 if a seat of side 0 wins it."""
-        self.nodes += self.seats
         seats = self.seats
         w = p
         b = self.hands[p][0]
