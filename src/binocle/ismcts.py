@@ -20,7 +20,8 @@ playouts.
 In the classic game, once the stock is exhausted, each player can tell the
 other's hand (every other card has been seen), so the position is an endgame
 with every card known: the three bots then play the card
-:func:`binocle.solve.solve` finds best, unless built with ``endgame=False``.
+:func:`binocle.solve.solve` finds best when it proves it within
+``ENDGAME_NODES`` search nodes, unless built with ``endgame=False``.
 
 Both evaluate a hand, not a game: a playout ends with the hand, and a player's
 result is his score for the hand less the mean of the others', scaled.  The
@@ -71,6 +72,10 @@ PROFILE_ITERATIONS: dict[str, int] = {"three-handed": 2400}
 DEFAULT_EXPLORATION = 0.7
 #: Determinizations drawn per move; the iterations cycle through them.
 DEFAULT_SAMPLES = 30
+#: The exact classic endgame's search budget a move (nodes): past it, the bot
+#: searches as it does elsewhere (the first moves after the stock may need more
+#: in pure Python; the compiled build searches this many in about a second or less).
+ENDGAME_NODES = 100_000
 
 
 def _check_settings(iterations: Any, time_limit: Any, exploration: Any, samples: Any) -> None:
@@ -444,8 +449,10 @@ def _exact_endgame(view: View, legal: tuple[Action, ...]) -> Action | None:
         return None
     if not _every_card_known(view, world):
         return None
-    answer = solve(world, view.seat, cards=False)
-    return None if answer.best is None else _play_of(legal, answer.best)
+    answer = solve(world, view.seat, cards=False, nodes=ENDGAME_NODES)
+    if not answer.exact or answer.best is None:
+        return None  # too long a search: the bot's own search decides
+    return _play_of(legal, answer.best)
 
 
 def _every_card_known(view: View, world: GameState) -> bool:

@@ -1256,3 +1256,7 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
 from fuzz_determinize import TARGETS as _DETERMINIZE_TARGETS  # noqa: E402
 
 TARGETS.update(_DETERMINIZE_TARGETS)
+
+from fuzz_solve import TARGETS as _SOLVE_TARGETS  # noqa: E402
+
+TARGETS.update(_SOLVE_TARGETS)
