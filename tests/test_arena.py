@@ -173,3 +173,23 @@ def test_bad_arguments_raise_documented_errors(call: object, message: str) -> No
     """Wrong line-ups and settings are refused with InvalidArgumentError."""
     with pytest.raises(InvalidArgumentError, match=message):
         call()  # type: ignore[operator]
+
+
+def test_the_reports_json_is_strict_json() -> None:
+    """An arena report's and a ratings table's ``to_json`` are strict JSON (RFC 8259): the
+    interval of a single deal, which is undefined, is written null, never NaN."""
+    import math
+
+    from binocle.duplicate import arena
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"not JSON: {name}")
+
+    report = arena("cutthroat", ["random", "random", "random"], deals=1, seed=3)
+    assert any(
+        isinstance(x, float) and math.isnan(x)
+        for st in report.as_dict()["stats"]
+        for x in st["points_ci95"]
+    )
+    doc = json.loads(report.to_json(), parse_constant=refuse)
+    assert doc["stats"][0]["points_ci95"] == [None, None]
