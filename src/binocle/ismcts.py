@@ -477,12 +477,10 @@ class DoubleDummyBot(PIMCBot):
     samples in seconds.  Outside the play (bidding, melds, announcements), and in the
     classic game while the stock lasts, the bot chooses as :class:`PIMCBot` does.
 
-    >>> from binocle.bots import play_game, RandomBot
-    >>> from binocle.ismcts import DoubleDummyBot
-    >>> s = play_game("cutthroat(max_hands=1)", [DoubleDummyBot(1, samples=4), RandomBot(2),
-    ...     RandomBot(3)], seed=3)
-    >>> len(s.results)
-    1
+    >>> from binocle.bots import make_bot
+    >>> bot = make_bot("ddpimc", 1, samples=4)
+    >>> bot.samples, bot.nodes
+    (4, 5000)
     """
 
     def __init__(
