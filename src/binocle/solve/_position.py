@@ -216,13 +216,16 @@ def solve(
     past them the answer is the best bound so far (``exact`` False).
 
     >>> import binocle
+    >>> from binocle.bots import BaselineBot
     >>> from binocle.solve import solve
-    >>> s = binocle.new_game("cutthroat", seed=3)
-    >>> while s.phase is not binocle.Phase.PLAY or len(s.hands[0]) > 3:
-    ...     s = binocle.apply(s, binocle.legal_actions(s)[0])
+    >>> s, bot = binocle.new_game("cutthroat", seed=3), BaselineBot(1)
+    >>> while s.phase is not binocle.Phase.PLAY or s.trick or len(s.hands[s.current_player]) > 3:
+    ...     p = s.current_player
+    ...     a = binocle.legal_actions(s)[0] if p is None else bot.choose(binocle.observe(s, p))
+    ...     s = binocle.apply(s, a)
     >>> answer = solve(s)
-    >>> answer.exact, answer.remaining
-    (True, 70)
+    >>> answer.exact, answer.value, answer.remaining, str(answer.best)
+    (True, 90, 90, 'TS')
     """
     pos = read_position(state, seat)
     if not isinstance(cards, bool):
