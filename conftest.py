@@ -94,8 +94,11 @@ EXTRAS_MODULES = {
     "test_pettingzoo",
     "test_web",
     "test_web_browser",
+    "test_web_hardening",
     "test_web_load",
+    "test_web_newcomer",
     "test_svg_browser",
+    "test_site_browser",
 }
 EXTRAS_TESTS = {
     "test_arena.py::test_a_dask_cluster_gives_the_serial_results",
@@ -105,7 +108,7 @@ EXTRAS_TESTS = {
 #: the fuzzer's corpus, a browser, a load test.
 SLOW_MODULES = {
     "test_openspiel", "test_ismcts", "test_fuzz", "test_consistency", "test_web_browser",
-    "test_web_load", "test_svg_browser",
+    "test_web_load", "test_svg_browser", "test_site_browser",
 }  # fmt: skip
 SLOW_TESTS = {
     "test_classic.py::test_consistency_checker",
@@ -122,6 +125,7 @@ SLOW_TESTS = {
     "test_rule_codes.py::test_refusals_at_random_positions",
     "test_rulings.py::test_stateless_answers_equal_the_states",
     "test_three_handed.py::test_consistency_checker",
+    "test_web_hardening.py::test_every_socket_gets_each_step_once_and_in_order_under_load",
 }
 
 

@@ -34,6 +34,11 @@ from binocle.web import protocol  # noqa: E402
 from binocle.web.store import MemoryStore, SQLiteStore, StoredTable, TableStore  # noqa: E402
 
 
+def served_app(**kw: Any) -> Any:
+    """The application, answering Starlette's test client's host name too."""
+    return web_app.create_app(allowed_hosts=("testserver",), **kw)
+
+
 def hub(app: Any) -> web_app.Hub:
     return app.state.hub  # type: ignore[no-any-return]
 
@@ -70,7 +75,7 @@ def check_own_view(table: protocol.Table, seat: int, msg: dict[str, Any]) -> Non
 
 
 def test_two_people_play_a_whole_classic_hand_each_seeing_only_his_seat() -> None:
-    app = web_app.create_app()
+    app = served_app()
     with (
         testclient.TestClient(app) as client,
         client.websocket_connect("/ws") as a,
@@ -115,7 +120,7 @@ def test_two_people_play_a_whole_classic_hand_each_seeing_only_his_seat() -> Non
 
 
 def test_a_table_with_a_bot_lists_links_sits_from_the_lobby_and_starts_when_full() -> None:
-    app = web_app.create_app()
+    app = served_app()
     with (
         testclient.TestClient(app) as client,
         client.websocket_connect("/ws") as a,
@@ -155,7 +160,7 @@ def test_a_table_with_a_bot_lists_links_sits_from_the_lobby_and_starts_when_full
 
 
 def test_a_seats_link_takes_the_seat_back_from_another_browser_and_a_wrong_one_fails() -> None:
-    app = web_app.create_app()
+    app = served_app()
     with testclient.TestClient(app) as client:
         with client.websocket_connect("/ws") as a:
             joined, tokens = make_table(a, profile="classic", seats=["person", "person"])
@@ -174,7 +179,7 @@ def test_a_seats_link_takes_the_seat_back_from_another_browser_and_a_wrong_one_f
 
 
 def test_an_unlisted_table_is_not_in_the_lobby_and_takes_people_by_link_only() -> None:
-    app = web_app.create_app()
+    app = served_app()
     with testclient.TestClient(app) as client, client.websocket_connect("/ws") as a:
         joined, _ = make_table(a, profile="classic", seats=["person", "person"], listed=False)
         assert client.get("/api/tables").json()["tables"] == []
@@ -202,7 +207,7 @@ def test_an_unlisted_table_is_not_in_the_lobby_and_takes_people_by_link_only() -
 def test_a_bad_table_message_gets_an_error_and_makes_nothing(
     fields: dict[str, Any], says: str
 ) -> None:
-    app = web_app.create_app()
+    app = served_app()
     with testclient.TestClient(app) as client, client.websocket_connect("/ws") as ws:
         ws.send_text(json.dumps({"type": "table", "profile": "classic", **fields}))
         reply = ws.receive_json()
@@ -227,7 +232,7 @@ def test_every_field_of_every_message_refuses_wrong_values_with_an_error_frame(
         "action": ["action"],
         "replay": ["record"],
     }
-    app = web_app.create_app(limits=web_app.Limits(tables_per_minute=10**6,
+    app = served_app(limits=web_app.Limits(tables_per_minute=10**6,
                                                    tables_per_connection=10**6))  # fmt: skip
     with testclient.TestClient(app) as client, client.websocket_connect("/ws") as ws:
         for kind, names in messages.items():
@@ -264,7 +269,7 @@ def test_a_new_server_on_the_same_database_takes_every_table_back_at_the_same_st
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "tables.sqlite3"
-    app = web_app.create_app(store=SQLiteStore(db))
+    app = served_app(store=SQLiteStore(db))
     with testclient.TestClient(app) as client, client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "new", "profile": "cutthroat", "seed": 4, "bot_delay": 0})
         joined = until(ws, "joined")
@@ -279,7 +284,7 @@ def test_a_new_server_on_the_same_database_takes_every_table_back_at_the_same_st
     raw.close()
     assert set(docs) == {joined["game"], made["game"]}
     assert "binocle-state" in docs[joined["game"]].doc  # the game as binocle.dumps writes it
-    again = web_app.create_app(store=SQLiteStore(db))
+    again = served_app(store=SQLiteStore(db))
     with testclient.TestClient(again) as client, client.websocket_connect("/ws") as ws:
         back = hub(again).tables[joined["game"]]
         assert back.steps == steps and back.state == state and back.narration == narration
@@ -320,7 +325,7 @@ def test_a_stored_table_that_cannot_be_read_back_is_skipped_not_fatal() -> None:
     store = MemoryStore()
     store.save(StoredTable("bad", "{not json", False, 1.0))
     store.save(StoredTable("old", json.dumps({"version": 99}), False, 1.0))
-    app = web_app.create_app(store=store)
+    app = served_app(store=store)
     assert hub(app).tables == {}
 
 
@@ -346,7 +351,7 @@ def _wait(predicate: Any, seconds: float = 30.0) -> None:
 
 
 def test_bots_stop_when_nobody_watches_and_go_on_when_someone_comes_back() -> None:
-    app = web_app.create_app()
+    app = served_app()
     with testclient.TestClient(app) as client:
         with client.websocket_connect("/ws") as ws:
             ws.send_json({"type": "new", "profile": "cutthroat", "autoplay": "baseline",
@@ -368,7 +373,7 @@ def test_bots_stop_when_nobody_watches_and_go_on_when_someone_comes_back() -> No
 
 
 def test_a_full_server_drops_finished_then_unwatched_bot_games_never_a_persons() -> None:
-    app = web_app.create_app(max_tables=3)
+    app = served_app(max_tables=3)
     h = hub(app)
     with testclient.TestClient(app) as client:
         with client.websocket_connect("/ws") as ws:
@@ -397,7 +402,7 @@ def test_a_full_server_drops_finished_then_unwatched_bot_games_never_a_persons()
 
 def test_new_tables_are_limited_per_connection_and_per_address() -> None:
     limits = web_app.Limits(tables_per_connection=3, tables_per_minute=5)
-    app = web_app.create_app(limits=limits)
+    app = served_app(limits=limits)
     with testclient.TestClient(app) as client:
         with client.websocket_connect("/ws") as ws:
             replies = []
@@ -416,7 +421,7 @@ def test_new_tables_are_limited_per_connection_and_per_address() -> None:
 
 
 def test_connections_are_limited_per_address() -> None:
-    app = web_app.create_app(limits=web_app.Limits(connections_per_address=2))
+    app = served_app(limits=web_app.Limits(connections_per_address=2))
     with testclient.TestClient(app) as client:
         with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
             with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws"):
@@ -447,7 +452,7 @@ def test_connections_are_limited_per_address() -> None:
 def test_the_websocket_accepts_pages_of_the_served_host_or_allowed_origins_only(
     origin: str | None, allowed: tuple[str, ...], accepted: bool
 ) -> None:
-    app = web_app.create_app(allow_origins=allowed)
+    app = served_app(allow_origins=allowed)
     headers = {} if origin is None else {"origin": origin}
     with testclient.TestClient(app) as client:
         if accepted:

@@ -15,6 +15,7 @@ Commands::
     binocle analyze FILE [--nodes N] [--json]
     binocle demo [--profile P] [--seed S] [--bot B] [--max-hands H] [--suits STYLE]
     binocle serve [--host H] [--port P]
+    binocle site DIR [--pyodide PATH]
     binocle engine [--bot B] [--name TEXT]
     binocle --version
 
@@ -56,6 +57,7 @@ from binocle.cli import (
     serve,
     show,
     simulate,
+    site,
     validate,
 )
 from binocle.cli._common import HelpFormatter
@@ -64,7 +66,7 @@ from binocle.errors import BinocleError, EngineError
 __all__ = ["build_parser", "main"]
 
 # The commands in the order ``binocle --help`` lists them: modules of this package.
-_COMMANDS = (play, meld, show, simulate, arena, ratings, validate, analyze, demo, serve, engine)
+_COMMANDS = (play, meld, show, simulate, arena, ratings, validate, analyze, demo, serve, site, engine)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
 ENGINE_FAILED = 3

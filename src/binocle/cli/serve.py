@@ -44,6 +44,15 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         help="a page (scheme://host[:port]) that may open the game socket besides the"
         " served host's own; repeat for more; '*' allows any (default: the served host only)",
     )
+    s.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server answers besides localhost, any IP address and --host"
+        " (the name in the page's address, as cards.example); repeat for more; '*' answers"
+        " any (a page elsewhere could then reach this server by DNS rebinding)",
+    )
     s.add_argument("--max-tables", type=int, default=1000, metavar="N", help="tables held at once")
     s.add_argument(
         "--tables-per-minute",
@@ -100,6 +109,12 @@ def run(args: argparse.Namespace) -> int:
         from binocle.web import create_app
 
         create_app(bots=bots)  # a bad bot fails here, before the server starts
+    from binocle.web.store import SQLiteStore, StoreError, default_db_path
+
+    try:
+        store = SQLiteStore(default_db_path() if args.db is None else args.db)
+    except StoreError as exc:
+        return fail("serve", str(exc))
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"binocle: serving on http://{host}:{args.port}/ (Ctrl-C to stop)", flush=True)
     from binocle.web.app import Limits
@@ -112,6 +127,6 @@ def run(args: argparse.Namespace) -> int:
     serve(
         args.host, args.port, bots=bots, db=args.db, bot_delay=args.bot_delay,
         allow_origins=args.allow_origin, limits=limits, header_timeout=args.header_timeout,
-        proxy_headers=args.proxy_headers,
+        proxy_headers=args.proxy_headers, allowed_hosts=args.allowed_host, store=store,
     )  # fmt: skip
     return 0

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import time
@@ -45,7 +46,18 @@ from binocle.web import protocol
 from binocle.web.protocol import MessageError, Table
 from binocle.web.store import MemoryStore, StoredTable, TableStore
 
-__all__ = ["Hub", "Limits", "create_app", "origin_allowed", "serve"]
+__all__ = [
+    "LOCAL_HOSTS",
+    "SECURITY_HEADERS",
+    "Guard",
+    "Hub",
+    "Limits",
+    "content_security_policy",
+    "create_app",
+    "host_allowed",
+    "origin_allowed",
+    "serve",
+]
 
 STATIC: Final = Path(__file__).parent / "static"
 #: Longest client message read, in characters (a replayed record is the largest); the
@@ -57,6 +69,16 @@ SEND_TIMEOUT: Final = 10.0
 #: Replays the server narrates at once; another asked meanwhile is refused.
 REPLAYS_AT_ONCE: Final = 2
 log = logging.getLogger("binocle.web")
+#: The names the server always answers to (besides any IP address and those allowed).
+LOCAL_HOSTS: Final = ("localhost", "127.0.0.1", "[::1]")
+#: Headers sent with every HTTP response (the Content-Security-Policy is added too).
+SECURITY_HEADERS: Final = (
+    ("x-frame-options", "DENY"),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+    ("cross-origin-opener-policy", "same-origin"),
+    ("cross-origin-resource-policy", "same-origin"),
+)
 
 
 @dataclass(frozen=True)
@@ -105,6 +127,20 @@ class Connection:
         self.creations = _Window(per_minute)
         #: Whether the client stopped reading (its table goes on without it).
         self.slow = False
+        #: The step of the last state sent for ``table`` (-1: none yet).
+        self.step = -1
+        self._sending = asyncio.Lock()
+
+    async def send_state(self, msg: dict[str, Any]) -> bool:
+        """Send a ``state`` message unless this connection has been sent its step (or a
+        later one) of that game already: each step at most once, in order, even when
+        updates overlap.  False if not sent."""
+        async with self._sending:
+            table = self.table
+            if table is None or msg["game"] != table.id or msg["step"] <= self.step:
+                return False
+            self.step = msg["step"]
+            return await self.send(msg)
 
     async def send(self, msg: dict[str, Any]) -> bool:
         """Send ``msg``; False if the client is gone or has read nothing for
@@ -165,16 +201,34 @@ class Hub:
         for kept in self.store.load():
             try:
                 table = protocol.table_from_doc(parse_json(kept.doc), self.offer)
-            except (MessageError, BinocleError, ValueError, KeyError, TypeError) as exc:
-                log.warning("table %s cannot be read back: %s", kept.id, str(exc)[:200])
+                if table.id != kept.id:
+                    raise MessageError(f"its id is {table.id[:70]!r}")
+            except Exception as exc:  # a bad row is skipped, never served
+                log.warning("table %r is not served: it cannot be read back: %s",
+                            kept.id[:70], str(exc)[:200])  # fmt: skip
                 continue
             self._hold(table)
 
     def save(self, table: Table) -> None:
-        """Write ``table`` to the store."""
+        """Write ``table`` to the store (raises what the store raises)."""
         doc = json.dumps(protocol.table_doc(table), separators=(",", ":"))
         over = table.state.phase is Phase.OVER
         self.store.save(StoredTable(table.id, doc, over, time.time()))
+
+    def keep(self, table: Table, before: tuple[Any, ...]) -> None:
+        """Write ``table`` to the store; if that fails, put the table back as it was
+        at ``before`` (:meth:`~binocle.web.protocol.Table.snapshot`) and raise
+        MessageError: a move the store did not keep did not happen, and may be made
+        again."""
+        try:
+            self.save(table)
+        except Exception as exc:
+            log.error("table %s: the store failed, the change is undone: %s", table.id, exc)
+            table.restore(before)
+            raise MessageError(
+                "that move was not kept (the server could not save it): the table is as it"
+                " was, try again"
+            ) from None
 
     # -- tables ----------------------------------------------------------------
 
@@ -192,7 +246,14 @@ class Hub:
                 raise MessageError("the server holds as many games as it can: try again later")
             self.drop(victim.id)
         self._hold(table)
-        self.save(table)
+        try:
+            self.save(table)
+        except Exception as exc:
+            log.error("table %s: the store failed, the table is not made: %s", table.id, exc)
+            self.tables.pop(table.id, None)
+            self.locks.pop(table.id, None)
+            self.clients.pop(table.id, None)
+            raise MessageError("the server could not keep a new table: try again later") from None
 
     def _evictable(self) -> Table | None:
         """The table to drop for a new one: the finished game untouched longest, else
@@ -220,6 +281,7 @@ class Hub:
         conn.table = table
         conn.seat = seat
         conn.slow = False
+        conn.step = -1
         self.clients[table.id].add(conn)
 
     def detach(self, conn: Connection) -> None:
@@ -240,18 +302,34 @@ class Hub:
                 out.append(protocol.table_summary(t, self.connected_seats(t)))
         return out[:200]
 
-    async def broadcast(self, table: Table) -> None:
-        """Send each client at ``table`` its seat's view, and keep the table."""
+    def updates(self, table: Table) -> list[tuple[Connection, dict[str, Any]]]:
+        """Each client at ``table`` with its seat's ``state`` message, built now (call it
+        under the table's lock, right after the change it tells)."""
         table.touched = time.monotonic()
-        self.save(table)
         if not table.started:
-            return
-        sent: dict[int, dict[str, Any]] = {}
+            return []
+        built: dict[int, dict[str, Any]] = {}
+        out = []
         for conn in list(self.clients.get(table.id, ())):
             seat = table.seat if conn.seat is None else conn.seat
-            if seat not in sent:
-                sent[seat] = protocol.state_message(table, seat)
-            if not await conn.send(sent[seat]) and conn.slow:
+            if seat not in built:
+                built[seat] = protocol.state_message(table, seat)
+            out.append((conn, built[seat]))
+        return out
+
+    async def broadcast(self, table: Table) -> None:
+        """Keep ``table`` and send each client at it its seat's view (under the table's
+        lock; raises what the store raises)."""
+        async with self.locks[table.id]:
+            self.save(table)
+            updates = self.updates(table)
+        await self.send_updates(updates)
+
+    async def send_updates(self, updates: list[tuple[Connection, dict[str, Any]]]) -> None:
+        """Send what :meth:`updates` built (a step a client has had already is not sent
+        again: :meth:`Connection.send_state`)."""
+        for conn, msg in updates:
+            if not await conn.send_state(msg) and conn.slow:
                 self.detach(conn)
 
     async def tell_seats(self, table: Table) -> None:
@@ -272,10 +350,14 @@ class Hub:
         lock = self.locks[table.id]
         try:
             while table.id in self.tables and self.clients.get(table.id):
+                updates = None
                 async with lock:
                     knock = protocol.bot_knocks(table) if table.started else None
                     if knock is not None:
+                        kept = table.snapshot()
                         table.apply(knock)
+                        self.keep(table, kept)
+                        updates = self.updates(table)
                         nxt = None
                     else:
                         nxt = table.bot_to_act()
@@ -288,12 +370,18 @@ class Hub:
                     async with lock:
                         if table.state is not before:  # a person knocked meanwhile
                             continue
+                        kept = table.snapshot()
                         table.apply(action)
-                await self.broadcast(table)
+                        self.keep(table, kept)
+                        updates = self.updates(table)
+                await self.send_updates(updates or [])
                 if table.bot_delay:
                     await asyncio.sleep(table.bot_delay)
         except asyncio.CancelledError:
             raise
+        except MessageError as exc:  # the store failed: the bots wait for the next move
+            for conn in list(self.clients.get(table.id, ())):
+                await conn.send({"type": "error", "message": f"a bot's move: {exc}"})
         except Exception:  # a bug in a bot: say so, keep the server up
             log.exception("bots stopped in game %s", table.id)
             for conn in list(self.clients.get(table.id, ())):
@@ -368,6 +456,8 @@ class Hub:
             async with self.locks[table.id]:
                 self._rename(table, seat, msg)
             await self._join(conn, table, seat, table.tokens[seat])
+        elif kind in ("leave", "replace"):
+            await self._leave(conn, msg, kind)
         elif kind == "lobby":
             await conn.send({"type": "lobby", "tables": self.lobby()})
         elif kind == "replay":
@@ -382,7 +472,11 @@ class Hub:
             if kind == "record":
                 await conn.send(protocol.record_message(playing))
                 return
+            seen: Any = msg.get("step")
+            if kind == "deal" and isinstance(seen, int) and seen < playing.steps:
+                return  # someone dealt since this client was offered the deal
             async with self.locks[playing.id]:
+                kept = playing.snapshot()
                 if kind == "action":
                     protocol.handle_action(playing, msg, conn.seat)
                 elif kind == "knock":
@@ -391,16 +485,47 @@ class Hub:
                     protocol.handle_deal(playing)
                 else:
                     self._start(playing, conn)
+                self.keep(playing, kept)
+                updates = self.updates(playing)
             if kind == "start":
                 await self.tell_seats(playing)
-            await self.broadcast(playing)
+            await self.send_updates(updates)
             self.kick(playing)
         else:
             shown = kind if isinstance(kind, str) else type(kind).__name__
             raise MessageError(
                 f"unknown message type {shown[:40]!a} (known: new, table, join, sit, "
-                "start, lobby, action, knock, deal, record, replay, ping)"
+                "start, leave, replace, lobby, action, knock, deal, record, replay, ping)"
             )
+
+    async def _leave(self, conn: Connection, msg: dict[str, Any], kind: str) -> None:
+        """``leave``: the connection's person leaves his seat; ``replace``: the table's
+        maker hands an absent person's seat to a bot."""
+        table = conn.table
+        if table is None or table.id not in self.tables or conn.seat is None:
+            raise MessageError("you are not seated at a table")
+        seat = conn.seat
+        if kind == "replace":
+            asked: Any = msg.get("seat")
+            if conn.seat != table.seat or not table.tokens:
+                raise MessageError("only the table's maker may hand a seat to a bot")
+            if not isinstance(asked, int) or isinstance(asked, bool) or asked not in table.tokens:
+                raise MessageError("'seat' is a person's seat of the table")
+            seat = asked
+            if seat in self.connected_seats(table):
+                raise MessageError("that person is at the table: only an absent one is replaced")
+        async with self.locks[table.id]:
+            kept = table.snapshot()
+            bot = protocol.leave_seat(table, seat, msg, self.offer)
+            self.keep(table, kept)
+            updates = self.updates(table)
+        gone = [c for c in self.clients.get(table.id, ()) if c.seat == seat]
+        for c in gone:
+            self.detach(c)
+            await c.send({"type": "left", "game": table.id, "seat": seat, "bot": bot})
+        await self.tell_seats(table)
+        await self.send_updates(updates)
+        self.kick(table)
 
     def _table(self, msg: dict[str, Any]) -> Table:
         game: Any = msg.get("game")
@@ -433,11 +558,16 @@ class Hub:
         self.attach(conn, table, seat)
         await conn.send({"type": "joined", "game": table.id, "token": token, "seat": seat,
                          "names": list(table.names), "started": table.started})  # fmt: skip
-        self.save(table)
+        try:
+            self.save(table)
+        except Exception as exc:  # the seat is held here; the next change keeps it
+            log.error("table %s: the store failed on a join: %s", table.id, exc)
         if table.tokens and not (table.started and len(table.tokens) == 1):
             await self.tell_seats(table)
         if table.started:
-            await conn.send(protocol.state_message(table, seat))
+            async with self.locks[table.id]:
+                state = protocol.state_message(table, seat)
+            await conn.send_state(state)
         self.kick(table)
 
     # -- connections -----------------------------------------------------------------
@@ -483,6 +613,123 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str])
     return bool(host) and netloc.lower() == (host or "").lower()
 
 
+def _host_name(host: str | None) -> str | None:
+    """The name in a Host header (lower case, no port, no final dot), or None if it is
+    not one."""
+    if not host or len(host) > 300:
+        return None
+    host = host.strip().lower()
+    if host.startswith("["):
+        end = host.find("]")
+        rest = host[end + 1 :]
+        if end < 0 or (rest and not (rest[:1] == ":" and rest[1:].isdigit())):
+            return None
+        return host[: end + 1]
+    name, _, port = host.partition(":")
+    if port and not port.isdigit():
+        return None
+    name = name.rstrip(".")
+    return name or None
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+    except ValueError:
+        return False
+    return True
+
+
+def host_allowed(host: str | None, allowed: Sequence[str] = ()) -> bool:
+    """Whether the server answers a request whose Host header is ``host``: an IP
+    address, a name of :data:`LOCAL_HOSTS`, or one of ``allowed`` (names, any port;
+    ``"*"``: any host).  A page on a name of someone else's that is made to resolve
+    to this machine (DNS rebinding) sends that name, and is refused."""
+    if "*" in allowed:
+        return True
+    name = _host_name(host)
+    if name is None:
+        return False
+    names = {n.lower().rstrip(".") for n in (*LOCAL_HOSTS, *allowed)}
+    return name in names or _is_address(name)
+
+
+def _served_name(host: str) -> str:
+    """The Host name of a listening address (an IPv6 address in brackets)."""
+    host = host.strip().lower()
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+class Guard:
+    """ASGI middleware: requests for a host the server does not serve are refused
+    (HTTP 421; a websocket closed before it opens, code 1008), and every HTTP response
+    carries :data:`SECURITY_HEADERS` and a Content-Security-Policy that lets the page
+    load only its own scripts and styles, talk only to its own server, and be framed
+    by no other page."""
+
+    def __init__(self, app: Any, allowed_hosts: Sequence[str] = ()) -> None:
+        self.app = app
+        self.allowed = tuple(allowed_hosts)
+
+    @property
+    def state(self) -> Any:
+        """The wrapped application's ``state`` (for :func:`create_app`'s: ``state.hub``)."""
+        return self.app.state
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope.get("type")
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = None
+        for key, value in scope.get("headers", ()):
+            if key == b"host":
+                host = value.decode("latin-1")
+                break
+        if not host_allowed(host, self.allowed):
+            log.info("refused a request for host %r", (host or "")[:100])
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            body = b"unknown host: this server answers only the hosts it serves\n"
+            await send({"type": "http.response.start", "status": 421,
+                        "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                    (b"content-length", str(len(body)).encode()),
+                                    *_header_bytes(host)]})  # fmt: skip
+            await send({"type": "http.response.body", "body": body})
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_guarded(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message,
+                           "headers": [*message.get("headers", ()), *_header_bytes(host)]}  # fmt: skip
+            await send(message)
+
+        await self.app(scope, receive, send_guarded)
+
+
+def content_security_policy(host: str | None) -> str:
+    """The Content-Security-Policy of the page served as ``host``: its own scripts,
+    styles and socket, no plugin, no base or form elsewhere, framed by no page."""
+    name = (host or "").strip()
+    safe = _host_name(name) is not None and all(c.isalnum() or c in ".-:[]" for c in name)
+    sockets = f" ws://{name} wss://{name}" if safe and name.isascii() else ""
+    return (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        f"connect-src 'self'{sockets}; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'; object-src 'none'"
+    )
+
+
+def _header_bytes(host: str | None) -> list[tuple[bytes, bytes]]:
+    headers = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS]
+    headers.append((b"content-security-policy", content_security_policy(host).encode("latin-1")))
+    return headers
+
+
 def create_app(
     *,
     max_tables: int | None = None,
@@ -491,7 +738,8 @@ def create_app(
     bot_delay: float = 0.0,
     allow_origins: Sequence[str] = (),
     limits: Limits | None = None,
-) -> Starlette:
+    allowed_hosts: Sequence[str] = (),
+) -> Guard:
     """The ASGI application: ``/`` the page, ``/api/profiles`` the profiles,
     ``/api/tables`` the lobby, ``/ws`` games.
 
@@ -502,7 +750,10 @@ def create_app(
     back now.  ``bot_delay``: seconds between bot moves when a client asks for none.
     ``allow_origins``: the pages (``"https://cards.example"``; ``"*"`` any) that may
     open the websocket besides those of the served host.  ``limits`` and
-    ``max_tables``: see :class:`Limits`."""
+    ``max_tables``: see :class:`Limits`.  ``allowed_hosts``: the host names the
+    server answers besides any IP address and :data:`LOCAL_HOSTS` (see
+    :func:`host_allowed` and :class:`Guard`, which wraps the application).  The
+    Starlette application is the result's ``app``, its hub ``state.hub``."""
     if bots is not None and (isinstance(bots, str) or not isinstance(bots, Sequence)):
         raise InvalidArgumentError("bots is a list of bot specs")
     offer = protocol.BOT_NAMES if bots is None else bots
@@ -558,7 +809,7 @@ def create_app(
         ]
     )
     app.state.hub = hub
-    return app
+    return Guard(app, allowed_hosts)
 
 
 def _within_descriptors(limits: Limits) -> Limits:
@@ -587,21 +838,28 @@ def serve(
     limits: Limits | None = None,
     header_timeout: float | None = None,
     proxy_headers: bool = False,
+    allowed_hosts: Sequence[str] = (),
+    store: TableStore | None = None,
 ) -> None:
     """Run the front end with uvicorn until interrupted, offering ``bots`` (see
     :func:`create_app`) and keeping tables in the SQLite file ``db``
     (:func:`binocle.web.store.default_db_path` by default; ``":memory:"`` keeps
     nothing).  ``header_timeout`` and ``proxy_headers``: see
-    :func:`binocle.web.server.uvicorn_config`."""
+    :func:`binocle.web.server.uvicorn_config`.  The server answers requests for
+    ``host``, any IP address, :data:`LOCAL_HOSTS` and ``allowed_hosts`` only.
+    ``store``: an open store to use instead of ``db`` (closed when the server stops).
+    A database another server uses, or one read-only, damaged or cut short, raises
+    :class:`~binocle.web.store.StoreError` before anything is served."""
     import uvicorn
 
     from binocle.web.server import HEADER_TIMEOUT, quiet_accept_errors, uvicorn_config
     from binocle.web.store import SQLiteStore, default_db_path
 
-    store = SQLiteStore(default_db_path() if db is None else db)
+    if store is None:
+        store = SQLiteStore(default_db_path() if db is None else db)
     limits = _within_descriptors(limits or Limits())
     app = create_app(bots=bots, store=store, bot_delay=bot_delay, allow_origins=allow_origins,
-                     limits=limits)  # fmt: skip
+                     limits=limits, allowed_hosts=(_served_name(host), *allowed_hosts))  # fmt: skip
     config = uvicorn_config(
         app, host, port, log_level=log_level, proxy_headers=proxy_headers,
         limit_concurrency=max(16, min(1000, limits.max_connections // 2)),

@@ -26,13 +26,20 @@ Client messages (``type`` and fields):
 ``start``   begin play at a table once every person's seat is taken
 ``action``  ``action``: the text of one of the legal actions sent in ``controls``
 ``knock``   claim to have reached the target now, in turn or out of turn
-``deal``    deal the next hand once the score sheet has been seen
+``deal``    deal the next hand once the score sheet has been seen; optional ``step``
+            (the step of the state that offered it): if another person dealt
+            since, nothing happens and no error is sent
 ``record``  the game record (JSON record format), once the game is over
 ``replay``  ``record`` (object or JSON text): every step of a recorded game
+``leave``   leave one's seat: optional ``bot`` (a bot name) takes it; once play has
+            begun a bot always does (the first offered); before, without ``bot``,
+            the seat is free again.  The seat's link stops working
+``replace`` the table's maker hands ``seat``, a person's seat nobody is connected
+            to, to a bot (optional ``bot``), as ``leave`` does
 ``ping``    answered by ``pong``
 ==========  ==========================================================================
 
-Server messages: ``joined``, ``table`` (the seats, who sits and who is connected,
+Server messages: ``joined``, ``left`` (the seat is left), ``table`` (the seats, who sits and who is connected,
 whether play has begun), ``state``, ``record``, ``replay``, ``pong`` and ``error``
 (``message``: what was wrong; nothing changed).
 
@@ -77,7 +84,7 @@ from binocle.profiles import profile_names
 from binocle.records import load_record, record, replay
 from binocle.rules import classic_melds
 from binocle.serial import dumps, encode, loads
-from binocle.web.words import OPTION_HELP, seat_table
+from binocle.web.words import OPTION_HELP, in_names, seat_table
 
 __all__ = [
     "BOT_NAMES",
@@ -86,6 +93,7 @@ __all__ = [
     "handle_action",
     "handle_deal",
     "handle_knock",
+    "leave_seat",
     "new_table",
     "offered_bots",
     "person_seats_table",
@@ -159,6 +167,21 @@ class Table:
         if not self.tokens and self.seat not in self.bots:
             self.tokens[self.seat] = self.token
             self.taken.setdefault(self.seat, self.names[self.seat])
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """What :meth:`restore` puts back: the table's changing fields, copied."""
+        return (self.state, self.steps, list(self.narration),
+                {k: list(v) for k, v in self.narrations.items()}, dict(self.taken),
+                self.names, self.started, dict(self.bots), dict(self.bot_names),
+                dict(self.tokens))  # fmt: skip
+
+    def restore(self, kept: tuple[Any, ...]) -> None:
+        """Put the table back as :meth:`snapshot` saw it (a change that could not be
+        stored is undone)."""
+        (self.state, self.steps, narration, narrations, self.taken, self.names,
+         self.started, self.bots, self.bot_names, self.tokens) = kept  # fmt: skip
+        self.narration[:] = narration
+        self.narrations = narrations
 
     def told(self, seat: int) -> list[str]:
         """The narration kept for ``seat``."""
@@ -443,8 +466,8 @@ def person_seats_table(
 
 def table_summary(table: Table, connected: Sequence[int] = ()) -> dict[str, Any]:
     """A table as the lobby and its players see it: the game, each seat (a person's or
-    a bot's, taken or free, connected or not), whether play has begun or ended.  No
-    token and no card."""
+    a bot's, taken or free, connected or not), whether play has begun or ended, the
+    seat of the table's maker (``maker``).  No token and no card."""
     s = table.state
     seats = []
     for seat, name in enumerate(table.names):
@@ -454,7 +477,8 @@ def table_summary(table: Table, connected: Sequence[int] = ()) -> dict[str, Any]
                       "connected": seat in connected})  # fmt: skip
     return {"id": table.id, "profile": s.profile.name, "players": s.profile.players,
             "seats": seats, "started": table.started, "over": s.phase is Phase.OVER,
-            "ready": table.ready, "step": table.steps}  # fmt: skip
+            "ready": table.ready, "step": table.steps,
+            "maker": table.seat if table.tokens else None}  # fmt: skip
 
 
 #: The version of the stored form of a table (:func:`table_doc`).
@@ -478,24 +502,119 @@ def table_doc(table: Table) -> dict[str, Any]:
 
 def table_from_doc(doc: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES) -> Table:
     """The table :func:`table_doc` wrote, its game read back by :func:`binocle.loads`
-    (checked action by action) and its bots made anew.  Raises MessageError or a
-    BinocleError for a document this server cannot take back."""
+    (checked action by action) and its bots made anew.  Every field is checked as a
+    client's message would be: its type, the seats in range, the steps those of the
+    game, the bots on bot seats only and among those offered, tokens and names of the
+    right form.  Raises MessageError or a BinocleError for a document this server
+    cannot take back."""
     if not isinstance(doc, Mapping) or doc.get("version") != TABLE_DOC_VERSION:
         raise MessageError("not a stored table of this version")
     known = offered_bots(offer)
-    state = loads(doc["game"])
-    steps = int(doc["steps"])
-    bot_names = {int(k): str(v) for k, v in doc["bots"].items()}
-    bots = {seat: _bot(known, name, state.seed + steps, seat) for seat, name in bot_names.items()}
+    game = doc.get("game")
+    if not isinstance(game, str):
+        raise MessageError("'game' is the game as binocle.dumps writes it")
+    state = loads(game)
+    n = state.profile.players
+    table_id, token = read_token(doc, "id"), read_token(doc, "token")
+    seat = _stored_seat(doc.get("seat"), n, "seat")
+    steps = doc.get("steps")
+    base = len(new_game(state.profile, seed=state.seed).moves())
+    if not _whole(steps) or steps != len(state.moves()) - base:
+        raise MessageError("'steps' is the number of actions of its game")
+    delay = doc.get("bot_delay")
+    if (not isinstance(delay, (int, float)) or isinstance(delay, bool) or not math.isfinite(delay)
+            or not 0 <= delay <= MAX_BOT_DELAY):  # fmt: skip
+        raise MessageError(f"'bot_delay' is a number of seconds from 0 to {MAX_BOT_DELAY}")
+    names = _stored_list(doc, "names")
+    if len(names) != n or not all(_stored_name(x, 100) for x in names):
+        raise MessageError(f"'names' lists the {n} seats' names, each short printable text")
+    narration = _stored_lines(doc.get("narration"), "narration")
+    bot_names = {_stored_seat(k, n, "bots"): v for k, v in _stored_map(doc, "bots").items()}
+    for name in bot_names.values():
+        if not isinstance(name, str) or name not in known:
+            raise MessageError("'bots' names bots this server offers")
+    tokens = {_stored_seat(k, n, "tokens"): v for k, v in _stored_map(doc, "tokens").items()}
+    for value in tokens.values():
+        read_token({"token": value}, "token")
+    people = set(tokens) if tokens else ({seat} - set(bot_names))
+    if people & set(bot_names) or people | set(bot_names) != set(range(n)):
+        raise MessageError("every seat is a person's (with a token) or a bot's, not both")
+    if tokens and tokens.get(seat) != token:
+        raise MessageError("'token' is the token of the table's 'seat'")
+    if not tokens and seat not in bot_names and len(people) != 1:
+        raise MessageError("a table without 'tokens' has one person, at 'seat'")
+    narrations = {
+        _stored_seat(k, n, "narrations"): _stored_lines(v, "narrations")
+        for k, v in _stored_map(doc, "narrations").items()
+    }
+    if not set(narrations) <= set(tokens) - {seat}:
+        raise MessageError("'narrations' are those of the other people's seats")
+    taken = {_stored_seat(k, n, "taken"): v for k, v in _stored_map(doc, "taken").items()}
+    if not set(taken) <= people or not all(_stored_name(x, MAX_NAME) for x in taken.values()):
+        raise MessageError("'taken' names the people's seats taken, each by a short name")
+    for flag in ("started", "listed"):
+        if not isinstance(doc.get(flag), bool):
+            raise MessageError(f"{flag!r} is true or false")
+    created = doc.get("created")
+    if (not isinstance(created, (int, float)) or isinstance(created, bool)
+            or not math.isfinite(created) or created < 0):  # fmt: skip
+        raise MessageError("'created' is a time in seconds since the epoch")
+    if not doc["started"] and steps:
+        raise MessageError("a table that has not started has no actions")
+    bots = {s: _bot(known, name, state.seed + steps, s) for s, name in bot_names.items()}
     return Table(
-        id=str(doc["id"]), token=str(doc["token"]), seat=int(doc["seat"]), state=state,
-        bots=bots, names=tuple(str(x) for x in doc["names"]), bot_delay=float(doc["bot_delay"]),
-        steps=steps, narration=[str(x) for x in doc["narration"]],
-        tokens={int(k): str(v) for k, v in doc["tokens"].items()},
-        narrations={int(k): [str(x) for x in v] for k, v in doc["narrations"].items()},
-        started=bool(doc["started"]), taken={int(k): str(v) for k, v in doc["taken"].items()},
-        bot_names=bot_names, listed=bool(doc["listed"]), created=float(doc["created"]),
+        id=table_id, token=token, seat=seat, state=state, bots=bots, names=tuple(names),
+        bot_delay=float(delay), steps=steps, narration=narration, tokens=tokens,
+        narrations=narrations, started=doc["started"], taken=taken, bot_names=bot_names,
+        listed=doc["listed"], created=float(created),
     )  # fmt: skip
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _stored_seat(value: Any, players: int, name: str) -> int:
+    """A seat of a table of ``players``: a number for ``seat``, the text of one for a key
+    of ``name``'s object."""
+    if (
+        name != "seat"
+        and isinstance(value, str)
+        and value.isdigit()
+        and value.isascii()
+        and len(value) < 3
+    ):
+        value = int(value)
+    if not _whole(value) or not 0 <= value < players:
+        raise MessageError(f"{name!r}: a seat is a whole number from 0 to {players - 1}")
+    return int(value)
+
+
+def _stored_list(doc: Mapping[str, Any], name: str) -> list[Any]:
+    value = doc.get(name)
+    if not isinstance(value, list):
+        raise MessageError(f"{name!r} is a list")
+    return value
+
+
+def _stored_map(doc: Mapping[str, Any], name: str) -> dict[str, Any]:
+    value = doc.get(name)
+    if not isinstance(value, dict):
+        raise MessageError(f"{name!r} is an object keyed by seat")
+    return value
+
+
+def _stored_name(value: Any, limit: int) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= limit and value.isprintable()
+
+
+def _stored_lines(value: Any, name: str) -> list[str]:
+    """A kept narration: at most :data:`NARRATION_KEPT` lines of printable text."""
+    if (not isinstance(value, list) or len(value) > NARRATION_KEPT
+            or not all(isinstance(x, str) and len(x) <= 1000 and x.isprintable()
+                       for x in value)):  # fmt: skip
+        raise MessageError(f"{name!r}: a narration is a list of at most {NARRATION_KEPT} lines")
+    return list(value)
 
 
 # -- what the client sees -------------------------------------------------------------
@@ -573,7 +692,8 @@ def state_message(table: Table, seat: int | None = None) -> dict[str, Any]:
         "step": table.steps,
         "names": list(table.names),
         "view": view_json(view),
-        "narration": table.told(seat)[-NARRATION_KEPT:],
+        # The narration in the table's names, the seat as "you" (words.in_names).
+        "narration": in_names(table.told(seat)[-NARRATION_KEPT:], table.names, seat),
         "controls": controls(table, seat),
         # The table in words for this seat (binocle.web.words.seat_table), which
         # speaks to the seat as "you".
@@ -638,6 +758,40 @@ def handle_deal(table: Table) -> None:
         raise MessageError("no deal is due: the hand is in progress" if s.phase is not Phase.OVER
                            else "the game is over")  # fmt: skip
     table.apply(legal_actions(s)[0])
+
+
+def leave_seat(
+    table: Table, seat: int, msg: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES
+) -> str | None:
+    """The person at ``seat`` leaves it (a ``leave`` message, or the host's ``replace``):
+    with ``bot`` (a label of ``offer``) or once play has begun, a bot takes the seat for
+    the rest of the game (the first offered when none is named) and the seat's link
+    stops working; before play, without ``bot``, the seat is free again for another
+    person.  The table's maker keeps his seat.  Returns the bot's label (None: the
+    seat freed).  Raises MessageError, changing nothing."""
+    if seat not in table.tokens:
+        raise MessageError("only a person's seat can be left")
+    if seat == table.seat:
+        raise MessageError("you made this table: your seat stays yours (close the page to go)")
+    known = offered_bots(offer)
+    name = read_text(msg, "bot", 80, None)
+    if name is None and not table.started:
+        table.taken.pop(seat, None)
+        names = list(table.names)
+        names[seat] = f"seat {seat}"
+        table.names = tuple(names)
+        return None
+    name = next(iter(known), None) if name is None else name
+    bot = _bot(known, name, table.state.seed + table.steps, seat)
+    table.bots = {**table.bots, seat: bot}
+    table.bot_names = {**table.bot_names, seat: str(name)}
+    table.tokens = {s: t for s, t in table.tokens.items() if s != seat}
+    table.taken = {s: n for s, n in table.taken.items() if s != seat}
+    table.narrations = {s: n for s, n in table.narrations.items() if s != seat}
+    names = list(table.names)
+    names[seat] = f"{name} {seat}"
+    table.names = tuple(names)
+    return str(name)
 
 
 def bot_action(state: GameState, seat: int | None, bot: Bot | None) -> Action:

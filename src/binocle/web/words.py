@@ -13,6 +13,7 @@ it.  :data:`OPTION_HELP` is the one-line help of every profile option.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -25,7 +26,7 @@ from binocle.game import claimants, meld, observe
 from binocle.rulings import trick_winner
 from binocle.timeline import undo
 
-__all__ = ["OPTION_HELP", "PHASE_WORDS", "knock_figures", "seat_table"]
+__all__ = ["OPTION_HELP", "PHASE_WORDS", "in_names", "knock_figures", "seat_table"]
 
 #: Each phase as a player says it.
 PHASE_WORDS: Final = {
@@ -115,6 +116,54 @@ def _public(view: View) -> dict[str, Any]:
     return pub
 
 
+# -- the narration in names --------------------------------------------------------------
+
+#: The verbs of the narration (:mod:`binocle.narrate`) as "you" says them.
+_YOU_SAY: Final = {
+    "announces": "announce", "draws": "draw", "bids": "bid", "passes": "pass",
+    "declares": "declare", "melds": "meld", "discards": "discard", "names": "name",
+    "shows": "show", "does": "do", "exchanges": "exchange", "claims": "claim",
+    "lets": "let", "concedes": "concede", "takes": "take", "deals": "deal",
+    "knocks": "knock", "wins": "win", "overlooked": "overlooked", "is": "are", "has": "have",
+}  # fmt: skip
+_TRICK: Final = re.compile(r"^(\s*)trick (.*?)\s+\S+ seat (\d+)$")
+_PLAY: Final = re.compile(r"(\d+):(\S+)")
+_SEAT: Final = re.compile(r"\bseat (\d+)(?: \(you\))?( [a-z]+)?")
+
+
+def in_names(lines: Sequence[str], names: Sequence[str], seat: int) -> list[str]:
+    """The narration's ``lines`` (:func:`binocle.narrate.narrate`, which names seats by
+    number) told with the seats' ``names``, ``seat`` as "you" with its verbs to
+    match: "trick 1:K♠ 0:A♠ → seat 0" becomes "Bob plays K♠, you play A♠: you take
+    the trick"."""
+
+    def who(i: str) -> str:
+        n = int(i)
+        if n == seat:
+            return "you"
+        return names[n] if 0 <= n < len(names) else f"seat {i}"
+
+    out = []
+    for line in lines:
+        trick = _TRICK.match(line)
+        if trick is not None:
+            plays = [f"{who(i)} {_verb(who(i), 'play')} {card}"
+                     for i, card in _PLAY.findall(trick[2])]  # fmt: skip
+            w = who(trick[3])
+            out.append(f"{trick[1]}{', '.join(plays)}: {w} {_verb(w, 'take')} the trick")
+            continue
+
+        def name(m: re.Match[str]) -> str:
+            person, word = who(m[1]), m[2] or ""
+            if person == "you" and word.strip() in _YOU_SAY:
+                word = " " + _YOU_SAY[word.strip()]
+            return person + word
+
+        text = _SEAT.sub(name, line)
+        out.append(text[:1].upper() + text[1:] if line.startswith("seat ") else text)
+    return out
+
+
 # -- knocking -------------------------------------------------------------------------
 
 
@@ -140,8 +189,14 @@ def knock_figures(view: View, names: Sequence[str]) -> dict[str, Any] | None:
         outcome = "knocking now loses the game"
     else:
         outcome = "knocking now retires you from the hand: your cards are dead"
-    text = f"{_have(who).capitalize()} {total} of {target}: {outcome}."
-    return {"total": total, "target": target, "correct": correct, "text": text}
+    if correct:
+        text = (f"{_have(who).capitalize()} {total} points, and {target} win: a knock now claims"
+                f" the game, and {outcome[len('knocking now '):]}.")  # fmt: skip
+    else:
+        text = (f"{_have(who).capitalize()} {total} of the {target} points needed to win. A knock"
+                f" claims you have them: {outcome}. Knock only once you count {target}.")  # fmt: skip
+    return {"total": total, "target": target, "correct": correct, "danger": not correct,
+            "text": text}  # fmt: skip
 
 
 def _concede(view: View, pub: dict[str, Any]) -> dict[str, Any] | None:
@@ -221,9 +276,11 @@ def _facts(view: View, pub: dict[str, Any], names: Sequence[str]) -> list[dict[s
     facts = [
         _fact("hand", "Hand", str(max(hand_no, 1))),
         _fact("phase", "Now", PHASE_WORDS.get(view.phase.value, view.phase.value)),
-        _fact("dealer", "Dealer", names[view.dealer]),
-        _fact("trump", "Trump", _suit(view.trump)),
     ]
+    if view.phase is not Phase.OVER:  # the facts of a hand in play, not of a game over
+        facts.append(_fact("dealer", "Dealer", names[view.dealer]))
+        if view.trump is not None or view.phase is not Phase.DEAL:
+            facts.append(_fact("trump", "Trump", _suit(view.trump)))
     if pub.get("bid") is not None:
         by = pub.get("bidder")
         if by is None:
@@ -303,7 +360,7 @@ def _seat_lines(view: View, pub: dict[str, Any], seat: int, won: list[int]) -> l
         lines.append(f"tricks won {won[seat]}")
     totals = pub.get("claim_totals")
     if totals is not None and targets is not None and len(totals) > seat:
-        lines.append(f"a knock counts {totals[seat]} of {targets[seat]}")
+        lines.append(f"toward a knock: {totals[seat]} of {targets[seat]}")
     return lines
 
 
@@ -315,7 +372,7 @@ def _seats(view: View, pub: dict[str, Any], names: Sequence[str]) -> list[dict[s
             word
             for word, yes in (
                 ("you", seat == view.seat),
-                ("dealer", seat == view.dealer),
+                ("dealer", seat == view.dealer and view.phase is not Phase.OVER),
                 ("bidder", pub.get("bidder") == seat),
                 ("to act", seat == view.current_player),
                 ("retired", pub.get("retired") == seat),

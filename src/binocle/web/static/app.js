@@ -52,9 +52,13 @@ function cardsInline(list) {
 
 // -- connection ------------------------------------------------------------------------
 
+// The static site (binocle site) sets window.binocleLocal: the engine in a Web Worker,
+// behind an object with the websocket's interface, and the profiles in a file.
+const LOCAL = window.binocleLocal || null;
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${scheme}://${location.host}/ws`);
+  ws = LOCAL ? LOCAL.socket() : new WebSocket(`${scheme}://${location.host}/ws`);
   ws.onopen = () => {
     setStatus("connected");
     const saved = JSON.parse(sessionStorage.getItem("binocle-game") || "null");
@@ -84,6 +88,14 @@ function receive(msg) {
       show("game");
       break;
     case "state": receiveState(msg); break;
+    case "table": seatsInfo = msg; if (current && current.game === msg.id) renderRisky(current); break;
+    case "left":
+      sessionStorage.removeItem("binocle-game");
+      for (const d of [...openDialogs]) closeDialog(d.id);
+      current = null;
+      show("setup");
+      showMessage(msg.bot ? `You left the table: ${msg.bot} plays your seat.` : "You left the table: your seat is free.");
+      break;
     case "error":
       delete document.body.dataset.waiting;
       if (msg.message.startsWith("no such game") || msg.message.startsWith("wrong token")) {
@@ -101,7 +113,7 @@ function receive(msg) {
 // -- set-up ----------------------------------------------------------------------------
 
 async function loadCatalogue() {
-  const response = await fetch("/api/profiles");
+  const response = await fetch(LOCAL ? LOCAL.profiles : "/api/profiles");
   catalogue = await response.json();
   const select = $("profile");
   for (const p of catalogue.profiles) select.append(el("option", { value: p.name, text: p.name }));
@@ -233,8 +245,17 @@ let buryQueue = []; // discard actions still to send, one per state
 let bidAmount = null;
 let confirmAction = null;
 let lastActing = null;
+let seatsInfo = null; // the last "table" message: who sits where, who is connected, the maker
 
-function seatName(msg, seat) { return seat === null || seat === undefined ? "—" : msg.names[seat]; }
+// One name per person everywhere: "you" for the page's own seat, the table's names for the others.
+function seatName(msg, seat) {
+  if (seat === null || seat === undefined) return "—";
+  return msg.view && seat === msg.view.seat ? "you" : msg.names[seat];
+}
+// A name shortened by the style sheet when long, the whole of it on hover and on focus.
+function nameEl(text, tag = "span") {
+  return el(tag, { class: "who", title: text, tabindex: "0", text });
+}
 
 function renderState(msg) {
   const previous = current;
@@ -301,7 +322,7 @@ function renderSeats(msg) {
   box.replaceChildren();
   for (const s of msg.table.seats) {
     const node = el("div", { class: `seat${v.current_player === s.seat ? " acting" : ""}`, "data-seat": String(s.seat), role: "listitem" },
-      el("div", { class: "name", text: s.name }, ...s.tags.filter((x) => x !== "you").map((x) => el("span", { class: `tag tag-${x.replace(" ", "-")}`, text: x }))),
+      el("div", { class: "name" }, nameEl(s.name), " ", ...s.tags.filter((x) => x !== "you").map((x) => el("span", { class: `tag tag-${x.replace(" ", "-")}`, text: x }))),
       el("div", { class: "lines", text: s.lines.join(" · ") }));
     if (s.table_melds.length) {
       const melds = el("div", { class: "melds" }, "on the table: ");
@@ -323,7 +344,7 @@ function renderBidding(msg) {
   const table = el("table", { class: "bids" }, el("caption", { text: "The bidding" }));
   const longest = Math.max(1, ...rows.map((r) => r.calls.length));
   for (const r of rows) {
-    const tr = el("tr", { "data-seat": String(r.seat) }, el("th", { scope: "row", text: r.name }));
+    const tr = el("tr", { "data-seat": String(r.seat) }, el("th", { scope: "row" }, nameEl(r.name)));
     for (let i = 0; i < longest; i++) {
       const call = r.calls[i];
       tr.append(el("td", { class: call === "pass" ? "pass" : "", text: call ?? "" }));
@@ -354,7 +375,7 @@ function renderTrick(msg, trickDone) {
 }
 
 function trickCard(msg, seat, card, winning) {
-  const fig = el("figure", { class: winning ? "winning" : "" }, cardEl(card), el("figcaption", { text: seatName(msg, seat) + (winning ? " ★" : "") }));
+  const fig = el("figure", { class: winning ? "winning" : "" }, cardEl(card), el("figcaption", {}, nameEl(seatName(msg, seat)), winning ? " ★" : ""));
   return fig;
 }
 
@@ -554,7 +575,7 @@ function renderActions(msg) {
     b.disabled = chosen.length !== need;
     box.append(b);
   }
-  if (c.deal && !msg.over) box.append(button("deal", "Deal the next hand", () => send({ type: "deal" }), "deal", "N"));
+  if (c.deal && !msg.over) box.append(button("deal", "Deal the next hand", () => send({ type: "deal", step: current.step }), "deal", "N"));
   if (!c.actions.length && !c.deal && !msg.over) {
     box.append(el("span", { class: "muted", text: `waiting for ${seatName(msg, msg.view.current_player)}…` }));
   }
@@ -600,11 +621,32 @@ function renderRisky(msg) {
   const focusId = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
   box.replaceChildren();
   if (c.knock && t.knock) {
-    box.append(button("knock", "Knock…", () => askKnock(), "knock", "K"));
+    // A knock that can only lose is shown as dangerous, saying so; one that wins says that.
+    const label = t.knock.danger ? "Knock (you would lose)…" : "Knock: claim the game…";
+    const b = button("knock", label, () => askKnock(), "knock", "K");
+    b.classList.toggle("danger", Boolean(t.knock.danger));
+    b.title = t.knock.text;
+    box.append(b);
   }
   const concede = c.actions.find((a) => a.kind === "concede");
   if (concede && t.concede) {
-    box.append(button("concede", "Concede the hand…", () => askConfirm("Concede the hand?", t.concede.text, "Concede", () => act(concede.text)()), "concede"));
+    box.append(button("concede", `Concede the hand (lose ${t.concede.cost})…`, () => askConfirm("Concede the hand?", t.concede.text, "Concede", () => act(concede.text)()), "concede"));
+  }
+  if (seatsInfo && seatsInfo.id === msg.game && !msg.over) {
+    const mine = seatsInfo.seats.find((x) => x.seat === msg.view.seat);
+    if (mine && mine.kind === "person" && seatsInfo.maker !== msg.view.seat) {
+      box.append(button("leave", "Leave the table…", () => askConfirm("Leave the table?",
+        "A bot plays your seat for the rest of the game, and your seat's link stops working.",
+        "Leave: a bot plays on", () => send({ type: "leave", bot: catalogue.bots[0] })), "leave"));
+    }
+    if (seatsInfo.maker === msg.view.seat) {
+      for (const x of seatsInfo.seats) {
+        if (x.kind !== "person" || x.seat === msg.view.seat || x.connected) continue;
+        box.append(button("replace", `Hand ${x.name}'s seat to a bot…`, () => askConfirm(`Replace ${x.name}?`,
+          `${x.name} is not at the table. A bot plays the seat for the rest of the game, and the seat's link stops working.`,
+          "Replace with a bot", () => send({ type: "replace", seat: x.seat, bot: catalogue.bots[0] })), `replace-${x.seat}`));
+      }
+    }
   }
   if (focusId && $(focusId)) $(focusId).focus();
 }
@@ -642,6 +684,8 @@ const openDialogs = [];
 
 function openDialog(id, focusId = null) {
   const node = $(id);
+  // One dialog at a time: another one open (the score sheet under the game-over box) closes.
+  for (const d of [...openDialogs]) if (d.id !== id) { $(d.id).classList.add("hidden"); openDialogs.splice(openDialogs.indexOf(d), 1); }
   if (!openDialogs.some((d) => d.id === id)) openDialogs.push({ id, back: document.activeElement });
   node.classList.remove("hidden");
   const target = (focusId && $(focusId)) || node.querySelector("button, [tabindex='0'], input, select");
@@ -720,7 +764,7 @@ function fillSheet(msg) {
     const row = sheet.rows[seat];
     const meldCell = el("td", { "data-col": "meld", text: String(result.meld[seat]) });
     body.append(el("tr", { "data-seat": String(seat) },
-      el("th", { scope: "row", text: msg.names[seat] }),
+      el("th", { scope: "row" }, nameEl(seatName(msg, seat))),
       meldCell,
       el("td", { "data-col": "tricks", text: String(result.tricks[seat]) }),
       el("td", { "data-col": "delta", text: (result.delta[seat] > 0 ? "+" : "") + result.delta[seat] }),
@@ -732,7 +776,7 @@ function fillSheet(msg) {
   const buttons = $("sheet-buttons");
   buttons.replaceChildren();
   const close = () => closeDialog("sheet");
-  if (msg.controls.deal) buttons.append(button("deal", "Deal the next hand", () => { close(); send({ type: "deal" }); }, "sheet-deal"));
+  if (msg.controls.deal) buttons.append(button("deal", "Deal the next hand", () => { close(); send({ type: "deal", step: current.step }); }, "sheet-deal"));
   if (sheet.last_trick) buttons.append(button("last-trick", "The last trick", () => showLastTrick(), "sheet-last-trick"));
   buttons.append(button("close", "Close", close, "sheet-close"));
 }
@@ -753,9 +797,10 @@ function showLastTrick() {
 
 function showOver(msg) {
   const o = msg.over;
-  $("over-title").textContent = o.winner === null ? "The game is over: no winner" : `${msg.names[o.winner]} won the game`;
+  const who = o.winner === null ? null : seatName(msg, o.winner);
+  $("over-title").textContent = who === null ? "The game is over: no winner" : who === "you" ? "You won the game" : `${who} won the game`;
   const how = { claim: "by a knock", target: "at the target", limit: "at the hand limit" }[o.reason] || "";
-  $("over-detail").textContent = `Final scores: ${o.scores.map((x, i) => `${msg.names[i]} ${x}`).join(", ")}${how ? ` · ended ${how}` : ""}`;
+  $("over-detail").textContent = `Final scores: ${o.scores.map((x, i) => `${seatName(msg, i)} ${x}`).join(", ")}${how ? ` · ended ${how}` : ""}`;
   if ($("over").classList.contains("hidden")) openDialog("over", "again");
 }
 
