@@ -66,7 +66,20 @@ from binocle.errors import BinocleError, EngineError
 __all__ = ["build_parser", "main"]
 
 # The commands in the order ``binocle --help`` lists them: modules of this package.
-_COMMANDS = (play, meld, show, simulate, arena, ratings, validate, analyze, demo, serve, site, engine)
+_COMMANDS = (
+    play,
+    meld,
+    show,
+    simulate,
+    arena,
+    ratings,
+    validate,
+    analyze,
+    demo,
+    serve,
+    site,
+    engine,
+)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
 ENGINE_FAILED = 3
