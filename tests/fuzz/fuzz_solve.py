@@ -34,9 +34,9 @@ def check_solve(rng: random.Random, pool: fuzzlib.Pool, tally: fuzzlib.Tally) ->
     """solve, can_reach and makes_bid: a BinocleError or an answer whose bounds hold."""
     _, state = pool.pick(rng)
     seat = _arg(rng, (None, 0, 1, 2, 3, -1))
-    nodes = _arg(rng, (1, 50, 2000)) if rng.random() < 0.5 else 2000
-    if nodes is None or (isinstance(nodes, int) and not isinstance(nodes, bool) and nodes > 2000):
-        nodes = 2000  # a larger budget is a long search, not a fault
+    nodes = _arg(rng, (1, 50, 300)) if rng.random() < 0.5 else 300
+    if nodes is None or (isinstance(nodes, int) and not isinstance(nodes, bool) and nodes > 300):
+        nodes = 300  # a larger budget is a long search, not a fault
     seconds = _arg(rng, (None, 0.5, 0, -1.0))
     which = rng.randrange(3)
     lib = _lib()
