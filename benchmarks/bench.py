@@ -706,6 +706,116 @@ def show(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: The double-dummy solver's floors (seconds of CPU a position, on the compiled build).
+SOLVER_FLOORS = {
+    "cutthroat last 6 tricks, exact value": (0.010, None),
+    "cutthroat 15 tricks, can the bidder make the bid": (2.0, 20.0),
+    "classic 12-trick endgame, exact value": (0.100, None),
+}
+
+
+def solver_position(name: str, seed: int, tricks: int) -> binocle.GameState:
+    """A position of a game between baseline bots (seeded): the first trick boundary
+    with ``tricks`` tricks left (the classic stock exhausted)."""
+    from binocle.bots import BaselineBot
+
+    s = binocle.new_game(name, seed=seed)
+    bots = [BaselineBot(seed * 10 + i) for i in range(s.profile.players)]
+    while True:
+        p = s.current_player
+        if (
+            s.phase is binocle.Phase.PLAY
+            and p is not None
+            and not s.trick
+            and len(s.hands[p]) == tricks
+            and not getattr(s, "stock", ())
+            and (name != "classic" or getattr(s, "turn_up", None) is None)
+        ):
+            return s
+        if binocle.is_over(s):
+            s = binocle.new_game(name, seed=seed + 1000)
+            continue
+        a = binocle.legal_actions(s)[0] if p is None else bots[p].choose(binocle.observe(s, p))
+        s = binocle.apply(s, a)
+
+
+def solver_rows(count: int, cap: float) -> list[Row]:
+    """The solver lines: ``count`` seeded positions each, every search capped at ``cap``
+    seconds (a capped search counts as at least ``cap``, and is reported).  Times are
+    CPU seconds a position; nodes a second and the cache's hits over the positions."""
+    from binocle.solve import makes_bid, solve
+
+    def measure(line: str, positions: list[binocle.GameState], ask: Callable[..., Any]) -> Row:
+        times: list[float] = []
+        nodes = probes = hits = capped = 0
+        for s in positions:
+            t0 = time.process_time()
+            out = ask(s)
+            spent = time.process_time() - t0
+            if out is not None and not isinstance(out, bool):
+                nodes += out.nodes
+                probes += out.probes
+                hits += out.hits
+            if out is None or (not isinstance(out, bool) and not out.exact):
+                capped += 1
+                spent = max(spent, cap)  # unsolved: at least the cap
+            times.append(spent)
+        times.sort()
+        median = times[len(times) // 2]
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        floor_median, floor_p95 = SOLVER_FLOORS.get(line, (None, None))
+        ok = None
+        if floor_median is not None:
+            ok = median <= floor_median and (floor_p95 is None or p95 <= floor_p95)
+            if capped > len(times) // 20:
+                ok = False  # the tail is past the cap: the floor is not shown to be met
+        extra = f"p95 {p95 * 1000:,.1f} ms, max {times[-1] * 1000:,.1f} ms"
+        if nodes:
+            extra += f", {nodes / sum(times):,.0f} nodes/s, cache hits {hits / max(probes, 1):.0%}"
+        if capped:
+            extra += f", {capped} of {len(times)} capped at {cap:g} s"
+        floor = "" if floor_median is None else f"median <= {floor_median * 1000:g} ms"
+        if floor_p95 is not None:
+            floor += f", p95 <= {floor_p95:g} s"
+        return {
+            "line": f"j. solver: {line}",
+            "value": median * 1000,
+            "unit": "ms median",
+            "extra": extra,
+            "ratio": None,
+            "floor": floor,
+            "ok": ok,
+        }
+
+    seeds = range(1, count + 1)
+    last6 = [solver_position("cutthroat", k, 6) for k in seeds]
+    whole = [solver_position("cutthroat", k, 15) for k in seeds]
+    classic = [solver_position("classic", k, 12) for k in seeds]
+    rows = [
+        measure(
+            "cutthroat last 6 tricks, exact value",
+            last6,
+            lambda s: solve(s, cards=False, seconds=cap),
+        ),
+        measure(
+            "cutthroat 15 tricks, can the bidder make the bid",
+            whole,
+            lambda s: makes_bid(s, seconds=cap),
+        ),
+        measure(
+            "cutthroat 15 tricks, exact value",
+            whole,
+            lambda s: solve(s, cards=False, seconds=cap),
+        ),
+        measure(
+            "classic 12-trick endgame, exact value",
+            classic,
+            lambda s: solve(s, cards=False, seconds=cap),
+        ),
+    ]
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="length of each timed run")
@@ -713,10 +823,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--engines", action="store_true", help="measure the engine protocol's lines (i.) alone"
     )
+    parser.add_argument(
+        "--solver",
+        type=int,
+        metavar="N",
+        help="measure the double-dummy solver (lines j.) alone, on N seeded positions of each kind",
+    )
+    parser.add_argument(
+        "--cap", type=float, default=60.0, help="with --solver: seconds a search may take at most"
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
-    report = run(args.seconds, only_engines=args.engines)
+    if args.solver is not None:
+        if args.solver < 1 or args.cap <= 0:
+            parser.error("--solver needs at least 1 position and a positive --cap")
+        report = {
+            "binocle": binocle.__version__,
+            "build": "compiled" if binocle.compiled else "pure Python",
+            "python": sys.version.split()[0],
+            "implementation": platform.python_implementation(),
+            "machine": platform.platform(),
+            "processor": platform.machine(),
+            "seconds": args.cap,
+            "runs": 1,
+            "rows": solver_rows(args.solver, args.cap),
+            "notes": [
+                "CPU seconds a position (time.process_time), one core; a search past --cap"
+                " stops (its time counts as the cap)"
+            ],
+        }
+    else:
+        report = run(args.seconds, only_engines=args.engines)
     print(json.dumps(report, indent=2) if args.json else show(report))
     return 0
 

@@ -54,6 +54,7 @@ __all__ = [
     "BotNameWarning",
     "BotSpec",
     "BotTimeoutError",
+    "DoubleDummyBot",  # noqa: F822
     "ISMCTSBot",  # noqa: F822  (module __getattr__: defined in binocle.ismcts)
     "KnockingBot",
     "PIMCBot",  # noqa: F822
@@ -325,6 +326,7 @@ _BUILTIN: dict[str, Callable[..., Bot] | str] = {
     "baseline": BaselineBot,
     "ismcts": "binocle.ismcts:ISMCTSBot",
     "pimc": "binocle.ismcts:PIMCBot",
+    "ddpimc": "binocle.ismcts:DoubleDummyBot",
 }
 #: Names this module offers that :mod:`binocle.ismcts` defines, with their paths.
 #: The factory of the bots of ``cmd:`` specs (external engines), loaded when first asked for.
@@ -332,6 +334,7 @@ _COMMAND_BOT = "binocle.engine:command_bot"
 _SEARCH_BOTS: dict[str, str] = {
     "ISMCTSBot": "binocle.ismcts:ISMCTSBot",
     "PIMCBot": "binocle.ismcts:PIMCBot",
+    "DoubleDummyBot": "binocle.ismcts:DoubleDummyBot",
 }
 
 
@@ -592,7 +595,8 @@ def make_bot(name: str, seed: int | None = None, **settings: Any) -> Bot:
     ``"random"`` (:class:`RandomBot`, setting ``sudden``), ``"baseline"``
     (:class:`BaselineBot`), ``"ismcts"`` (:class:`ISMCTSBot`) and ``"pimc"``
     (:class:`PIMCBot`), whose settings are ``iterations``, ``time_limit``,
-    ``exploration``, ``samples`` and ``auction``; then the registered and
+    ``exploration``, ``samples``, ``auction`` and ``endgame``; ``"ddpimc"``
+    (:class:`DoubleDummyBot`: those and ``nodes``); then the registered and
     entry-point bots.  A setting the bot does not take is refused with
     :class:`~binocle.errors.InvalidArgumentError` naming those it takes.
 

@@ -12,7 +12,16 @@ cannot peek; for a given seed its choices are reproducible.
 
 :class:`PIMCBot` (perfect-information Monte Carlo) is the simpler relative:
 for each of a few sampled states it scores every candidate action by random
-playouts and plays the best on average.
+playouts and plays the best on average.  :class:`DoubleDummyBot` (double-dummy
+PIMC) samples states the same way and, in the play of a hand, scores each card
+by its exact value in each sample (:func:`binocle.solve.solve`) instead of by
+playouts.
+
+In the classic game, once the stock is exhausted, each player can tell the
+other's hand (every other card has been seen), so the position is an endgame
+with every card known: the three bots then play the card
+:func:`binocle.solve.solve` finds best when it proves it within
+``ENDGAME_NODES`` search nodes, unless built with ``endgame=False``.
 
 Both evaluate a hand, not a game: a playout ends with the hand, and a player's
 result is his score for the hand less the mean of the others', scaled.  The
@@ -47,8 +56,9 @@ from binocle.determinize import Determinizer
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, legal_actions, winner
 from binocle.rules.tricks import _trick_winner
+from binocle.solve._position import Solution, read_position, solve
 
-__all__ = ["ISMCTSBot", "PIMCBot"]
+__all__ = ["DoubleDummyBot", "ISMCTSBot", "PIMCBot"]
 
 #: Default iterations per move where the profile has no default of its own
 #: (``PROFILE_ITERATIONS``).
@@ -62,6 +72,10 @@ PROFILE_ITERATIONS: dict[str, int] = {"three-handed": 2400}
 DEFAULT_EXPLORATION = 0.7
 #: Determinizations drawn per move; the iterations cycle through them.
 DEFAULT_SAMPLES = 30
+#: The exact classic endgame's search budget a move (nodes): past it, the bot
+#: searches as it does elsewhere (the first moves after the stock may need more
+#: in pure Python; the compiled build searches this many in about a second or less).
+ENDGAME_NODES = 100_000
 
 
 def _check_settings(iterations: Any, time_limit: Any, exploration: Any, samples: Any) -> None:
@@ -152,8 +166,12 @@ class _SearchBase:
         exploration: float = DEFAULT_EXPLORATION,
         samples: int = DEFAULT_SAMPLES,
         auction: str = "estimate",
+        endgame: bool = True,
     ) -> None:
         _check_settings(iterations, time_limit, exploration, samples)
+        if not isinstance(endgame, bool):
+            raise InvalidArgumentError(f"endgame is True or False, not {endgame!r}")
+        self.endgame = endgame
         if auction not in ("estimate", "search"):
             raise InvalidArgumentError(f"auction is 'estimate' or 'search', not {auction!r}")
         self.auction = auction
@@ -194,7 +212,11 @@ class _SearchBase:
         if view.phase is Phase.BIDDING and self.auction == "estimate":
             return BaselineBot(0).choose(view)
         cands = candidates(legal, view.phase)
-        return cands[0] if len(cands) == 1 else None
+        if len(cands) == 1:
+            return cands[0]
+        if self.endgame and view.phase is Phase.PLAY and view.get("stock_size", 1) == 0:
+            return _exact_endgame(view, legal)
+        return None
 
     def _worlds(self, view: View, rng: random.Random, n: int) -> list[GameState]:
         """``n`` states sampled from ``view`` (:func:`binocle.determinize`)."""
@@ -410,3 +432,106 @@ class PIMCBot(_SearchBase):
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return max(acts, key=lambda a: totals[a])
+
+
+def _play_of(legal: tuple[Action, ...], card: object) -> Action:
+    """The play action of ``card`` among ``legal``."""
+    return next(a for a in legal if a.kind is Kind.PLAY and a.card == card)
+
+
+def _exact_endgame(view: View, legal: tuple[Action, ...]) -> Action | None:
+    """The best card where the view shows every card (the classic game once the stock
+    is exhausted: the other hand is the cards not seen), else None."""
+    world = Determinizer(view).sample(random.Random(0))
+    try:
+        read_position(world, view.seat)
+    except BinocleError:
+        return None
+    if not _every_card_known(view, world):
+        return None
+    answer = solve(world, view.seat, cards=False, nodes=ENDGAME_NODES)
+    if not answer.exact or answer.best is None:
+        return None  # too long a search: the bot's own search decides
+    return _play_of(legal, answer.best)
+
+
+def _every_card_known(view: View, world: GameState) -> bool:
+    """Whether the hidden cards of the view's world are forced: two seats, the other's
+    cards the only ones unseen (no stock, no turn-up left)."""
+    return (
+        len(view.hand_sizes) == 2
+        and not getattr(world, "stock", True)
+        and (getattr(world, "turn_up", True) is None)
+    )
+
+
+class DoubleDummyBot(PIMCBot):
+    """Double-dummy perfect-information Monte Carlo: in the play of a hand, ``samples``
+    states drawn from the view (default 10, :func:`binocle.determinize`), each solved
+    exactly with every card known (:func:`binocle.solve.solve`, for the bot's side:
+    a cutthroat bidder alone, a defender with the other defender, a
+    three-handed player against the other two); the card with the best mean value
+    is played.  ``nodes``: the search budget per sample (default 5000 nodes; past it a
+    sample counts the cards it solved in full; when no card was solved in every
+    sample that solved any, the move is chosen by :class:`PIMCBot`'s playouts).  ``time_limit`` bounds a move's
+    samples in seconds.  Outside the play (bidding, melds, announcements), and in the
+    classic game while the stock lasts, the bot chooses as :class:`PIMCBot` does.
+
+    >>> from binocle.bots import make_bot
+    >>> bot = make_bot("ddpimc", 1, samples=4)
+    >>> bot.samples, bot.nodes
+    (4, 5000)
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        samples: int = 10,
+        nodes: int = 5000,
+        iterations: int | Literal["default"] | None = "default",
+        time_limit: float | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        auction: str = "estimate",
+        endgame: bool = True,
+    ) -> None:
+        super().__init__(
+            seed,
+            iterations=iterations,
+            time_limit=time_limit,
+            exploration=exploration,
+            samples=samples,
+            auction=auction,
+            endgame=endgame,
+        )
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
+            raise InvalidArgumentError(f"nodes is a whole number from 1, not {nodes!r}")
+        self.nodes = nodes
+
+    def choose(self, view: View) -> Action:
+        ruled = self._ruled(view)
+        if ruled is not None:
+            return ruled
+        legal = view.legal_actions
+        if view.phase is not Phase.PLAY or not any(a.kind is Kind.PLAY for a in legal):
+            return PIMCBot.choose(self, view)
+        rng = random.Random(self.rng.randrange(2**62))
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        totals: dict[object, float] = {}
+        counts: dict[object, int] = {}
+        for world in self._worlds(view, rng, self.samples):
+            try:
+                answer: Solution = solve(world, view.seat, nodes=self.nodes)
+            except BinocleError:
+                return PIMCBot.choose(self, view)
+            for card, value in answer.cards:
+                totals[card] = totals.get(card, 0.0) + value
+                counts[card] = counts.get(card, 0) + 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        if not totals:
+            return PIMCBot.choose(self, view)
+        most = max(counts.values())
+        # Cards solved in every sample that reached them, by their mean value.
+        best = max((c for c in totals if counts[c] == most), key=lambda c: totals[c] / counts[c])
+        return _play_of(legal, best)

@@ -1380,3 +1380,7 @@ TARGETS.update(_RECORDS_TARGETS)
 from fuzz_cli_play import TARGETS as _CLI_PLAY_TARGETS  # noqa: E402
 
 TARGETS.update(_CLI_PLAY_TARGETS)
+
+from fuzz_solve import TARGETS as _SOLVE_TARGETS  # noqa: E402
+
+TARGETS.update(_SOLVE_TARGETS)

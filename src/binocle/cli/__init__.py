@@ -12,6 +12,7 @@ Commands::
     binocle ratings [--profile P] [--bots B,...] [--deals N] [--resamples R] [--jobs J]
                     [--scheduler ADDRESS] [--seed S] [--json] [--no-progress]
     binocle validate FILE [--json]
+    binocle analyze FILE [--nodes N] [--json]
     binocle demo [--profile P] [--seed S] [--bot B] [--max-hands H] [--suits STYLE]
     binocle serve [--host H] [--port P]
     binocle site DIR [--pyodide PATH]
@@ -46,6 +47,7 @@ from collections.abc import Sequence
 
 from binocle import __version__
 from binocle.cli import (
+    analyze,
     arena,
     demo,
     engine,
@@ -64,7 +66,20 @@ from binocle.errors import BinocleError, EngineError
 __all__ = ["build_parser", "main"]
 
 # The commands in the order ``binocle --help`` lists them: modules of this package.
-_COMMANDS = (play, meld, show, simulate, arena, ratings, validate, demo, serve, site, engine)
+_COMMANDS = (
+    play,
+    meld,
+    show,
+    simulate,
+    arena,
+    ratings,
+    validate,
+    analyze,
+    demo,
+    serve,
+    site,
+    engine,
+)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
 ENGINE_FAILED = 3
