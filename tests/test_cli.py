@@ -132,7 +132,7 @@ def test_simulate_json(profile: str, capsys: pytest.CaptureFixture[str]) -> None
     assert doc["games"] == 2 and len(doc["wins"]) == n
     assert sum(doc["wins"]) + doc["no_winner"] == 2
     assert len(doc["meld_per_hand"]) == n and len(doc["points_per_hand"]) == n
-    has_bidding = binocle.profile(profile).name == "cutthroat"
+    has_bidding = binocle.profile(profile).name in ("cutthroat", "partnership")
     assert (doc["contracts"] is not None) == has_bidding
     if has_bidding:
         c = doc["contracts"]
