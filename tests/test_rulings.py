@@ -40,6 +40,8 @@ PROFILES = {
     "three-handed": {Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP},
     "cutthroat": {Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP},
     "cutthroat(easier_tricks=true)": {Obligation.EASIER},
+    "partnership(passing=3)": {Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP},
+    "partnership(easier_tricks=true)": {Obligation.EASIER},
 }
 #: What a refused announcement can be refused for, once its cards make a combination in its
 #: suit: the cards are not there, none is concealed, or the same class rule.
@@ -157,11 +159,11 @@ def _check_whole_meld(s: GameState, seat: int) -> None:
     hand = _concealed(s, seat)
     best = s.profile.meld(hand, s.trump)
     declared = [Declared(m.name, m.cards, m.value) for m in best.melds]
-    table = None if s.profile.name == "cutthroat" else MeldTable()
+    table = None if _counted(s) else MeldTable()
     check = check_meld(s.profile.spec(), hand, s.trump, declared, table=table)
     assert check.ok, (hand, best, check)
     assert check.worth == check.best == best.total == check.claimed
-    if s.profile.name == "cutthroat":
+    if _counted(s):
         for m in best.melds:
             if Counter(m.cards * 2) - Counter(hand):
                 # A card counts once in a group: a meld declared twice, its cards held
@@ -169,6 +171,11 @@ def _check_whole_meld(s: GameState, seat: int) -> None:
                 twice = check_meld(s.profile, hand, s.trump, [(m.name, m.cards)] * 2)
                 assert twice.rulings[0].ok
                 assert twice.rulings[1].rule is RuleCode.CARDS_REUSED
+
+
+def _counted(s: GameState) -> bool:
+    """Whether the profile counts melds by the cutthroat groups, laid down at once."""
+    return s.profile.name in ("cutthroat", "partnership")
 
 
 def _play_hand(spec: str, seed: int, seen: set[Obligation]) -> int:
@@ -181,7 +188,7 @@ def _play_hand(spec: str, seed: int, seen: set[Obligation]) -> int:
         legal = binocle.legal_actions(s)
         if s.phase.value == "meld" and s.current_player is not None:
             _check_whole_meld(s, s.current_player)
-        if s.current_player is not None and s.profile.name != "cutthroat":
+        if s.current_player is not None and not _counted(s):
             checked_melds += _check_announcements(s, legal)
         plays = [a for a in legal if a.kind is Kind.PLAY]
         if plays and _in_play(s):

@@ -268,6 +268,9 @@ def _tell(
     elif k is Kind.DISCARD:
         what = card_text(action.card, suits) if action.card is not None else "a card"
         lines.append(f"  {who} discards {what}")
+    elif k is Kind.GIVE:
+        what = card_text(action.card, suits) if action.card is not None else "a card"
+        lines.append(f"  {who} passes {what} to his partner")
     elif k is Kind.TRUMP and action.suit is not None:
         lines.append(f"  {who} names trump: {action.suit.name.lower()}")
     elif k is Kind.MELD and phase is Phase.ANNOUNCE and p is not None:
@@ -495,6 +498,9 @@ def label(action: Action, position: View | GameState | None = None, suits: str =
             if action.card is not None
             else "Discard a card"
         )
+    if k is Kind.GIVE:
+        what = card_text(action.card, suits) if action.card is not None else "a card"
+        return f"Pass {what} to your partner"
     if k is Kind.TRUMP and action.suit is not None:
         return f"Name trump {suit_text(action.suit, suits)} ({action.suit.name.lower()})"
     if k is Kind.DIX:
