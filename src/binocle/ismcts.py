@@ -90,8 +90,8 @@ def _check_settings(iterations: Any, time_limit: Any, exploration: Any, samples:
 
 
 def _scale(view: View) -> float:
-    """Points that make a result of 1: about a good hand's worth in the profile (twice
-    the lowest bid where there is bidding, else 250)."""
+    """Points that make a result of 1: about a good hand's worth in the profile (500
+    where there is bidding, else 250)."""
     min_bid = getattr(view.profile, "min_bid", None)
     return 500.0 if isinstance(min_bid, int) else 250.0
 
