@@ -12,6 +12,7 @@ from binocle.cards import CARDS, Card
 from binocle.core import MeldResult, Phase, Profile, View
 from binocle.encoding._common import _check_view, _kind_index, kinds
 from binocle.errors import InvalidArgumentError
+from binocle.profiles._cutthroat_rules import CutthroatRules
 from binocle.profiles.three_handed import Overlooked
 from binocle.rules.classic_melds import KINDS
 
@@ -71,7 +72,7 @@ def _layout(profile: Profile, full: bool) -> TensorLayout:
     ]
     parts.append(("played", (p, n)) if full else ("gone", (n,)))
     name = profile.name
-    if name == "cutthroat":
+    if isinstance(profile, CutthroatRules):  # cutthroat and the profiles on its rules
         bids = (profile.max_bid - profile.min_bid) // 10 + 1  # type: ignore[attr-defined]
         if full:
             parts.append(("bids", (bids, p)))
@@ -84,6 +85,9 @@ def _layout(profile: Profile, full: bool) -> TensorLayout:
             ("discard_count", (1,)),
             ("meld_points", (p,)),
         ]
+        if "passing" in profile.options():
+            # The cards passed between partners: those this seat knows, and how many.
+            parts += [("given", (n,)), ("given_count", (1,))]
         if full:
             parts.append(("melds", (p, n)))
     elif name == "classic":
@@ -205,7 +209,7 @@ def _tensor(view: View, full: bool) -> list[float]:
         w.cards("gone", [c for _, c in plays])
     name = profile.name
     g = view.get
-    if name == "cutthroat":
+    if isinstance(profile, CutthroatRules):
         calls: tuple[tuple[int, int], ...] = g("calls", ())
         passed = [0] * profile.players
         for seat, amount in calls:
@@ -220,6 +224,9 @@ def _tensor(view: View, full: bool) -> list[float]:
         w.cards("widow", g("widow"))
         w.cards("discards", g("discards"))
         w.value("discard_count", [g("discard_count", 0)])
+        if "given" in w.at:
+            w.cards("given", g("given"))
+            w.value("given_count", [g("given_count", 0)])
         melds: tuple[MeldResult | None, ...] = g("melds", ())
         w.value("meld_points", [0 if m is None else m.total for m in melds])
         if full:

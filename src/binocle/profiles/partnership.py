@@ -68,6 +68,9 @@ __all__ = ["Partnership", "PartnershipState"]
 
 #: The two sides, partners opposite (partnership rules, Players and pack).
 SIDES: Final = ((0, 2), (1, 3))
+#: The highest meld of two 12-card hands together (one pack, one trump), found exactly
+#: by ``tools/meld_bounds.py`` (``cutthroat_pair_meld((12, 12))``).
+_SIDE_MELD: Final = 2220
 
 
 def _bid_option(instance: Any, attribute: Any, value: Any) -> None:
@@ -163,6 +166,37 @@ class Partnership(CutthroatRules):
         """Three at a time clockwise from the dealer's left, 12 each; no widow
         (partnership rules, Deal)."""
         return tuple(((dealer + k) % 4, 3) for _ in range(4) for k in (1, 2, 3, 4))
+
+    def fixed_actions(self) -> tuple[Action, ...]:
+        """Every action of the game but deals, in a fixed order (the fixed action space
+        of :mod:`binocle.encoding`): pass, the bids, give each card, trump, meld,
+        concede, play each card."""
+        cards = pack(self.pack_size)[::2]
+        return (
+            A.PASS,
+            *(A.bid(b) for b in range(self.min_bid, self.max_bid + 1, 10)),
+            *(A.GIVE[c] for c in cards),
+            *A.TRUMP,
+            A.MELD,
+            A.CONCEDE,
+            *(A.PLAY[c] for c in cards),
+        )
+
+    def max_decisions_per_hand(self) -> int:
+        """An upper bound on the decisions of one hand: every bid level once, four
+        passes, trump, the cards passed both ways, four melds and 48 cards."""
+        bids = (self.max_bid - self.min_bid) // 10 + 1
+        return bids + 4 + 1 + 2 * self.passing + 4 + 48
+
+    def hand_bounds(self) -> tuple[int, int, int]:
+        """Per hand: the lowest and highest change of one seat's score (its side's), and
+        the highest change of two seats' scores added together.  The lowest: a set
+        bidding side (twice ``max_bid`` with ``double_set``); the highest: the highest
+        meld of two 12-card hands together (2220, exact, ``tools/meld_bounds.py``) and
+        every trick (250); two partners move together."""
+        low = -(2 * self.max_bid if self.double_set else self.max_bid)
+        high = _SIDE_MELD + 250
+        return low, high, 2 * high
 
     # -- legal actions -----------------------------------------------------------
 
