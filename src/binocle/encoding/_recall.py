@@ -218,7 +218,7 @@ _POINTS: Final = frozenset(
     {"scores", "bid", "meld_points", "taken", "targets", "announced", "recorded", "overlooked"}
 )
 #: Parts whose entries count something other than cards, with their largest value.
-_COUNTS: Final = ("hand_sizes", "discard_count", "stock_size", "dixes", "dix_shown",
+_COUNTS: Final = ("hand_sizes", "discard_count", "given_count", "stock_size", "dixes", "dix_shown",
                   "table_melds", "steps")  # fmt: skip
 
 
