@@ -552,15 +552,19 @@ def game_over_line(position: View | GameState) -> str:
         results, scores = position.results, position.scores
         over = position.phase is Phase.OVER
     reason = results[-1].game_end if over and results else None
+    who, win = f"seat {won}", "wins"
+    side = next((s for s in position.profile.sides if won in s), ())
+    if len(side) > 1:  # partners win together
+        who, win = f"seats {' and '.join(map(str, side))}", "win"
     if reason == "limit":
         how = f"the hand limit is reached (max_hands={position.profile.max_hands})"
         if won is None:
             return f"Game over: {how}; the highest scores are tied, so nobody wins"
-        return f"Game over: {how}; seat {won} wins with the highest score, {scores[won]}"
+        return f"Game over: {how}; {who} {win} with the highest score, {scores[won]}"
     why = {"claim": " (by a claim)", "target": " (target reached)"}.get(reason or "", "")
     if won is None:
         return f"Game over{why}: nobody wins"
-    return f"Game over{why}: seat {won} wins with {scores[won]}"
+    return f"Game over{why}: {who} {win} with {scores[won]}"
 
 
 def _knock_line(before: View, after: View, p: int, out_of_turn: bool) -> str:
