@@ -173,3 +173,18 @@ def test_bad_arguments_raise_documented_errors(call: object, message: str) -> No
     """Wrong line-ups and settings are refused with InvalidArgumentError."""
     with pytest.raises(InvalidArgumentError, match=message):
         call()  # type: ignore[operator]
+
+
+def test_partnership_deals_are_played_with_the_sides_swapped() -> None:
+    """Partnership rules, Players: two bots as partners meet the other two; each deal is
+    played with the sides swapped (every seating), and a seat is compared with the other
+    side, never with its partner, who scores the same."""
+    from binocle.duplicate import arena
+
+    r = arena("partnership(passing=3)", ["baseline", "random", "baseline", "random"], deals=2)
+    assert {line[0] for line in r.lineups} == {"baseline", "random"}
+    for deal in r.points:
+        for delta in deal:
+            assert delta[0] == delta[2] and delta[1] == delta[3]
+    base = r.get("baseline")
+    assert base.hands == 16 and base.wins == 16
