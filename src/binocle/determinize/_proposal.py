@@ -211,10 +211,10 @@ class _Model(_Ledger):
             first = self.hidden_gives[0][1]
             mine = [idx for idx, actor in self.hidden_gives if actor == first]
             back = [idx for idx, actor in self.hidden_gives if actor != first]
-            dealt = [deck[q] for q in self.positions.get(first, ())]
+            dealt = [c for c in (deck[q] for q in self.positions.get(first, ())) if c is not None]
             sent = rng.sample(dealt, len(mine))
             for idx, c in zip([*mine, *back], [*sent, *sent[: len(back)]], strict=True):
-                actions[idx] = GIVE[c]  # type: ignore[index]
+                actions[idx] = GIVE[c]
         return tuple(deck), actions  # type: ignore[arg-type]
 
     def _meld_misses(self, placed: list[list[Card]]) -> int:

@@ -73,7 +73,7 @@ def _layout(profile: Profile, full: bool) -> TensorLayout:
     parts.append(("played", (p, n)) if full else ("gone", (n,)))
     name = profile.name
     if isinstance(profile, CutthroatRules):  # cutthroat and the profiles on its rules
-        bids = (profile.max_bid - profile.min_bid) // 10 + 1  # type: ignore[attr-defined]
+        bids = (profile.max_bid - profile.min_bid) // 10 + 1
         if full:
             parts.append(("bids", (bids, p)))
         parts += [
@@ -215,7 +215,7 @@ def _tensor(view: View, full: bool) -> list[float]:
         for seat, amount in calls:
             if amount:
                 if full:
-                    w.one_hot("bids", seat, (amount - profile.min_bid) // 10)  # type: ignore[attr-defined]
+                    w.one_hot("bids", seat, (amount - profile.min_bid) // 10)
             else:
                 passed[seat] = 1
         w.value("passed", passed)
@@ -225,8 +225,9 @@ def _tensor(view: View, full: bool) -> list[float]:
         w.cards("discards", g("discards"))
         w.value("discard_count", [g("discard_count", 0)])
         if "given" in w.at:
-            w.cards("given", g("given"))
-            w.value("given_count", [g("given_count", 0)])
+            given, count = g("given"), g("given_count", 0)
+            w.cards("given", given if isinstance(given, tuple) else None)
+            w.value("given_count", [count if isinstance(count, int) else 0])
         melds: tuple[MeldResult | None, ...] = g("melds", ())
         w.value("meld_points", [0 if m is None else m.total for m in melds])
         if full:
