@@ -1,12 +1,14 @@
 """Test collection: the optional adapters' modules, the Hypothesis profiles, the marks.
 
-Without the extra installed, the adapters' doctests are not collected (their tests in
-tests/ skip with the reason); in CI (``CI`` set) the extras are installed and nothing is
-left out.
+Without the extra installed, a module of an optional part (one that imports numpy,
+librt, pyspiel, pettingzoo, gymnasium or the web stack) has its doctests skipped with
+the reason, as its tests in tests/ are; in CI (``CI`` set) the extras are installed and
+nothing is left out: a module that cannot be imported there fails the run.
 
-Hypothesis: the ``ci`` profile (chosen when ``CI`` is set, or by ``HYPOTHESIS_PROFILE=ci``)
-has no deadline, since a loaded machine can take longer than any fixed limit on one
-example; it prints the blob that replays a failure.
+Hypothesis: no profile has a deadline, since a loaded machine can take longer than any
+fixed limit on one example (no test judges speed by the wall clock).  The ``ci`` profile
+(chosen when ``CI`` is set, or by ``HYPOTHESIS_PROFILE=ci``) also prints the blob that
+replays a failure.
 
 Marks (CONTRIBUTING: the fast subset): ``slow`` for the long tests, ``extras`` for the
 tests of the optional parts; the lists below give them, so the test modules stay as
@@ -15,31 +17,75 @@ they are.  ``python -m pytest -m "not slow"`` runs the rest.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-collect_ignore: list[str] = []
-if importlib.util.find_spec("pyspiel") is None:
-    collect_ignore.append("src/binocle/openspiel.py")
-if importlib.util.find_spec("pettingzoo") is None:
-    collect_ignore.append("src/binocle/pettingzoo.py")
-if importlib.util.find_spec("gymnasium") is None:
-    collect_ignore.append("src/binocle/gym.py")
-if importlib.util.find_spec("numpy") is None:
-    collect_ignore.append("src/binocle/vector.py")
-if importlib.util.find_spec("starlette") is None:
-    collect_ignore.append("src/binocle/web")
+#: The optional parts' packages, each with the extra that installs it.
+OPTIONAL_PACKAGES = {
+    "numpy": "pettingzoo",
+    "librt": "pettingzoo",
+    "gymnasium": "pettingzoo",
+    "pettingzoo": "pettingzoo",
+    "pyspiel": "openspiel",
+    "starlette": "web",
+    "uvicorn": "web",
+    "websockets": "web",
+    "tqdm": "arena",
+    "distributed": "distributed",
+}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    """A module of the package whose doctests cannot be imported for want of an optional
+    part's package is skipped with the reason (outside CI); any other error stands."""
+    outcome = yield
+    report: pytest.CollectReport = outcome.get_result()  # type: ignore[attr-defined]
+    if not report.failed or os.environ.get("CI") or not isinstance(collector, pytest.Module):
+        return
+    missing = _missing_optional_package(collector.path)
+    if missing is None:
+        return
+    extra = "openspiel" if collector.path.stem == "openspiel" else OPTIONAL_PACKAGES[missing]
+    reason = f"{missing} is not installed: pip install 'binocle[{extra}]'"
+    skipped = pytest.CollectReport(
+        report.nodeid, "skipped", (str(collector.path), 0, f"Skipped: {reason}"), []
+    )
+    outcome.force_result(skipped)  # type: ignore[attr-defined]
+
+
+def _missing_optional_package(path: Path) -> str | None:
+    """The optional package whose absence stops the module at ``path`` importing, if any."""
+    try:
+        parts = path.resolve().relative_to(SOURCE).with_suffix("").parts
+    except ValueError:
+        return None
+    name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        top = (exc.name or "").partition(".")[0]
+        return top if top in OPTIONAL_PACKAGES else None
+    except Exception:
+        return None
+    return None
+
+
+SOURCE = Path(__file__).resolve().parent / "src"
 
 try:
     from hypothesis import settings
 except ImportError:  # the docs' environment runs no tests
     pass
 else:
+    settings.register_profile("local", deadline=None)
     settings.register_profile("ci", deadline=None, print_blob=True)
     settings.load_profile(
-        os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
+        os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "local")
     )
 
 #: Test modules of the optional parts (web, openspiel, pettingzoo, distributed).
@@ -49,13 +95,17 @@ EXTRAS_MODULES = {
     "test_web",
     "test_web_browser",
     "test_web_load",
+    "test_svg_browser",
 }
-EXTRAS_TESTS = {"test_arena.py::test_a_dask_cluster_gives_the_serial_results"}
+EXTRAS_TESTS = {
+    "test_arena.py::test_a_dask_cluster_gives_the_serial_results",
+    "test_external_engines.py::test_an_engine_takes_a_seat_at_a_web_table",
+}
 #: Test modules and tests that take long: whole games by the thousand, search bots,
 #: the fuzzer's corpus, a browser, a load test.
 SLOW_MODULES = {
     "test_openspiel", "test_ismcts", "test_fuzz", "test_consistency", "test_web_browser",
-    "test_web_load",
+    "test_web_load", "test_svg_browser",
 }  # fmt: skip
 SLOW_TESTS = {
     "test_classic.py::test_consistency_checker",
@@ -63,6 +113,8 @@ SLOW_TESTS = {
     "test_cli_errors.py::test_bad_input_is_explained_with_status_2",
     "test_cli_errors.py::test_ctrl_c_during_simulate_keeps_the_finished_games",
     "test_errors.py::test_refused_bids_do_not_grow_memory",
+    "test_external_engines.py::test_the_reference_engines_play_the_arena",
+    "test_external_engines.py::test_two_binocle_engines_play_each_other",
     "test_knock.py::test_consistency_with_knocks_from_every_seat",
     "test_narrate.py::test_a_seats_narration_shows_no_card_its_view_hides",
     "test_positions.py::test_every_state_reads_back_from_its_position",
@@ -81,3 +133,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         if module in EXTRAS_MODULES or test in EXTRAS_TESTS:
             item.add_marker(pytest.mark.extras)
+
+
+#: ``.ci/run`` names a file here: the README's test command (the test extra alone) writes
+#: the node ids of what it skipped, and the next stage runs exactly those with every extra
+#: installed, so nothing runs twice and nothing is left untried.
+_SKIPPED_FILE = os.environ.get("BINOCLE_SKIPPED_FILE")
+
+
+def _note_skipped(report: pytest.CollectReport | pytest.TestReport) -> None:
+    if _SKIPPED_FILE and report.skipped and report.nodeid:
+        with open(_SKIPPED_FILE, "a", encoding="utf-8") as f:
+            f.write(report.nodeid + "\n")
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    _note_skipped(report)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when != "teardown":
+        _note_skipped(report)

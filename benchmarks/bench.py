@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 import binocle
+from binocle.bots import RandomBot, play_game
 from binocle.cards import Card, Suit, pack
 from binocle.determinize import Determinizer
 
@@ -377,13 +378,72 @@ def mid_hand_view(name: str, seed: int = 3) -> binocle.View:
     return binocle.observe(s, p)
 
 
+# -- external engines: the protocol's overhead ---------------------------------------
+
+
+def engine_decisions(name: str, bots: list[Any]) -> Work:
+    """Games of one hand of ``name`` between ``bots`` (bot objects, kept from game to
+    game), counting the decisions (every action a seat chose), in wall-clock time: an
+    external engine's work is done in its own process, which the process time of
+    this one does not see."""
+    seed = [0]
+
+    def game() -> tuple[int, int]:
+        seed[0] += 1
+        count = [0]
+
+        def step(before: Any, action: Any, after: Any) -> None:
+            count[0] += before.current_player is not None
+
+        play_game(name, bots, seed=seed[0], max_hands=1, on_step=step)
+        return count[0], 1
+
+    def work(seconds: float) -> tuple[int, int, float]:
+        clock = time.perf_counter
+        n = m = 0
+        start = clock()
+        while True:
+            a, b = game()
+            n, m = n + a, m + b
+            if clock() - start >= seconds:
+                return n, m, clock() - start
+
+    return work
+
+
+def engine_rows(seconds: float, row: Callable[..., Row], names: list[str]) -> None:
+    """i. ``binocle engine --bot random`` at every seat, through pipes, beside the same
+    random bots in this process (both in wall-clock time)."""
+    from binocle.engine import ExternalBot
+
+    command = [sys.executable, "-m", "binocle", "engine", "--bot", "random"]
+    for name in names:
+        n = binocle.profile(name).players
+        local = best_rate(engine_decisions(name, [RandomBot(i) for i in range(n)]), seconds)
+        engines = [ExternalBot(command, seed=i, persistent=True) for i in range(n)]
+        try:
+            piped = best_rate(engine_decisions(name, engines), seconds)
+        finally:
+            for e in engines:
+                e.close()
+        row(f"i. {name}, random bots in process", local[0], "decisions/s", "wall clock")
+        row(
+            f"i. {name}, binocle engine --bot random through pipes",
+            piped[0],
+            "decisions/s",
+            f"{1000 / piped[0] - 1000 / local[0]:.2f} ms a decision more",
+            piped[0] / local[0],
+            "in process",
+        )
+
+
 def fmt_rate(v: float | None) -> str:
     if v is None:
         return "-"
     return f"{v:,.0f}/s"
 
 
-def run(seconds: float) -> dict[str, Any]:
+def run(seconds: float, only_engines: bool = False) -> dict[str, Any]:
     rows: list[Row] = []
     notes: list[str] = []
 
@@ -407,6 +467,10 @@ def run(seconds: float) -> dict[str, Any]:
         }
         rows.append(r)
         return r
+
+    if only_engines:
+        engine_rows(seconds, row, ["cutthroat", "classic", "three-handed"])
+        return _report(seconds, rows, notes)
 
     # c. OpenSpiel first, so the reference is known for a. and b.
     try:
@@ -592,6 +656,12 @@ def run(seconds: float) -> dict[str, Any]:
         row(f"h. determinize, {name}, mid-hand", rate, "samples/s", "one Determinizer per view")
         rate = best_rate(timed(functools.partial(_determinized, view, rng)), seconds)[0]
         row(f"h. binocle.determinize(view, rng), {name}", rate, "samples/s", "from scratch")
+    # i. the engine protocol's overhead.
+    engine_rows(seconds, row, [n for n in adapter_names if n in names])
+    return _report(seconds, rows, notes)
+
+
+def _report(seconds: float, rows: list[Row], notes: list[str]) -> dict[str, Any]:
     return {
         "python": sys.version.split()[0],
         "build": "compiled" if binocle.compiled else "pure Python",
@@ -640,10 +710,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="length of each timed run")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--engines", action="store_true", help="measure the engine protocol's lines (i.) alone"
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
-    report = run(args.seconds)
+    report = run(args.seconds, only_engines=args.engines)
     print(json.dumps(report, indent=2) if args.json else show(report))
     return 0
 

@@ -14,6 +14,7 @@ projects' names are then plain text, and ``nitpick_ignore_regex`` below lets the
 
 from __future__ import annotations
 
+import doctest
 import importlib.util
 import os
 import sys
@@ -105,6 +106,10 @@ napoleon_numpy_docstring = False
 # Only the ``.. doctest::`` and ``.. testcode::`` blocks of these pages run here;
 # the examples in docstrings run under pytest (``--doctest-modules``).
 doctest_test_doctest_blocks = ""
+# An example's exception is compared whole, message included (Sphinx's default flags
+# ignore the message after the exception's name, so a page could show words the library
+# no longer prints).
+doctest_default_flags = doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1
 
 # A page's examples that need an optional part's package say ``:skipif: not HAVE_PYSPIEL``
 # (or ``HAVE_PETTINGZOO``): they are skipped where the extra is not installed.  CI installs

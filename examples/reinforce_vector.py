@@ -1,6 +1,7 @@
 """Learn to play against random bots with REINFORCE on the vectorized environment.
 
-numpy alone: a linear softmax policy over the legal ids, trained by the policy
+Needs the ``pettingzoo`` extra (numpy, and librt for the vectorized environment):
+a linear softmax policy over the legal ids, trained by the policy
 gradient (REINFORCE with a batch baseline) in seat 0 of many games at once
 (:class:`binocle.vector.VectorEnv`); the other seats play as the random bot
 does (uniformly among the legal ids, claims and concessions only when nothing

@@ -1,6 +1,7 @@
 """Self-play: one policy holds every seat of many games at once, and learns from them all.
 
-numpy alone: a linear softmax policy over the legal ids, trained by REINFORCE on
+Needs the ``pettingzoo`` extra (numpy, and librt for the vectorized environment):
+a linear softmax policy over the legal ids, trained by REINFORCE on
 the vectorized environment (:class:`binocle.vector.VectorEnv`), where every
 decision of every seat is the same policy's.  A seat's result in an episode is
 its score change less the mean of the others'; each decision learns from its

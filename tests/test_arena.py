@@ -188,3 +188,23 @@ def test_partnership_deals_are_played_with_the_sides_swapped() -> None:
             assert delta[0] == delta[2] and delta[1] == delta[3]
     base = r.get("baseline")
     assert base.hands == 16 and base.wins == 16
+
+
+def test_the_reports_json_is_strict_json() -> None:
+    """An arena report's and a ratings table's ``to_json`` are strict JSON (RFC 8259): the
+    interval of a single deal, which is undefined, is written null, never NaN."""
+    import math
+
+    from binocle.duplicate import arena
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"not JSON: {name}")
+
+    report = arena("cutthroat", ["random", "random", "random"], deals=1, seed=3)
+    assert any(
+        isinstance(x, float) and math.isnan(x)
+        for st in report.as_dict()["stats"]
+        for x in st["points_ci95"]
+    )
+    doc = json.loads(report.to_json(), parse_constant=refuse)
+    assert doc["stats"][0]["points_ci95"] == [None, None]

@@ -1,10 +1,8 @@
 """The command line's runners say when a game was stopped before its end and on what
-(``demo``, ``simulate``, ``play``), and ``binocle play`` lets the person knock out of turn
-(classic rules, Claiming (knocking))."""
+(``demo``, ``simulate``, ``play``)."""
 
 from __future__ import annotations
 
-import builtins
 import json
 
 import pytest
@@ -48,41 +46,4 @@ def test_simulate_counts_how_the_games_ended(capsys: pytest.CaptureFixture[str])
     assert "finished games: 0 (0 on the target, 0 by a claim)" in out
 
 
-def _answers(monkeypatch: pytest.MonkeyPatch, knock: str) -> list[str]:
-    """The person plays action 1 at his turn and answers ``knock`` when asked to knock."""
-    prompts: list[str] = []
-
-    def fake_input(prompt: str = "") -> str:
-        prompts.append(prompt)
-        if len(prompts) > 2000:
-            raise EOFError
-        return knock if prompt.startswith("knock now?") else "1"
-
-    monkeypatch.setattr(builtins, "input", fake_input)
-    return prompts
-
-
-def test_play_lets_the_person_knock_out_of_turn(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """After a trick he lost, the person is asked whether to knock before the others go
-    on; his knock is applied out of turn (here wrongly: nobody has 1000, he loses)."""
-    prompts = _answers(monkeypatch, "knock")
-    assert main(["play", "--profile", "classic", "--seed", "2", "--seat", "0"]) == 0
-    out = capsys.readouterr().out
-    assert sum(p.startswith("knock now?") for p in prompts) == 1
-    assert "seat 0 knocks out of turn (seat 1 to act), claiming the game" in out
-    assert "the claim is wrong: he loses the game to seat 1" in out
-    assert "Seat 1 wins." in out
-
-
-def test_play_goes_on_when_the_person_does_not_knock(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Answering Enter goes on; a profile with a hand limit ends there, and play says so."""
-    prompts = _answers(monkeypatch, "")
-    argv = ["play", "--profile", "classic(max_hands=1)", "--seed", "2", "--seat", "0"]
-    assert main(argv) == 0
-    out = capsys.readouterr().out
-    assert any(p.startswith("knock now?") for p in prompts)
-    assert "The game stopped at the hand limit (max_hands=1)" in out
+# binocle play's knock (offered only when it would win, typed at the prompt): test_cli_play.py

@@ -13,6 +13,7 @@ import importlib.util
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -74,7 +75,12 @@ def test_the_validator_catches_the_revoke_with_the_cutthroat_penalty() -> None:
     assert not report.ok and report.kind == "revoke"
     assert report.index == len(doc["actions"]) - 1 and report.seat == seat
     assert report.rule is not None and report.rule.startswith(f"must follow suit {led.letter}")
-    assert report.penalty == before.profile.revoke_penalty(before, seat)
+    # The penalty is the profile's, with the seats named as the record names them.
+    named = {f"seat {k}": f"seat {k} ({name})" for k, name in enumerate(doc["seats"]) if name}
+    expected = before.profile.revoke_penalty(before, seat)
+    for plain, with_name in named.items():
+        expected = re.sub(rf"\b{plain}\b", with_name, expected)
+    assert report.penalty == expected and f"({doc['seats'][seat]})" in expected
     assert report.penalty is not None and "(cutthroat rules, Revoke)" in report.penalty
 
 
@@ -302,13 +308,59 @@ def test_the_console_loads_only_a_record_of_classic(tmp_path: Path) -> None:
 def test_the_learning_examples_run_in_smoke_mode(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The learning examples (numpy alone, on binocle.vector) train, evaluate against the
+    """The learning examples (numpy and binocle.vector, the pettingzoo extra) train, evaluate against the
     random bot and print the margin with its interval; ``--smoke`` runs them in seconds."""
     from adapters import need
 
     need("numpy", "pettingzoo")
+    need("librt", "pettingzoo")
     assert _example(name).main(["--smoke"]) == 0
     out = capsys.readouterr().out
     margin = [line for line in out.splitlines() if line.startswith("margin: ")]
     assert len(margin) == 1 and " over 20 episodes each" in margin[0]
     assert "random bot in seat 0:" in out
+
+
+#: The optional parts' modules and packages an example may import, each with its extra.
+_NEEDS = {
+    "numpy": "pettingzoo",
+    "binocle.vector": "pettingzoo",
+    "binocle.pettingzoo": "pettingzoo",
+    "binocle.gym": "pettingzoo",
+    "gymnasium": "pettingzoo",
+    "pettingzoo": "pettingzoo",
+    "pyspiel": "openspiel",
+    "binocle.openspiel": "openspiel",
+    "binocle.web": "web",
+    "starlette": "web",
+    "tqdm": "arena",
+    "distributed": "distributed",
+}
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")), ids=lambda p: p.name)
+def test_an_example_names_the_extras_its_imports_need(path: Path) -> None:
+    """An example's docstring names the extra of every optional package or module it
+    imports (``Needs the ``pettingzoo`` extra``), and names none it does not import."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    doc = ast.get_docstring(tree) or ""
+    imported: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module)
+    needed = {
+        extra
+        for name in imported
+        for module, extra in _NEEDS.items()
+        if name == module or name.startswith(module + ".")
+    }
+    for extra in needed:
+        assert f"``{extra}`` extra" in doc, f"{path.name} imports what the {extra} extra brings"
+    for extra in set(_NEEDS.values()) - needed:
+        assert f"``{extra}`` extra" not in doc, (
+            f"{path.name} names the {extra} extra it does not need"
+        )

@@ -140,9 +140,10 @@ def test_a_time_budget_bounds_the_move() -> None:
     s = binocle.new_game("classic", seed=2)
     v = binocle.observe(s, s.current_player or 0)
     bot = ISMCTSBot(1, iterations=None, time_limit=0.05)
-    t = time.perf_counter()
+    t = time.process_time()
     assert bot.choose(v) in v.legal_actions
-    assert time.perf_counter() - t < 2.0
+    # CPU seconds: a loaded machine stretches only the wall clock.
+    assert time.process_time() - t < 2.0
 
 
 def test_the_search_claims_exactly_when_the_claim_is_correct() -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -88,3 +90,80 @@ def test_the_build_backend_minimum_is_the_one_ci_builds_with() -> None:
     assert match is not None and (int(match[1]), int(match[2])) >= (1, 27)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "hatchling>=" in ci and "hatchling==$minimum" in ci
+
+
+def _release_check() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "_check_release", ROOT / "tools" / "check_release.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _tree(tmp_path: Path, version: str, changelog: str) -> Path:
+    (tmp_path / "src" / "binocle").mkdir(parents=True)
+    (tmp_path / "src" / "binocle" / "__init__.py").write_text(f'__version__ = "{version}"\n')
+    (tmp_path / "CHANGELOG.md").write_text(changelog)
+    return tmp_path
+
+
+_RELEASED = """# Changelog
+
+## [Unreleased]
+
+## [1.1.0] - 2027-01-10
+### Added
+- a thing
+
+## [1.0.0] - 2026-12-01
+### Added
+- the first
+
+[Unreleased]: https://example.org/compare/v1.1.0...HEAD
+[1.1.0]: https://example.org/compare/v1.0.0...v1.1.0
+[1.0.0]: https://example.org/releases/tag/v1.0.0
+"""
+
+
+def test_main_carries_a_development_version_after_the_newest_release() -> None:
+    """CONTRIBUTING, Releasing: on main, ``__version__`` is the next version in
+    development (X.Y.Z.devN, after the changelog's newest release), so nothing
+    published from main can pass for the last release."""
+    assert _release_check().problems(None) == []
+    assert re.fullmatch(r"\d+\.\d+\.\d+\.dev\d+", binocle.__version__)
+
+
+def test_a_release_tag_must_equal_the_version_and_the_changelog(tmp_path: Path) -> None:
+    """CONTRIBUTING, Releasing: the release workflow refuses a tag that differs from
+    ``__version__``, a changelog without the version's dated section, or changes still
+    under [Unreleased]."""
+    check = _release_check()
+    good = _tree(tmp_path / "good", "1.1.0", _RELEASED)
+    assert check.problems("v1.1.0", good) == []
+    assert check.problems("v1.2.0", good) != []
+    pending = _RELEASED.replace("## [Unreleased]\n", "## [Unreleased]\n### Fixed\n- more\n")
+    assert "still holds changes" in " ".join(
+        check.problems("v1.1.0", _tree(tmp_path / "pending", "1.1.0", pending))
+    )
+    assert check.problems("v1.1.0", _tree(tmp_path / "old", "1.0.0", _RELEASED)) != []
+    # On main, a released number (not .devN) or one not after the newest release is refused.
+    assert check.problems(None, _tree(tmp_path / "main", "1.1.0", _RELEASED)) != []
+    assert check.problems(None, _tree(tmp_path / "behind", "1.0.1.dev0", _RELEASED)) != []
+    assert check.problems(None, _tree(tmp_path / "ahead", "1.1.1.dev0", _RELEASED)) == []
+
+
+def test_the_release_workflow_checks_the_tag_before_building() -> None:
+    """The release workflow's first job runs the check with the pushed tag, and every
+    job that builds or publishes waits for it."""
+    workflow = (ROOT / ".github" / "workflows" / "wheels.yml").read_text()
+    assert "python tools/check_release.py" in workflow
+    assert workflow.count("needs: [version]") >= 2
+
+
+def test_a_stable_release_says_so() -> None:
+    """binocle 1.x promises a stable public surface (docs: Compatibility): the
+    classifier says Production/Stable."""
+    meta = _pyproject()["project"]
+    assert "Development Status :: 5 - Production/Stable" in meta["classifiers"]

@@ -705,14 +705,38 @@ def test_out_of_turn_and_other_illegal_actions() -> None:
 
 
 def test_unreadable_record_raises() -> None:
-    """A record that cannot be read raises InvalidStateError instead of a report."""
+    """A record that cannot be read at all (not a record; a field or entry of the wrong
+    form) raises InvalidStateError instead of a report; an entry that cannot be read
+    where it stands is reported (tests/test_violations.py)."""
+    with pytest.raises(binocle.InvalidStateError):
+        binocle.validate("[]")
     doc = _base()
-    doc["actions"][1]["action"] = "bid lots"
+    doc["actions"][1]["action"] = ["bid", 250]
     with pytest.raises(binocle.InvalidStateError, match="action 1"):
         binocle.validate(doc)
     doc = _base()
-    doc["actions"][0]["seat"] = 2
-    with pytest.raises(binocle.InvalidStateError, match="deal"):
-        binocle.validate(doc)
-    with pytest.raises(binocle.InvalidStateError):
-        binocle.validate("[]")
+    doc["actions"][1]["action"] = "bid lots"
+    assert binocle.validate(doc).index == 1
+
+
+def test_json_with_a_key_twice_is_refused_by_every_reader() -> None:
+    """Record format: JSON text whose object names one key twice is refused
+    (InvalidStateError) by loads, load_record, replay and validate, at the top and in an
+    entry: readers differ on which of the two values counts (binocle took the last,
+    ``{"profile": "classic", "profile": "cutthroat"}`` replaying as cutthroat, where
+    another tool reads the first)."""
+    s = binocle.apply(binocle.new_game("cutthroat", seed=7), "bid 250")
+    text = binocle.record_json(s, indent=None)
+    top = text.replace('"profile": "cutthroat"', '"profile": "classic", "profile": "cutthroat"')
+    entry = text.replace('"seat": 1,', '"seat": 2, "seat": 1,')
+    assert top != text and entry != text
+    for doc in (top, entry, top.encode("utf-8")):
+        for read in (binocle.load_record, binocle.replay, binocle.validate):
+            with pytest.raises(binocle.InvalidStateError, match="appears twice in one object"):
+                read(doc)
+    saved = binocle.dumps(s, indent=None)
+    twice = saved.replace('"version": 1,', '"version": 1, "version": 1,', 1)
+    assert twice != saved
+    with pytest.raises(binocle.InvalidStateError, match="'version' appears twice"):
+        binocle.loads(twice)
+    assert binocle.loads(saved) == s and binocle.replay(text) == s

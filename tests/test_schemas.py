@@ -14,6 +14,7 @@ import binocle
 from binocle.bots import RandomBot, play_game
 from binocle.errors import RuleCode
 from binocle.validation import ViolationKind
+from helpers import load_tool
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -37,7 +38,7 @@ def test_the_schemas_are_draft_2020_12_with_an_id_and_a_description_of_every_pro
         objects = [schema, *schema.get("$defs", {}).values()]
         for obj in objects:
             assert obj["description"]
-            for prop, spec in obj["properties"].items():
+            for prop, spec in obj.get("properties", {}).items():
                 assert spec.get("description"), (name, prop)
         path = ROOT / "src" / "binocle" / "schemas" / f"{name}.schema.json"
         assert json.loads(path.read_text(encoding="utf-8")) == schema
@@ -53,7 +54,8 @@ def test_the_report_schema_names_every_field_kind_and_code() -> None:
 
     assert set(REPORT["properties"]) == {f.name for f in attrs.fields(ValidationReport)}
     violation = REPORT["$defs"]["violation"]
-    assert set(violation["properties"]) == {f.name for f in attrs.fields(Violation)}
+    # The view a violation holds is a Python value, left out of its dict.
+    assert set(violation["properties"]) == {f.name for f in attrs.fields(Violation)} - {"view"}
     assert REPORT["properties"]["kind"]["enum"] == [k.value for k in ViolationKind]
     assert violation["properties"]["code"]["enum"] == [c.value for c in RuleCode]
 
@@ -146,6 +148,13 @@ def _base() -> dict[str, Any]:
         lambda d: d.update(first_dealer=-1),
         lambda d: d.update(seed=2**70),
         lambda d: d.update(actions={"seat": 1}),
+        lambda d: d.update(profile="bogus"),
+        lambda d: d.update(profile="cutthroat(lowest_pays=true)"),
+        lambda d: d.update(profile="cutthroat(min_bid=300,)"),
+        lambda d: d.update(profile="classic", seats=["Anna", "Ben", "Carla"]),
+        lambda d: d.update(seats=["Anna", "Ben"]),
+        lambda d: d.update(profile="classic", first_dealer=2),
+        lambda d: d.update(profile="two-hand", actions=[{"seat": 2, "action": "pass"}]),
     ],
 )
 def test_malformed_records_are_refused_by_both(change: Any) -> None:
@@ -156,3 +165,58 @@ def test_malformed_records_are_refused_by_both(change: Any) -> None:
     with pytest.raises(binocle.InvalidStateError):
         binocle.validate(doc)
     assert _errors(RECORD, doc) != []
+
+
+#: Profile texts, and whether binocle.profile reads them: names and aliases in any case,
+#: space around, options of the profile (values every profile takes) or none.
+_PROFILE_TEXTS = [
+    ("classic", True),
+    ("CLASSIC", True),
+    (" Two-Hand ", True),
+    ("three_handed", True),
+    ("Three-Handed-Binocle(claim_overlooked=yes)", True),
+    ("cut-throat(min_bid=300)", True),
+    ("cutthroat( min_bid = 300 , single_set=true)", True),
+    ("classic()", True),
+    ("classic ( )", True),
+    ("three(target=500,target=600)", True),
+    ("bogus", False),
+    ("", False),
+    ("classic(", False),
+    ("classic x", False),
+    ("classic(lowest_pays=true)", False),
+    ("cutthroat(min_bid=300,)", False),
+    ("classic(target)", False),
+    ("two_hand", False),  # an alias's hyphens stay hyphens; only names take underscores
+    ("cut_throat", False),
+    ("cutthroat(Min_bid=300)", False),  # option names are exact
+]
+
+
+@pytest.mark.parametrize(("text", "reads"), _PROFILE_TEXTS)
+def test_the_profile_pattern_takes_what_binocle_profile_reads(text: str, reads: bool) -> None:
+    """Record format, JSON Schema: the ``profile`` text matches the schema exactly when
+    binocle.profile reads it (a profile's name or alias in any case, its own options),
+    the values of options aside; and a record then holds the profile's seats."""
+    try:
+        p = binocle.profile(text)
+    except binocle.BinocleError:
+        p = None
+    assert (p is not None) == reads
+    doc = {"format": "binocle-record", "version": 1, "profile": text, "actions": []}
+    assert (_errors(RECORD, doc) == []) == reads
+    if p is not None:
+        n = p.players
+        assert _errors(RECORD, {**doc, "seats": [None] * n, "first_dealer": n - 1}) == []
+        assert _errors(RECORD, {**doc, "seats": [None] * (5 - n)}) != []
+        assert _errors(RECORD, {**doc, "first_dealer": n}) != []
+
+
+def test_the_record_schema_is_what_the_profiles_write() -> None:
+    """The profile patterns and the seats they hold are written from the profiles by
+    ``tools/gen_record_schema.py``: a new profile, alias or option is in the schema."""
+    gen = load_tool("gen_record_schema")
+    path = ROOT / "src" / "binocle" / "schemas" / "record.schema.json"
+    assert path.read_text(encoding="utf-8") == gen.text(gen.generated()), (
+        "run tools/gen_record_schema.py"
+    )

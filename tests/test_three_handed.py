@@ -775,7 +775,8 @@ def test_revoke_penalties() -> None:
     rule (classic rules, Revoke), with seats named as at the three-handed table."""
     s = to_play(deal(SPADES, 0, "AS"), "dix", "meld")
     assert s.profile.revoke_penalty(s, 2) == (
-        "seat 2 loses his entire score for cards (his trick points) for hand 1"
+        "seat 2 loses his entire score for cards (the card points of his tricks; the last"
+        " trick's 10 still counts) for hand 1"
         " (three-handed rules, Revoke)"
     )
     s = binocle.new_game("three-handed", seed=4)

@@ -1,6 +1,6 @@
 """The vectorized environment (docs: "Binocle for AI research", Many games at once).
 
-Needs numpy (the ``pettingzoo`` extra brings it); without it the module is skipped
+Needs numpy and librt (the ``pettingzoo`` extra brings both); without it the module is skipped
 (never in CI).
 """
 
@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from adapters import need
 
 np = need("numpy", "pettingzoo")
+need("librt", "pettingzoo")
 
 import binocle  # noqa: E402
 from binocle import encoding as E  # noqa: E402

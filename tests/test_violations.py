@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from binocle.bots import RandomBot, play_game
 from binocle.cli import main
 from binocle.errors import InvalidStateError, RuleCode
 from binocle.records import meld_value
+from binocle.rules.tricks import trick_winner
 from binocle.validation import LEGAL, REVOKE, ValidationReport, Violation, ViolationKind
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,35 +191,61 @@ def test_an_irregular_cutthroat_meld_is_the_meld_of_the_cards_shown() -> None:
     assert state.current_player == p and report.states_checked == len(doc["actions"]) + 1
 
 
+def _revoked_hand(profile: str, seed: int) -> tuple[binocle.GameState, int, int, bool]:
+    """A game with a revoke (``_revoke``), played on past it to the end of the hand with
+    the first legal action that is not a knock: the state at the hand's end (no penalty
+    applied), the revoke's index, the offender, and whether he took the last trick
+    (worked out here from the last trick's cards by the common rules, Trick winner)."""
+    doc, i, s = _revoke(profile, seed=seed)
+    p = s.current_player
+    assert p is not None
+    state = s.profile.apply(s, binocle.parse_action(s, doc["actions"][i]["action"]))
+    n = len(state.results)
+    while True:
+        action = next(a for a in binocle.legal_actions(state) if a.kind is not binocle.Kind.CLAIM)
+        after = binocle.apply(state, action)
+        if len(after.results) > n:
+            break
+        state = after
+    assert action.card is not None and state.trick and sum(map(len, state.hands)) == 1
+    cards = [c for _, c in state.trick] + [action.card]
+    seats = [q for q, _ in state.trick] + [state.current_player]
+    return after, i, p, seats[trick_winner(cards, state.trump)] == p
+
+
 @pytest.mark.parametrize("profile", ["classic", "three-handed"])
 def test_a_revoke_costs_the_offender_his_score_for_cards_at_the_end_of_the_hand(
     profile: str,
 ) -> None:
     """Classic and three-handed rules, Revoke: the player in error loses his entire score
-    for cards for that hand.  The revoking card is played anyway, the hand goes on as the
-    record plays it, and at its end his trick points of the hand come off his game score,
-    before the next deal; the next hand is checked from there."""
-    doc, i, s = _revoke(profile, seed=4)
-    p = s.current_player
-    assert p is not None
-    state = s.profile.apply(s, binocle.parse_action(s, doc["actions"][i]["action"]))
-    n = len(state.results)
-    while len(state.results) == n:
-        state = binocle.apply(state, binocle.legal_actions(state)[0])
-    doc = binocle.record(state)
-    lost = state.results[-1].tricks[p]
-    assert lost > 0
-    report = binocle.validate(doc)
-    assert [v.kind for v in report.violations] == ["revoke"] and report.index == i
-    penalised = tuple(x - (lost if k == p else 0) for k, x in enumerate(state.scores))
-    assert report.scores == penalised == report.violations[0].scores
-    assert report.hand_end_scores[-1] == penalised
-    assert any(f"loses his entire score for cards, {lost}" in note for note in report.notes)
-    if not binocle.is_over(state):
+    for "cards" for that hand.  The revoking card is played anyway, the hand goes on as
+    the record plays it, and at its end the card points of his tricks come off his game
+    score, before the next deal; the last trick's 10 is scored apart from "cards"
+    (classic rules: "The winner of the last trick scores ten points for it; and the
+    players then ... count their score for 'cards'"; three-handed: "dix, melds, and the
+    last trick are all scored with the counters ..., but the score for cards must be kept
+    mentally"), so it stays his.  The next hand is checked from there."""
+    took_last = 0
+    for seed in (1, 3, 4) if profile == "classic" else (1, 2, 4):  # he took it or not
+        state, i, p, last = _revoked_hand(profile, seed)
+        tricks = state.results[-1].tricks[p]
+        lost = tricks - 10 if last else tricks
+        took_last += last
+        doc = binocle.record(state)
+        report = binocle.validate(doc)
+        assert [v.kind for v in report.violations] == ["revoke"] and report.index == i
+        penalised = tuple(x - (lost if k == p else 0) for k, x in enumerate(state.scores))
+        assert report.scores == penalised == report.violations[0].scores
+        assert report.hand_end_scores[-1] == penalised
+        assert any(f"loses his entire score for cards, {lost} " in n for n in report.notes)
+        assert "the last trick's 10 still counts" in report.violations[0].penalty
+        if binocle.is_over(state):
+            continue
         deal = binocle.legal_actions(state)[0]
         doc["actions"].append({"seat": None, "action": str(deal)})
         after = binocle.validate(doc)
         assert after.scores == penalised and after.violations == report.violations
+    assert took_last  # the offender took the last trick in at least one of these hands
 
 
 def test_a_cutthroat_revoke_scores_the_hand_played_out_in_the_game_scores() -> None:
@@ -347,28 +375,66 @@ def _bad(change: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("change", "index"),
     [
-        (lambda d: d["actions"][1].update(action="bid lots"), 1),  # text that does not parse
-        (lambda d: d["actions"][0].update(seat=2), 0),  # a deal given a seat
-        (lambda d: d["actions"][2].update(seat=None), 2),  # an action given none
         (lambda d: d["actions"][1].update(note="x"), 1),  # an unknown field
         (lambda d: d["actions"].__setitem__(2, ["pass"]), 2),  # not an object
         (lambda d: d["actions"][1].pop("action"), 1),  # no action
         (lambda d: d["actions"][2].update(action=7), 2),  # an action not text
         (lambda d: d["actions"][1].update(seat=5), 1),  # a seat out of range
         (lambda d: d["actions"][2].update(comment=3), 2),  # a comment not text
-        (lambda d: d["actions"].append({"seat": 0, "action": "claim 1"}), 3),  # knock's seat
-        (lambda d: d["actions"][0].update(action="deal AS AS"), 0),  # not a pack
     ],
 )
-def test_an_entry_that_cannot_be_read_is_named_by_its_index(change: Any, index: int) -> None:
-    """Record format: an entry that cannot be read raises InvalidStateError whose
-    ``index`` is its position in ``actions``, from validate, replay and load_record
-    (where the form alone is wrong)."""
+def test_an_entry_whose_form_is_wrong_is_named_by_its_index(change: Any, index: int) -> None:
+    """Record format: an entry whose form is wrong makes the record unreadable: validate,
+    replay and load_record raise InvalidStateError whose ``index`` is its position in
+    ``actions``."""
     doc = _bad(change)
-    for read in (binocle.validate, binocle.replay):
+    for read in (binocle.validate, binocle.replay, binocle.load_record):
         with pytest.raises(InvalidStateError) as info:
             read(doc)
         assert info.value.index == index, read
+
+
+@pytest.mark.parametrize(
+    ("change", "index", "code"),
+    [
+        (lambda d: d["actions"][1].update(action="bid lots"), 1, RuleCode.NOT_LEGAL),
+        (lambda d: d["actions"][2].update(seat=None), 2, RuleCode.NOT_YOUR_TURN),
+        (lambda d: d["actions"].append({"seat": 0, "action": "claim 1"}), 3, RuleCode.NOT_LEGAL),
+        (lambda d: d["actions"][0].update(action="deal AS AS"), 0, RuleCode.BAD_DECK),
+        (
+            lambda d: d["actions"].insert(2, {"seat": None, "action": d["actions"][0]["action"]}),
+            2,
+            RuleCode.WRONG_PHASE,
+        ),
+    ],
+)
+def test_an_entry_that_cannot_stand_is_reported_not_raised(
+    change: Any, index: int, code: RuleCode
+) -> None:
+    """Validating: a record whose form is right always gives a report.  An entry that
+    cannot be read where it stands (a text that does not parse there, an action given no
+    seat, a knock naming another seat, a deal that is not a pack or comes in the middle
+    of a hand) is an illegal action, taken back; replay raises InvalidStateError naming
+    it."""
+    doc = _bad(change)
+    binocle.load_record(doc)
+    with pytest.raises(InvalidStateError) as info:
+        binocle.replay(doc)
+    assert info.value.index == index
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    assert (v.index, v.kind, v.code) == (index, "illegal action", code)
+    assert "does not stand" in v.penalty
+
+
+def test_a_deal_given_a_seat_is_read_as_the_deal_with_a_note() -> None:
+    """Record format: a deal is nobody's action (seat null); the validator reads a deal
+    given a seat as the deal, and says so in a note; replay refuses it."""
+    doc = _bad(lambda d: d["actions"][0].update(seat=2))
+    with pytest.raises(InvalidStateError):
+        binocle.replay(doc)
+    report = binocle.validate(doc)
+    assert report.ok and any("a deal is nobody's action" in n for n in report.notes)
 
 
 @pytest.mark.parametrize(
@@ -473,3 +539,183 @@ def test_an_under_declared_classic_meld_note_advice_validates() -> None:
         d["actions"].append({"seat": s.current_player, "action": text})
         report = binocle.validate(d)
         assert report.ok and not report.notes, text
+
+
+# -- a record that can be read always gives a report -------------------------------------------
+
+
+@pytest.mark.parametrize("profile", ["classic", "three-handed", "cutthroat"])
+def test_validate_gives_a_report_for_every_record_with_two_plays_swapped(profile: str) -> None:
+    """Validating: ``validate`` never raises on a record ``load_record`` reads.  Two plays
+    swapped in a real game (the rest of the record then often cannot follow): a report
+    each time, listing every broken rule it finds in the record's order; where it stops,
+    ``stopped`` says where and a note why; its first violation is ``first_only``'s."""
+    final = play_game(profile, seed=3, max_hands=2)
+    doc = binocle.record(final)
+    plays = [i for i, e in enumerate(doc["actions"]) if e["action"].startswith("play ")]
+    stops = 0
+    for a, b in zip(plays[::5], plays[3::5], strict=False):
+        d = copy.deepcopy(doc)
+        d["actions"][a], d["actions"][b] = d["actions"][b], d["actions"][a]
+        report = binocle.validate(d)
+        if report.ok:  # two cards of free play, say
+            continue
+        indices = [v.index for v in report.violations]
+        assert indices == sorted(indices) and indices[0] >= a
+        first = binocle.validate(d, first_only=True).violations[0]
+        v = report.violations[0]
+        assert (first.index, first.kind, first.code) == (v.index, v.kind, v.code)
+        if report.stopped is not None:
+            stops += 1
+            named = re.compile(rf"action {report.stopped}\b")
+            assert any(named.search(n) for n in report.notes)
+    assert stops  # some of these records cannot be followed to their end
+
+
+def test_a_deal_while_players_are_asked_to_knock_takes_them_to_pass() -> None:
+    """Classic rules, Claiming (knocking): after the last trick a player whose claim would
+    be correct is asked to knock or pass; only if nobody knocks is the hand counted.  A
+    record written at a table shows no pass: the next deal says nobody knocked, and the
+    validator takes the players asked to pass (a note says so) instead of stopping."""
+    s = binocle.new_game("classic(target=300)", seed=2)  # both reach 300 in hand 2
+    bots = [RandomBot(6), RandomBot(7)]
+    while not (s.phase is binocle.Phase.PLAY and not any(s.hands) and not s.trick):
+        p = s.current_player
+        calm = [a for a in binocle.legal_actions(s) if a.kind is not binocle.Kind.CLAIM]
+        s = binocle.apply(s, calm[0] if p is None else bots[p].choose(binocle.observe(s, p)))
+        if s.phase is binocle.Phase.OVER:  # pragma: no cover - the seed reaches one first
+            raise AssertionError("no knock asked after the last trick")
+    doc = binocle.record(s)
+    passed = s
+    while passed.current_player is not None:
+        passed = binocle.apply(passed, "pass")
+    deal = binocle.legal_actions(passed)[0]
+    doc["actions"].append({"seat": None, "action": str(deal)})
+    report = binocle.validate(doc)
+    assert report.ok and report.stopped is None
+    assert report.scores == binocle.apply(passed, deal).scores
+    assert any("the record shows no knock, so he is taken to pass" in n for n in report.notes)
+
+
+@pytest.mark.parametrize("profile", ["classic", "three-handed"])
+def test_a_violation_holds_its_trick_and_the_view_before_it(profile: str) -> None:
+    """Validating: each violation holds the trick of its hand (the tricks taken so far,
+    plus one) and what its seat saw just before the entry (``binocle.observe``), so the
+    cards he could have played are ``view.legal_actions``; the penalty and the notes
+    name the seats as the record names them, as ``str(report)`` does."""
+    doc, i, s = _revoke(profile, seed=4)
+    p = s.current_player
+    assert p is not None
+    names = ["Anna", "Ben", "Carla"][: s.profile.players]
+    doc["seats"] = names
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    n = s.profile.players
+    taken = sum(len(pile) for pile in s.piles) // n  # type: ignore[attr-defined]
+    assert v.trick == taken + 1 and v.view == binocle.observe(s, p)
+    assert v.view is not None and v.view.trick == s.trick
+    card = binocle.parse_action(s, doc["actions"][i]["action"])
+    assert card not in v.view.legal_actions and v.view.legal_actions == binocle.legal_actions(s)
+    assert f"seat {p} ({names[p]}) loses his entire score for cards" in v.penalty
+    assert report.penalty == v.penalty and "trick" in v.to_dict() and "view" not in v.to_dict()
+    bare = re.compile(rf"\bseat {p}\b(?! \({names[p]}\))")
+    assert report.notes and not any(bare.search(note) for note in report.notes)
+    doc["seats"] = [None] * n
+    assert binocle.validate(doc).violations[0].penalty.startswith(f"seat {p} loses")
+    bid = CASES["illegal action"][1].violations[0]
+    assert bid.trick is None and bid.view is not None and bid.view.phase is binocle.Phase.BIDDING
+
+
+def _classic_lead(seed: int) -> tuple[binocle.GameState, int, binocle.Action, binocle.Action]:
+    """A classic position where a player is to lead and his adversary holds a card he
+    may lead: the state, the adversary, the adversary's lead out of turn, and the card
+    the player to lead then plays to it."""
+    s = _until("classic", seed, binocle.Phase.PLAY)
+    for _ in range(300):
+        p = s.current_player
+        if s.phase is binocle.Phase.PLAY and not s.trick and p is not None and any(s.hands):
+            other = 1 - p
+            turned = s.replace(current_player=other)
+            lead = next(a for a in binocle.legal_actions(turned) if a.kind is binocle.Kind.PLAY)
+            after = binocle.apply(turned, lead)
+            answer = next(a for a in binocle.legal_actions(after) if a.kind is binocle.Kind.PLAY)
+            return s, other, lead, answer
+        s = binocle.apply(s, binocle.legal_actions(s)[0])
+    raise AssertionError("no lead found")
+
+
+def test_a_classic_lead_out_of_turn_that_the_adversary_plays_to_stands() -> None:
+    """Classic rules, Out of turn: "If either player leads out of turn, and his adversary
+    plays to the lead, whether intentionally or otherwise, the trick stands good."  The
+    lead is reported out of turn, the trick stands (as if it had been his lead) and the
+    record goes on from there; where the adversary leads instead, the card out of turn
+    is taken back without penalty."""
+    s, other, lead, answer = _classic_lead(3)
+    p = 1 - other
+    stood = binocle.apply(binocle.apply(s.replace(current_player=other), lead), answer)
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": other, "action": str(lead)})
+    doc["actions"].append({"seat": p, "action": str(answer)})
+    nxt = binocle.legal_actions(stood)[0]
+    doc["actions"].append({"seat": stood.current_player, "action": str(nxt)})
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    assert [x.kind for x in report.violations] == ["out of turn"] and report.stopped is None
+    assert "played to the lead: the trick stands (classic rules, Out of turn)" in v.penalty
+    assert report.scores == binocle.apply(stood, nxt).scores
+    assert report.states_checked == len(doc["actions"]) + 1
+    # Taken back: the player to lead leads, and the adversary plays to him.
+    own = next(a for a in binocle.legal_actions(s) if a.kind is binocle.Kind.PLAY)
+    led = binocle.apply(s, own)
+    reply = next(a for a in binocle.legal_actions(led) if a.kind is binocle.Kind.PLAY)
+    doc = binocle.record(s)
+    doc["actions"].append({"seat": other, "action": str(lead)})
+    doc["actions"].append({"seat": p, "action": str(own)})
+    doc["actions"].append({"seat": other, "action": str(reply)})
+    report = binocle.validate(doc)
+    v = report.violations[0]
+    assert [x.kind for x in report.violations] == ["out of turn"] and report.stopped is None
+    assert "taken back" in v.penalty
+    assert report.scores == binocle.apply(led, reply).scores
+
+
+def test_a_revoke_in_the_two_handed_game_after_a_retirement_keeps_the_last_trick() -> None:
+    """Three-handed rules, Revoke, in the two-handed game the last two play after a
+    retirement (the classic rule): the offender loses the card points of his tricks; the
+    last trick's 10, which he took here, stays his."""
+    s = binocle.new_game("three-handed", seed=4)
+    while s.phase is not binocle.Phase.PLAY:
+        s = binocle.apply(s, binocle.legal_actions(s)[0])
+    s = binocle.apply(s, "claim")  # a wrong claim: he retires, and nobody wins the deal
+
+    def calm(state: binocle.GameState) -> binocle.Action:
+        return next(a for a in binocle.legal_actions(state) if a.kind is not binocle.Kind.CLAIM)
+
+    off: list[binocle.Card] = []
+    while not off:
+        s = binocle.apply(s, calm(s))
+        sub: Any = getattr(s, "sub", None)
+        if sub is None or s.phase is not binocle.Phase.PLAY or not s.trick or sub.stock:
+            continue
+        p = s.current_player
+        assert p is not None
+        led = s.trick[0][1].suit
+        if sub.turn_up is None and any(c.suit is led for c in s.hands[p]):
+            off = [c for c in s.hands[p] if c.suit is not led]
+    state = s.profile.apply(s, binocle.parse_action(s, f"play {off[0]}"))
+    n = len(state.results)
+    while True:
+        action = calm(state)
+        after = binocle.apply(state, action)
+        if len(after.results) > n:
+            break
+        state = after
+    assert action.card is not None
+    seats = [q for q, _ in state.trick] + [state.current_player]
+    last = seats[trick_winner([c for _, c in state.trick] + [action.card], state.trump)]
+    tricks = after.results[-1].tricks[p]
+    assert last == p and tricks > 10
+    report = binocle.validate(binocle.record(after))
+    assert [v.kind for v in report.violations] == ["revoke"]
+    assert report.scores[p] == after.scores[p] - (tricks - 10)
+    assert any(f"loses his entire score for cards, {tricks - 10} " in n for n in report.notes)

@@ -170,6 +170,7 @@ def test_max_hands_from_the_form_ends_the_game_at_its_limit(client: Any, app: An
         ('{"type": "replay", "record": {"format": "other"}}', "format"),
         ('{"type": "' + "x" * 5000 + '"}', "unknown message type"),
         ("[" * 100_000, "not JSON"),
+        ('{"type": "ping", "type": "new"}', "ambiguous JSON: the key 'type' appears twice"),
     ],
 )
 def test_a_bad_message_gets_an_error_and_the_connection_stays_up(

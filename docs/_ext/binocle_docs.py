@@ -8,6 +8,11 @@
 - ``.. binocle-tensor-layout:: PROFILE`` prints the parts of the
   information-state, observation and perfect-recall tensors, with their
   offsets, shapes and what each holds.
+- ``.. binocle-picture:: [CAPTION]`` draws a picture with :mod:`binocle.svg` while the
+  docs are built: its content is Python (``binocle``, ``Card``, ``Suit``, ``parse_cards``
+  and the functions of :mod:`binocle.svg` are at hand) whose last line is an expression
+  giving the SVG text (or a tuple of them, shown side by side), which the HTML page
+  carries inline.  An error fails the build.
 - A reference by the name a reader uses finds the entry where the object is
   documented: ``binocle.IllegalActionError`` is :class:`binocle.errors.IllegalActionError`,
   ``RuleCode.WRONG_VALUE`` in a module that imports ``RuleCode`` is the member of
@@ -330,6 +335,39 @@ def _prose_attribute_docstring(self: Any) -> list[str]:
     return lines
 
 
+class Picture(SphinxDirective):
+    """An SVG picture made by binocle.svg from the directive's Python content."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        import ast
+
+        import binocle
+        import binocle.svg
+
+        namespace: dict[str, Any] = {"binocle": binocle}
+        namespace.update({n: getattr(binocle, n) for n in ("Card", "Suit", "parse_cards")})
+        namespace.update({n: getattr(binocle.svg, n) for n in binocle.svg.__all__})
+        source = "\n".join(self.content)
+        tree = ast.parse(source)
+        if not tree.body or not isinstance(tree.body[-1], ast.Expr):
+            raise self.error("binocle-picture: the last line must be an expression giving SVG")
+        last = ast.Expression(tree.body.pop().value)
+        exec(compile(tree, self.get_source_info()[0], "exec"), namespace)
+        svg = eval(compile(last, self.get_source_info()[0], "eval"), namespace)
+        svgs = svg if isinstance(svg, tuple) else (svg,)
+        if not svgs or not all(isinstance(s, str) and s.startswith("<svg") for s in svgs):
+            raise self.error("binocle-picture: the expression did not give SVG text")
+        caption = self.arguments[0] if self.arguments else ""
+        html = '<figure class="binocle-picture" style="overflow-x: auto">' + " ".join(svgs)
+        if caption:
+            html += f"<figcaption>{binocle.svg._escape(caption)}</figcaption>"
+        return [nodes.raw("", html + "</figure>", format="html")]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     from sphinx.ext.napoleon.docstring import GoogleDocstring
 
@@ -338,4 +376,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("binocle-cli", CliHelp)
     app.add_directive("binocle-action-table", ActionTable)
     app.add_directive("binocle-tensor-layout", TensorLayoutTable)
+    app.add_directive("binocle-picture", Picture)
     return {"version": "3", "parallel_read_safe": True, "parallel_write_safe": True}

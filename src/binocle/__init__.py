@@ -18,6 +18,7 @@ from binocle import display as _display  # noqa: F401  (gives states and views t
 # binocle.records and binocle.validation), loaded before the functions of the same
 # names are bound here: a module loaded later would take the function's place.
 from binocle import record as _record_module  # noqa: F401
+from binocle import svg as _svg  # noqa: F401  (gives them pictures: _repr_svg_)
 from binocle import validate as _validate_module  # noqa: F401
 from binocle._json import JSON, JSONObject
 from binocle.actions import Action, Kind
@@ -66,7 +67,7 @@ def _extension(module: object) -> bool:
     return path.endswith(tuple(_machinery.EXTENSION_SUFFIXES))
 
 
-__version__ = "1.0.0"
+__version__ = "1.1.0.dev0"
 
 #: True when the engine's hot path runs compiled: the optional build whose rules
 #: modules mypyc turned into C extensions (docs: Speed, "The compiled build").  It

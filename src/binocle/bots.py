@@ -13,7 +13,8 @@ Bot specs.  Every runner (:func:`play_game`, :func:`binocle.arena`, the
 ``binocle`` commands, the web front end) takes its bots as *specs*, which
 :func:`resolve_bot` turns into bots: a name (``"baseline"``), a name with
 settings (``"ismcts(iterations=400)"``), an importable path
-(``"mypkg.mod:MyBot"``, ``"mypkg.mod:MyBot(depth=2)"``), a bot object, or a
+(``"mypkg.mod:MyBot"``, ``"mypkg.mod:MyBot(depth=2)"``), an external engine's
+command (``"cmd:./mybot --level 3"``, :mod:`binocle.engine`), a bot object, or a
 factory (a class or function called with the ``seed`` keyword, returning a
 bot).  Names are the built-in bots, those added with :func:`register_bot` and
 those other distributions declare in the entry-point group ``binocle.bots``
@@ -35,7 +36,7 @@ from typing import Any, Protocol, runtime_checkable
 from binocle.actions import CLAIM_OVERLOOKED, Action, Kind, claim
 from binocle.cards import Card, Suit
 from binocle.core import GameState, Phase, View
-from binocle.errors import BinocleError, InvalidArgumentError, excerpt, expect
+from binocle.errors import BinocleError, EngineError, InvalidArgumentError, excerpt, expect
 from binocle.game import apply, claimants, legal_actions, observe, start
 from binocle.profiles import get_profile
 from binocle.rules.classic_melds import KINDS
@@ -72,6 +73,8 @@ class Bot(Protocol):
       bot knocks only at its own turn, through ``choose`` (:class:`KnockingBot`).
     - ``name``: text naming the bot in reports (the arena's, the web front
       end's seats); without it the name is its class's qualified name.
+    - ``game_over(view) -> None``: called by :func:`play_game` with the seat's
+      final view once the game is over (an external engine is told, and stops).
 
     ``isinstance(x, Bot)`` tells whether ``x`` has a ``choose`` method.
     """
@@ -298,6 +301,8 @@ _BUILTIN: dict[str, Callable[..., Bot] | str] = {
     "pimc": "binocle.ismcts:PIMCBot",
 }
 #: Names this module offers that :mod:`binocle.ismcts` defines, with their paths.
+#: The factory of the bots of ``cmd:`` specs (external engines), loaded when first asked for.
+_COMMAND_BOT = "binocle.engine:command_bot"
 _SEARCH_BOTS: dict[str, str] = {
     "ISMCTSBot": "binocle.ismcts:ISMCTSBot",
     "PIMCBot": "binocle.ismcts:PIMCBot",
@@ -562,6 +567,8 @@ def resolve_bot(spec: BotSpec, seed: int | None = None, *, fresh: bool = False) 
     - an importable path ``"module:attribute"``, optionally with settings,
       ``"mypkg.bots:MyBot(depth=2)"``: the attribute, a factory called as for a
       name (or a bot object, copied);
+    - ``"cmd:<command>"``: an external engine, a program speaking the engine
+      protocol (:class:`binocle.engine.ExternalBot`), ``"cmd:./mybot --level 3"``;
     - a factory (a class, or a function taking the ``seed`` keyword): called;
     - a bot object: returned as it is, or a deep copy of it when ``fresh`` (each
       game then starts from the bot as it was given).
@@ -573,6 +580,11 @@ def resolve_bot(spec: BotSpec, seed: int | None = None, *, fresh: bool = False) 
     >>> type(resolve_bot("binocle.bots:RandomBot(sudden=true)")).__name__
     'RandomBot'
     """
+    if isinstance(spec, str) and spec.lstrip().startswith("cmd:"):
+        command = spec.lstrip()[4:].strip()
+        if not command:
+            raise InvalidArgumentError("a cmd: bot spec names a command: 'cmd:./mybot --level 3'")
+        return _build(_import(_COMMAND_BOT), "cmd", seed, {"command": command})
     if isinstance(spec, str):
         m = _SPEC.match(spec)
         if m is None:
@@ -660,7 +672,10 @@ def play_game(
     :func:`binocle.end_reason` of the final state says ``"limit"``.  After
     every action, the bots of the seats that may knock out of turn are asked
     (:func:`knocker`).  ``on_step(before, action, after)`` is called for every
-    action.
+    action.  Once the game is over, each bot with a ``game_over(view)`` method is
+    told.  An :class:`~binocle.errors.EngineError` of a bot (an external engine
+    that failed) is raised with its ``state`` set to the state it was to act in:
+    the game up to there.
     """
     p = get_profile(profile)
     if max_hands is not None:
@@ -684,9 +699,18 @@ def play_game(
             action = legal_actions(s)[0]
         else:
             seat = knocker(s, players) if knocks else None
-            action = claim(seat) if seat is not None else players[cur].choose(observe(s, cur))
+            try:
+                action = claim(seat) if seat is not None else players[cur].choose(observe(s, cur))
+            except EngineError as exc:
+                if exc.state is None:
+                    exc.state = s
+                raise
         after = apply(s, action)
         if on_step is not None:
             on_step(s, action, after)
         s = after
+    for i, bot in enumerate(players):
+        over = getattr(bot, "game_over", None)
+        if callable(over):
+            over(observe(s, i))
     return s

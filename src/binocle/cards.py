@@ -16,7 +16,7 @@ highest card of the suit led; of two identical cards the first played.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from binocle.errors import InvalidArgumentError, InvalidNotationError, excerpt
@@ -33,6 +33,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_suit",
+    "set_picture",
     "winning_card",
 ]
 
@@ -201,6 +202,10 @@ class Card(int):
 
     def __repr__(self) -> str:
         return f"Card('{_NAMES[self]}')"
+
+    def _repr_svg_(self) -> str | None:
+        """The card as a picture, for a notebook (:func:`binocle.svg.card_svg`)."""
+        return show_picture(self)
 
     def __copy__(self) -> Card:
         return self
@@ -408,3 +413,22 @@ def count_vector(cards: Sequence[int]) -> list[int]:
     for c in cards:
         counts[c] += 1
     return counts
+
+
+#: The surface's picture maker (:func:`set_picture`); the cards draw nothing themselves.
+_PICTURE: Final[list[Callable[[object], str | None]]] = []
+
+
+def set_picture(picture: Callable[[object], str | None]) -> None:
+    """Make the ``_repr_svg_`` of cards, meld results, states and views call ``picture``.
+
+    :mod:`binocle.svg` installs :func:`~binocle.svg.picture` when it is imported
+    (``import binocle`` does); until then they have no picture (``_repr_svg_`` gives None,
+    and a notebook shows their text).
+    """
+    _PICTURE[:] = [picture]
+
+
+def show_picture(value: object) -> str | None:
+    """The picture :func:`set_picture` installed for ``value``, or None."""
+    return _PICTURE[0](value) if _PICTURE else None

@@ -23,7 +23,7 @@ from binocle._build import (
 )
 from binocle._mypyc import mypyc_attr
 from binocle.actions import Action, Kind, claim, new_action
-from binocle.cards import Card, Suit, format_cards
+from binocle.cards import Card, Suit, format_cards, show_picture
 from binocle.errors import InvalidArgumentError, InvalidNotationError, RuleCode, excerpt
 from binocle.rules import deal as _deal
 from binocle.rules.deal import shuffled_pack
@@ -98,6 +98,10 @@ class MeldResult:
         if not self.melds:
             return "no meld (0)"
         return ", ".join(str(m) for m in self.melds) + f" = {self.total}"
+
+    def _repr_svg_(self) -> str | None:
+        """The combinations as a picture, for a notebook (:func:`binocle.svg.melds_svg`)."""
+        return show_picture(self)
 
 
 @attrs.frozen(slots=True)
@@ -271,6 +275,10 @@ class GameState(FrozenValue):
         text = _TEXT.get("state")
         return repr(self) if text is None else text(self)
 
+    def _repr_svg_(self) -> str | None:
+        """The whole table as a picture, for a notebook (:func:`binocle.svg.table_svg`)."""
+        return show_picture(self)
+
     def __reduce__(self) -> tuple[Any, ...]:
         # The history is a linked list as deep as the game is long; pickle would recurse
         # once per action (RecursionError past about a thousand).  It travels flat.
@@ -371,6 +379,10 @@ class View:
         (:func:`binocle.display.view_text`, which :func:`set_text` installs)."""
         text = _TEXT.get("view")
         return repr(self) if text is None else text(self)
+
+    def _repr_svg_(self) -> str | None:
+        """The seat's table as a picture, for a notebook (:func:`binocle.svg.table_svg`)."""
+        return show_picture(self)
 
     @overload
     def get(self, name: Literal["bidder", "bid", "retired"]) -> int | None | None: ...

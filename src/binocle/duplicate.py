@@ -25,7 +25,6 @@ hands won treats the hands as independent, which they are only across deals.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import json
 import math
 import pickle
 import sys
@@ -35,6 +34,7 @@ from typing import Any, TypedDict
 
 import attrs
 
+from binocle._json import finite_json
 from binocle.bots import Bot, BotSpec, bot_label, play_game, resolve_bot
 from binocle.errors import BinocleError, InvalidArgumentError, excerpt, is_finite, is_whole
 from binocle.profiles import get_profile
@@ -211,8 +211,10 @@ class ArenaReport:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
-        """The report as JSON text (the statistics; not every hand's points)."""
-        return json.dumps(self.as_dict(), indent=indent)
+        """The report as JSON text (the statistics; not every hand's points): strict JSON,
+        a figure that is undefined (NaN: an interval over a single deal) or infinite
+        written ``null``."""
+        return finite_json(self.as_dict(), indent=indent)
 
     def table(self) -> str:
         """The statistics as a text table."""

@@ -13,6 +13,12 @@ from typing import Any, TypeGuard
 
 __all__ = [
     "BinocleError",
+    "EngineCrashError",
+    "EngineError",
+    "EngineIllegalActionError",
+    "EngineOutputError",
+    "EngineProtocolError",
+    "EngineTimeoutError",
     "IllegalActionError",
     "InvalidArgumentError",
     "InvalidNotationError",
@@ -183,6 +189,64 @@ class UnknownProfileError(BinocleError, ValueError):
 
 class InvalidArgumentError(BinocleError, ValueError):
     """An argument of the wrong type or out of range (a seat, a dealer, a seed)."""
+
+
+class EngineError(BinocleError):
+    """An external engine (a program speaking the binocle engine protocol,
+    :mod:`binocle.engine`) failed: the message names the engine and quotes what it
+    sent.
+
+    - ``engine``: the engine's name (its command, or the name it gave);
+    - ``sent``: what it sent last (a line cut to a few hundred characters), or None;
+    - ``state``: the game up to the failure (the state in which the engine was to
+      act), filled in by the runner that plays the game (:func:`binocle.bots.play_game`),
+      else None; ``binocle.record(error.state)`` is the game recorded up to there.
+
+    The engine's process is stopped before the error is raised.
+    """
+
+    engine: str
+    sent: str | None
+    state: Any
+
+    def __init__(self, message: str, engine: str = "", sent: str | None = None) -> None:
+        super().__init__(message)
+        self.engine = engine
+        self.sent = sent
+        self.state = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a process pool's worker raising it) with what it knows.
+        return (_rebuild_engine_error, (type(self), str(self), self.engine, self.sent, self.state))
+
+
+def _rebuild_engine_error(
+    kind: type[EngineError], message: str, engine: str, sent: str | None, state: Any
+) -> EngineError:
+    error = kind(message, engine, sent)
+    error.state = state
+    return error
+
+
+class EngineCrashError(EngineError):
+    """The engine's process ended, or closed its output, before it answered."""
+
+
+class EngineTimeoutError(EngineError):
+    """The engine did not answer within its time (per move, per game, or to start)."""
+
+
+class EngineProtocolError(EngineError):
+    """The engine sent what the protocol does not allow: a line that is not a JSON
+    object, an unknown message, a message missing a field."""
+
+
+class EngineIllegalActionError(EngineError):
+    """The engine answered with an action that is not among the legal ones."""
+
+
+class EngineOutputError(EngineError):
+    """The engine wrote more than its limits allow (one line, or a whole game)."""
 
 
 class NothingToUndoError(InvalidArgumentError):

@@ -44,6 +44,7 @@ import numpy as np
 import pyspiel
 
 from binocle import encoding as E
+from binocle._json import DuplicateKeyError, parse_json
 from binocle.actions import Kind
 from binocle.cards import kinds
 from binocle.core import GameState, Phase, Profile
@@ -561,7 +562,9 @@ def _read_state(game: BinocleGame, text: Any) -> BinocleState:
     if not isinstance(text, str):
         raise _refuse(f"a text is a str, not {type(text).__name__}")
     try:
-        doc = json.loads(text)
+        doc = parse_json(text)
+    except DuplicateKeyError as exc:
+        raise _refuse(f"its JSON is ambiguous: {exc}") from None
     except (ValueError, RecursionError):
         raise _refuse("it is not JSON (pickled texts are never read)") from None
     if not isinstance(doc, dict) or doc.get("format") != _TEXT_FORMAT or doc.get("version") != 1:

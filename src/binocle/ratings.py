@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import itertools
-import json
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -38,6 +37,7 @@ from typing import Any
 
 import attrs
 
+from binocle._json import finite_json
 from binocle.bots import BotSpec, bot_label
 from binocle.duplicate import ArenaReport, arena
 from binocle.errors import InvalidArgumentError, excerpt, is_finite, is_whole
@@ -131,8 +131,9 @@ class RatingsTable:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
-        """The table as JSON text."""
-        return json.dumps(self.as_dict(), indent=indent)
+        """The table as JSON text: strict JSON, a figure that
+        is undefined (NaN: an interval over a single deal) or infinite written ``null``."""
+        return finite_json(self.as_dict(), indent=indent)
 
     def table(self) -> str:
         """The ratings, then who beat whom, as text."""

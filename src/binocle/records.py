@@ -58,7 +58,7 @@ from typing import Any, Final, Literal, TypedDict, cast, overload
 import attrs
 from typing_extensions import NotRequired
 
-from binocle._json import JSONObject
+from binocle._json import JSONObject, parse_json
 from binocle.actions import CLAIM, Action, Kind, claim, parse_action_text
 from binocle.core import GameState, Profile, View
 from binocle.errors import (
@@ -270,7 +270,8 @@ def read_json(text: Any, what: str) -> Any:
 
     The one rule of :func:`binocle.loads`, :func:`load_record`, :func:`replay` and
     :func:`binocle.validate`: each takes JSON text as ``str`` or ``bytes`` /
-    ``bytearray``, or the dict that text parses to.
+    ``bytearray``, or the dict that text parses to.  Text whose object names one key
+    twice is refused (readers differ on which of the two values counts).
     """
     if isinstance(text, dict):
         return text
@@ -279,7 +280,7 @@ def read_json(text: Any, what: str) -> Any:
             f"{what} is JSON text (str or bytes) or a dict, not {type(text).__name__}"
         )
     try:
-        return json.loads(text)
+        return parse_json(text)
     except (ValueError, RecursionError) as exc:
         raise InvalidStateError(f"{what} is JSON text: {shorten(str(exc))}") from None
 

@@ -12,7 +12,8 @@ the record goes on the way a table goes on:
   The revoking card is played anyway and the hand goes on as the record plays
   it, through the usual checks.  In the classic and three-handed games the
   player in error loses his entire score for cards for that hand: at the end
-  of the hand his trick points of the hand are taken off his game score
+  of the hand the card points of his tricks of the hand are taken off his
+  game score (the last trick's 10, scored apart from "cards", still counts)
   ("classic rules, Revoke" adds the adversary's right to have the hand
   replayed from the error, which the record, going on, did not take).  In
   cutthroat the offender's card points count 0 for him, a revoking bidder is
@@ -66,29 +67,40 @@ seat 1 is to act).  The report lists a wrong claim in ``wrong_claims`` (with
 the knocker's seat) and ``notes`` and goes on; a knock where none is possible
 (cutthroat, or before the three-handed melds are over) is an illegal action.
 
-A record that cannot be read at all (not a record, wrong version, unknown
-fields, a text that does not parse, an impossible deck, a deal given a seat)
-raises :class:`~binocle.errors.InvalidStateError` instead of giving a report;
-its ``index`` is the entry at fault where the fault is in one entry.
+A record whose form :func:`~binocle.records.load_record` refuses (not a
+record, wrong version, unknown fields, an entry that is not ``{seat, action}``
+with a text and a seat in range) raises
+:class:`~binocle.errors.InvalidStateError` instead of giving a report; its
+``index`` is the entry at fault where the fault is in one entry.  Any other
+record gives a report.  An entry that cannot stand where it comes — a text that
+is no action in that position, a deal that is not a pack or comes while a
+player is to act, a player's action given no seat, a knock naming another seat
+than its entry's — is an illegal action (the code says which), taken back like
+any other; a deal given a seat when the deal is due is read as the deal, with a
+note.  A deal while the players are asked, after the last trick, to knock or
+pass takes them to pass (the record shows no knock), with a note.
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final, TypedDict
 
 import attrs
 
-from binocle.actions import Action, Kind
+from binocle.actions import Action, Kind, parse_action_text
 from binocle.cards import Card, parse_card
 from binocle.core import (
     GameState,
     MeldResult,
     Phase,
+    View,
 )
 from binocle.errors import (
+    BinocleError,
     IllegalActionError,
     InvalidNotationError,
     InvalidStateError,
@@ -110,6 +122,7 @@ from binocle.records import (
     short_text,
     turn_problem,
 )
+from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK, card_points
 
 __all__ = [
     "ILLEGAL",
@@ -213,6 +226,7 @@ class ViolationDict(TypedDict):
     hand_scores: list[int] | None
     played_out_scores: list[int] | None
     scores: list[int]
+    trick: int | None
 
 
 class ValidationReportDict(TypedDict):
@@ -264,6 +278,17 @@ class Violation:
     table's score sheet shows: after the entry is skipped or taken down; after
     a revoke, at the end of the hand, the penalty applied (the scores where
     the record stops, when it stops before the end of that hand).
+
+    ``trick`` is the trick of the hand the entry plays to or comes after: the
+    tricks taken so far in the hand, plus one (1 for the first); None outside
+    the play (bidding, widow, melds before the first lead, between hands).
+    ``view`` is what the entry's seat saw just before it
+    (:func:`binocle.observe`, a :class:`binocle.View`: his hand, the trick, his
+    legal actions), so a program can ask "which cards could he have played
+    here" (``view.legal_actions``, or :mod:`binocle.rulings` with
+    ``view.hand`` and ``view.trick``) without rebuilding the position; None
+    for an entry without a seat.  ``to_dict`` leaves the view out (it is a
+    Python value; the JSON has the entry's index to find the position by).
     """
 
     index: int
@@ -279,10 +304,15 @@ class Violation:
     hand_scores: tuple[int, ...] | None = None
     played_out_scores: tuple[int, ...] | None = None
     scores: tuple[int, ...] = ()
+    trick: int | None = None
+    view: View | None = attrs.field(default=None, repr=False)
 
     def to_dict(self) -> ViolationDict:
-        """A JSON-ready dict: the fields by name, enums as their text, tuples as lists."""
-        out: ViolationDict = _plain(self)
+        """A JSON-ready dict: the fields by name but ``view``, enums as their text,
+        tuples as lists."""
+        plain: dict[str, Any] = _plain(attrs.evolve(self, view=None))
+        del plain["view"]
+        out: ViolationDict = plain  # type: ignore[assignment]
         return out
 
     def describe(self, seats: tuple[str | None, ...] = ()) -> list[str]:
@@ -376,7 +406,8 @@ class ValidationReport:
         """A JSON-ready dict: the fields by name, enums as their text, tuples as
         lists, each violation as its :meth:`Violation.to_dict`.  ``binocle validate
         --json`` prints it."""
-        out: ValidationReportDict = _plain(self)
+        out: ValidationReportDict = _plain(attrs.evolve(self, violations=()))
+        out["violations"] = [v.to_dict() for v in self.violations]
         return out
 
     def __str__(self) -> str:
@@ -428,7 +459,10 @@ def validate(
     rules say the game does (the module's text above); ``report.scores``
     are then the final scores, every penalty applied.  With ``first_only``
     the replay stops at the first broken rule, and ``scores`` are those before
-    it.  Raises InvalidStateError for a record that cannot be read.
+    it.  Raises InvalidStateError only for a record whose form
+    :func:`binocle.load_record` refuses: any record it reads gives a report,
+    which says where and why it stopped (``stopped``, a note) when the record
+    cannot be followed.
 
     >>> import binocle
     >>> s = binocle.new_game("cutthroat", seed=7)
@@ -496,6 +530,8 @@ class _Replay:
         self.hand_ends: list[tuple[int, ...]] = []
         #: The revokes of the hand in progress, whose penalty falls due at its end.
         self.revokes: list[_Revoke] = []
+        #: The tricks taken so far in the hand in progress.
+        self.tricks = 0
         #: The entry just taken back, while the next one is awaited.
         self.taken_back: int | None = None
         self.stopped: int | None = None
@@ -508,12 +544,12 @@ class _Replay:
 
     def entry(self, i: int, seat: int | None, text: str) -> bool:
         """One entry of the record; False where the replay stops."""
+        if seat is None and self.state.current_player is not None:
+            self.unasked(i, text)
         state = self.state
         try:
             after, action, found = _check_step(state, i, seat, text, self.notes)
-        except InvalidStateError as exc:
-            if self.taken_back is None:
-                raise
+        except InvalidStateError as exc:  # pragma: no cover - _check_step reports instead
             return self.stop(i, str(exc))
         if found is None:
             assert after is not None and action is not None
@@ -538,7 +574,16 @@ class _Replay:
             found.correct_value,
             hand=state.hand_number,
             scores=state.scores,
+            trick=self.trick_number(state),
+            view=_view(state, seat),
         )
+        lead = _lead_that_stands(state, seat, text, self.head.moves[i + 1 : i + 3])
+        if lead is not None:
+            v = attrs.evolve(
+                v,
+                penalty=f"his adversary, seat {state.current_player}, played to the lead: the"
+                f" trick stands ({_rules(state)}, Out of turn)",
+            )
         if self.first_only:
             if found.kind is REVOKE and found.act is not None and state.profile.revokes_played_out:
                 hand, played = _play_out(state, i, found.act, self.head.moves, self.notes)
@@ -546,6 +591,10 @@ class _Replay:
             self.found.append(v)
             return False
         self.found.append(v)
+        if lead is not None:
+            self.checked += 1
+            self.advance(lead[0], lead[1], i)
+            return True
         if found.kind is REVOKE and found.act is not None:
             return self.revoke(state, v, found.act, i)
         if found.stands is None:  # out of turn, illegal, an irregular meld scoring nothing
@@ -558,6 +607,31 @@ class _Replay:
         self.found[-1] = attrs.evolve(v, scores=after.scores)
         self.advance(after, found.stands, i)
         return True
+
+    def unasked(self, i: int, text: str) -> None:
+        """A deal (entry ``i``) while the players are asked, after the last trick, to knock
+        or not: the record shows no knock, so those asked did not knock.  Their passes
+        are taken as made, and the hand is counted before the deal (classic and
+        three-handed rules, Claiming (knocking): only if nobody knocks is the hand
+        counted)."""
+        state = self.state
+        if _deal_text(state, text) is None or any(state.hands) or state.trick:
+            return
+        passes = 0
+        while state.current_player is not None and passes < len(state.scores):
+            legal = legal_actions(state)
+            decline = next((a for a in legal if a.kind is Kind.PASS), None)
+            if decline is None or any(a.kind not in (Kind.PASS, Kind.CLAIM) for a in legal):
+                return
+            seat = state.current_player
+            passes += 1
+            self.checked += 1
+            self.notes.append(
+                f"action {i}: the deal comes while seat {seat} is asked to knock or pass after"
+                " the last trick: the record shows no knock, so he is taken to pass"
+            )
+            self.advance(apply(state, decline), decline, i)
+            state = self.state
 
     def claim(self, before: GameState, after: GameState, action: Action, i: int) -> None:
         """A wrong claim is noted: its result is the rules' (Claiming (knocking))."""
@@ -589,9 +663,20 @@ class _Replay:
     def advance(self, after: GameState, action: Action, i: int) -> None:
         """Move on to ``after``; at the end of a hand the penalties due are applied."""
         before = self.state
+        if len(after.results) > len(before.results) or after.hand_number != before.hand_number:
+            self.tricks = 0
+        elif before.trick and not after.trick:
+            self.tricks += 1
         if len(after.results) > len(before.results):
             after = self.hand_over(before, after, action, i)
         self.state = after
+
+    def trick_number(self, state: GameState) -> int | None:
+        """The trick of the hand an entry in ``state`` plays to or comes after (see
+        :class:`Violation`), or None outside the play."""
+        if state.phase not in (Phase.PLAY, Phase.ANNOUNCE) or not any(state.hands):
+            return None
+        return self.tricks + 1
 
     def hand_over(self, before: GameState, after: GameState, last: Action, i: int) -> GameState:
         """The hand just ended with ``last`` (entry ``i``): apply each revoke's penalty to
@@ -620,13 +705,13 @@ class _Replay:
                     f" Revoke); the game scores take {chosen}"
                 )
             else:
-                lost = result.tricks[r.seat]
+                lost = _score_for_cards(before, last, r.seat, result.tricks[r.seat])
                 if any(o.seat == r.seat for o in revokes[:k]):
                     lost = 0  # his score for cards is lost once
                 change[r.seat] -= lost
                 self.notes.append(
                     f"{went}; at its end seat {r.seat} loses his entire score for cards, {lost}"
-                    f" ({_rules(before)}, Revoke)"
+                    f" (the last trick's 10 still counts: {_rules(before)}, Revoke)"
                 )
         if any(change):
             after = _adjusted(before, after, tuple(change))
@@ -677,6 +762,14 @@ class _Replay:
                 )
             self.found[r.at] = attrs.evolve(v, scores=state.scores)
 
+    def named(self, text: str) -> str:
+        """``text`` with each seat the record names given with its name, as
+        ``str(report)`` gives them: ``seat 0 (Anna)``."""
+        seats = self.head.seats
+        if not any(seats):
+            return text
+        return _SEAT.sub(lambda m: _seat_name(int(m.group(1)), seats), text)
+
     def report(self) -> ValidationReport:
         state, found = self.state, self.found
         if not found:
@@ -689,7 +782,7 @@ class _Replay:
             None if first is None else first.action,
             None if first is None else first.seat,
             None if first is None else first.rule,
-            None if first is None else first.penalty,
+            None if first is None else self.named(first.penalty),
             state.scores,
             state.profile.winner(state) if whole else None,
             self.checked,
@@ -700,15 +793,128 @@ class _Replay:
             claimed_value=None if first is None else first.claimed_value,
             correct_value=None if first is None else first.correct_value,
             wrong_claims=tuple(self.wrong),
-            notes=tuple(self.notes),
+            notes=tuple(self.named(n) for n in self.notes),
             seats=self.head.seats,
             hand_scores=None if first is None else first.hand_scores,
             played_out_scores=None if first is None else first.played_out_scores,
-            violations=tuple(found),
+            violations=tuple(attrs.evolve(v, penalty=self.named(v.penalty)) for v in found),
             hand_end_scores=tuple(self.hand_ends),
             stopped=self.stopped,
             first_only=self.first_only,
         )
+
+
+def _score_for_cards(before: GameState, last: Action, seat: int, tricks: int) -> int:
+    """``seat``'s score for cards in the hand that ``last`` ended in ``before``: his trick
+    points of the hand (``tricks``) without the last trick's 10, which is scored apart
+    from "cards" (classic rules, Play after the stock: "The winner of the last trick
+    scores ten points for it; and the players then … count their score for 'cards'";
+    three-handed rules, Scoring)."""
+    winner = _last_trick_winner(before, last)
+    return tricks - LAST_TRICK if winner == seat else tricks
+
+
+def _last_trick_winner(before: GameState, last: Action) -> int | None:
+    """The seat that won the last trick of the hand that ``last`` ended in ``before``;
+    None where the hand ended before its last trick (a claim), or in a profile without
+    card piles.  In the two-handed game after a three-handed retirement the hand is the
+    game inside (``sub``, its seats the ``pair``)."""
+    s: Any = before
+    pair: tuple[int, ...] | None = None
+    sub: Any = getattr(before, "sub", None)
+    if sub is not None and getattr(before, "pair", None) is not None:
+        s, pair = sub, before.pair  # type: ignore[attr-defined]
+    piles = getattr(s, "piles", None)
+    taken = getattr(s, "taken", None)
+    if piles is None or taken is None:
+        return None
+    winner: int | None = None
+    if not any(s.hands) and not s.trick:
+        # Past the last trick (the moment to knock): its 10 is in its winner's points.
+        winner = next(
+            (
+                i
+                for i, (pile, points) in enumerate(zip(piles, taken, strict=True))
+                if points - card_points(pile, BINOCLE_POINTS) == LAST_TRICK
+            ),
+            None,
+        )
+    elif (
+        last.kind is Kind.PLAY
+        and last.card is not None
+        and s.current_player is not None
+        and sum(len(h) for h in s.hands) == 1
+    ):
+        # The last card: the trick it completes is the last one.
+        full = (*s.trick, (s.current_player, last.card))
+        won = s.profile.current_winner(s.replace(trick=full))
+        winner = None if won is None else won[0]
+    if winner is None or pair is None:
+        return winner
+    return pair[winner]
+
+
+def _lead_that_stands(
+    state: GameState, seat: int | None, text: str, following: tuple[tuple[int | None, str], ...]
+) -> tuple[GameState, Action] | None:
+    """A lead out of turn that stands (classic rules, Out of turn: "If either player
+    leads out of turn, and his adversary plays to the lead, whether intentionally or
+    otherwise, the trick stands good"): in the two-handed game, ``seat`` leads a card
+    of his, where his adversary was to lead, and the record's next entry is that
+    adversary playing to it.  The state after the lead, as if it had been his turn,
+    and the lead; None for any other entry.
+
+    ``following`` are the record's next two entries.  The adversary's card may also
+    be his own lead once the card out of turn is taken back ("If the adversary calls
+    attention to the error, the card may be taken back without penalty"); the entry
+    after it tells them apart: the trick stands unless only the card taken back lets
+    the record go on.
+    """
+    p = state.current_player
+    if (
+        state.profile.players != 2
+        or state.phase is not Phase.PLAY
+        or state.trick
+        or p is None
+        or seat is None
+        or seat == p
+        or not following
+        or following[0][0] != p
+        or not following[0][1].lower().startswith("play ")
+    ):
+        return None
+    turned = state.replace(current_player=seat)
+    try:
+        action = parse_action(turned, text)
+        if action.kind is not Kind.PLAY:
+            return None
+        after = apply(turned, action)
+    except BinocleError:
+        return None
+    if len(following) > 1 and not _goes_on(after, following) and _goes_on(state, following):
+        return None  # the card out of turn was taken back, and the adversary led
+    return after, action
+
+
+def _goes_on(state: GameState, entries: tuple[tuple[int | None, str], ...]) -> bool:
+    """Whether the record's ``entries`` are legal in turn from ``state``."""
+    for k, (seat, text) in enumerate(entries):
+        after, _, found = _check_step(state, k, seat, text, [])
+        if found is not None or after is None:
+            return False
+        state = after
+    return True
+
+
+#: A seat in a text, not followed by its name already.
+_SEAT: Final = re.compile(r"\bseat ([0-9])\b(?! \()")
+
+
+def _view(state: GameState, seat: int | None) -> View | None:
+    """What ``seat`` saw in ``state`` (None for an entry without a seat)."""
+    if seat is None or not 0 <= seat < state.profile.players:
+        return None
+    return observe(state, seat)
 
 
 def _unfinished(hand: int) -> str:
@@ -759,20 +965,63 @@ def _with_meld(state: GameState, p: int | None, meld: MeldResult) -> GameState:
     return state.replace(auction=auction.replace(melds=replace_at(auction.melds, p, meld)))
 
 
+_NOT_STANDING: Final = (
+    "the entry does not stand: it is taken back, and the record must go on from the"
+    " position before it"
+)
+
+
+def _unread(code: RuleCode, rule: str, kind: ViolationKind = ILLEGAL) -> _Step:
+    """An entry that cannot stand where it is (the turn, or a text that does not read
+    there): a broken rule whose entry is taken back."""
+    return None, None, _Finding(kind, code, rule, _NOT_STANDING)
+
+
+def _deal_text(state: GameState, text: str) -> Action | None:
+    """The deal an entry's text is (read whatever the phase), or None."""
+    try:
+        action = parse_action_text(text)
+    except InvalidNotationError:
+        return None
+    return action if action.kind is Kind.DEAL else None
+
+
 def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: list[str]) -> _Step:
     """One record entry: the state after it and its action, or the rule it breaks (with
     the action the entry means, where it reads as one).
 
-    Raises InvalidStateError, with the entry's index, where the record cannot be read
-    (text that does not parse, a deal that is not a pack, a deal given a seat or a
-    player's action given none).
+    Never raises for an entry of a record whose form is right: an entry that cannot
+    be read where it stands (a text that does not parse in this position, a deal that
+    is not a pack or comes while a player is to act, a player's action given no seat)
+    is an illegal action, taken back.  A deal given a seat when the deal is due is
+    read as the deal, with a note (a deal is nobody's action).
     """
-    where = f"action {i} ({short_text(text)!r})"
+    current = state.current_player
+    over = current is None and (state.profile.winner(state) is not None or not legal_actions(state))
+    if seat is not None and current is None and not over and _deal_text(state, text) is not None:
+        notes.append(
+            f"action {i}: a deal is nobody's action (seat null), not seat {seat}'s:"
+            " read as the deal"
+        )
+        seat = None
     knock = entry_knock(state, seat, text)
     problem = None if knock is not None else turn_problem(state, seat)
     if problem is not None:
-        if seat is None or state.current_player is None:
-            raise InvalidStateError(f"{where}: {problem}", index=i)
+        if over:
+            return _unread(RuleCode.GAME_OVER, problem)
+        if current is None:
+            return _unread(
+                RuleCode.NOT_YOUR_TURN,
+                f"out of turn: {problem}",
+                OUT_OF_TURN,
+            )
+        if seat is None:
+            if _deal_text(state, text) is not None:
+                return _unread(
+                    RuleCode.WRONG_PHASE,
+                    f"a deal while seat {current} is to act: hand {state.hand_number} is not over",
+                )
+            return _unread(RuleCode.NOT_YOUR_TURN, problem)
         return (
             None,
             None,
@@ -788,10 +1037,10 @@ def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: li
     try:
         action = knock or parse_action(state, "meld" if total is not None else text)
     except InvalidNotationError as exc:
-        raise InvalidStateError(f"{where}: {exc}", index=i) from None
+        return _unread(RuleCode.NOT_LEGAL, f"the text does not read here: {exc}")
     mismatch = knock_mismatch(action, seat)
     if mismatch is not None:
-        raise InvalidStateError(f"{where}: {mismatch}", index=i)
+        return _unread(RuleCode.NOT_LEGAL, mismatch)
     p = state.current_player if knock is None else seat
     if total is not None and p is not None and action in legal_actions(state):
         worth = meld_value(state, action)
@@ -819,7 +1068,7 @@ def _check_step(state: GameState, i: int, seat: int | None, text: str, notes: li
         return apply(state, action), action, None
     except IllegalActionError as exc:
         if action.kind is Kind.DEAL or p is None:
-            raise InvalidStateError(f"{where}: {exc}", index=i) from None
+            return _unread(exc.rule, str(exc))
         return None, action, _broken(state, p, action, exc)
 
 

@@ -34,9 +34,15 @@ from binocle.errors import RuleCode, excerpt
 from binocle.serial import snapshot
 from binocle.testing import check_state
 
-#: An input that takes longer than this is a hang.
+try:
+    import resource
+except ImportError:  # pragma: no cover - Windows
+    resource = None  # type: ignore[assignment]
+
+#: An input that takes more CPU time than this is a hang (CPU time, the process's own
+#: and its finished children's: a loaded machine stretches the wall clock, not this).
 HANG_SECONDS = 2.0
-#: A real hang is broken off after this long (and counted).
+#: A real hang is broken off after this much of the process's CPU time (and counted).
 ABORT_SECONDS = 10.0
 
 #: Profiles the states are drawn from: every profile with its defaults, and with options.
@@ -106,9 +112,9 @@ def timed(tally: Tally, what: Callable[[], str], body: Callable[[], Any]) -> tup
     tally.tried += 1
     armed = hasattr(signal, "setitimer") and _main_thread()
     if armed:
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, ABORT_SECONDS)
-    start = time.perf_counter()
+        signal.signal(signal.SIGPROF, _alarm)
+        signal.setitimer(signal.ITIMER_PROF, ABORT_SECONDS)
+    start = cpu_seconds()
     ok, result = False, None
     try:
         result = body()
@@ -129,12 +135,21 @@ def timed(tally: Tally, what: Callable[[], str], body: Callable[[], Any]) -> tup
         return False, None
     finally:
         if armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-    spent = time.perf_counter() - start
+            signal.setitimer(signal.ITIMER_PROF, 0)
+    spent = cpu_seconds() - start
     tally.slowest = max(tally.slowest, spent)
     if spent > HANG_SECONDS:
         tally.note("hangs", f"{spent:.1f}s: {_say(what)}")
     return ok, result
+
+
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and by its children that have ended (a
+    target that runs the command line counts its subprocess's time)."""
+    if resource is None:  # pragma: no cover - Windows
+        return time.process_time()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _say(what: Callable[[], str]) -> str:
@@ -1114,9 +1129,15 @@ def check_ratings(rng: random.Random, pool: Pool, tally: Tally) -> None:
 def _helpers() -> list[tuple[str, Callable[..., Any], int, int]]:
     """The public helpers of the text and record modules: (name, function, fewest
     and most arguments)."""
-    from binocle import bots, display, narrate, records, serial, testing
+    from binocle import bots, display, narrate, records, serial, svg, testing
 
     return [
+        ("svg.card_svg", svg.card_svg, 1, 1),
+        ("svg.hand_svg", svg.hand_svg, 1, 1),
+        ("svg.trick_svg", svg.trick_svg, 2, 2),
+        ("svg.melds_svg", svg.melds_svg, 1, 1),
+        ("svg.table_svg", svg.table_svg, 1, 1),
+        ("svg.picture", svg.picture, 1, 1),
         ("display.card_text", display.card_text, 1, 2),
         ("display.cards_text", display.cards_text, 1, 2),
         ("display.hand_by_suit", display.hand_by_suit, 1, 2),
@@ -1137,16 +1158,25 @@ def _helpers() -> list[tuple[str, Callable[..., Any], int, int]]:
     ]
 
 
+def _pool_meld(s: GameState, seat: int) -> binocle.MeldResult | None:
+    """The meld of the first cards of a seat's hand, or None when there is no trump."""
+    if s.trump is None:
+        return None
+    return binocle.meld(s.hands[seat][:8], s.trump, s.profile)
+
+
 def check_helpers(rng: random.Random, pool: Pool, tally: Tally) -> None:
-    """The text helpers (display, narrate), ``meld_value``, ``snapshot``, ``knocker``
-    and ``check_consistency``'s settings on reachable states, their views, actions,
-    hand results and junk: text (or lines of it, or a number) or a BinocleError."""
+    """The text helpers (display, narrate), the pictures (svg), ``meld_value``,
+    ``snapshot``, ``knocker`` and ``check_consistency``'s settings on reachable states,
+    their views, actions, hand results, tricks, melds and junk: text (or lines of it, or a
+    number) or a BinocleError."""
     name, fn, fewest, most = rng.choice(_helpers())
     _, s = pool.pick(rng)
     seat = s.current_player if s.current_player is not None else 0
     goods: list[Any] = [s, binocle.observe(s, seat), "symbols", "letters", seat, 0, 1, None]
     goods += list(binocle.legal_actions(s))[:3] if s.phase is not Phase.OVER else []
-    goods += [list(s.hands[seat]), s.scores, *s.results[-1:]]
+    goods += [list(s.hands[seat]), s.scores, *s.results[-1:], s.trick, s.profile.players]
+    goods += [*s.hands[seat][:1], *(r for r in [_pool_meld(s, seat)] if r is not None)]
     args = [
         rng.choice(goods) if rng.random() < 0.7 else junk_value(rng)
         for _ in range(rng.randint(fewest, most))
@@ -1232,6 +1262,53 @@ def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
 
 
 #: Every target, by name: (checker, relative cost weight for a time budget).
+def _junk_doc(rng: random.Random, value: Any, depth: int = 0) -> Any:
+    """``value`` (a view's JSON) with one entry, somewhere inside, replaced by junk or
+    removed."""
+    if isinstance(value, dict) and value and depth < 3 and rng.random() < 0.9:
+        out = dict(value)
+        key = rng.choice(sorted(out))
+        if rng.random() < 0.15:
+            del out[key]
+        else:
+            out[key] = _junk_doc(rng, out[key], depth + 1)
+        return out
+    if isinstance(value, list) and value and depth < 4 and rng.random() < 0.7:
+        out_list = list(value)
+        i = rng.randrange(len(out_list))
+        out_list[i] = _junk_doc(rng, out_list[i], depth + 1)
+        return out_list
+    return junk_value(rng)
+
+
+def check_engine(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """``binocle.engine``: a view's JSON with junk inside, junk legal actions, junk
+    views: view_from_json reads it or refuses with a BinocleError; view_json and
+    legal_json refuse what is not a view; an untouched document reads back to the
+    view it was written from."""
+    from binocle import engine as E
+
+    _, s = pool.pick(rng)
+    seat = s.current_player if s.current_player is not None else 0
+    view = binocle.observe(s, seat)
+    doc = E.view_json(view)
+    legal = E.legal_json(view)
+    roll = rng.random()
+    if roll < 0.1:
+        ok, got = timed(tally, lambda: "genuine view", lambda: E.view_from_json(doc, legal))
+        if ok and got != view:
+            tally.note("wrong", f"view_from_json(view_json(v)) != v for {s.profile.spec()}")
+        return
+    if roll < 0.2:
+        junk = junk_value(rng)
+        call = rng.choice((E.view_json, E.legal_json))
+        timed(tally, lambda: f"{call.__name__}({junk!r:.60})", lambda: call(junk))
+        return
+    bad = _junk_doc(rng, doc)
+    bad_legal: Any = legal if rng.random() < 0.7 else _junk_doc(rng, legal)
+    timed(tally, lambda: f"view_from_json({bad!r:.120})", lambda: E.view_from_json(bad, bad_legal))
+
+
 TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] = {
     "loads": (check_loads, 3.0),
     "apply_text": (check_apply_text, 2.0),
@@ -1250,9 +1327,16 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "vector": (check_vector, 1.5),
     "ratings": (check_ratings, 0.5),
     "helpers": (check_helpers, 1.0),
+    "engine": (check_engine, 1.0),
 }
 
 # Targets kept in modules of their own add themselves here.
 from fuzz_determinize import TARGETS as _DETERMINIZE_TARGETS  # noqa: E402
+from fuzz_records import TARGETS as _RECORDS_TARGETS  # noqa: E402
 
 TARGETS.update(_DETERMINIZE_TARGETS)
+TARGETS.update(_RECORDS_TARGETS)
+
+from fuzz_cli_play import TARGETS as _CLI_PLAY_TARGETS  # noqa: E402
+
+TARGETS.update(_CLI_PLAY_TARGETS)

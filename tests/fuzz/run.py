@@ -97,7 +97,7 @@ def _print_line(t: fuzzlib.Tally, seconds: float) -> None:
     print(
         f"{t.name:13} {t.tried:>9,} tried {t.refused:>9,} refused | non-BinocleError"
         f" {t.foreign}  hangs>2s {t.hangs}  unreal loads {t.unreal}  changed on refusal"
-        f" {t.changed}  wrong {t.wrong} | slowest {t.slowest:.2f}s, {seconds:.0f}s",
+        f" {t.changed}  wrong {t.wrong} | slowest {t.slowest:.2f}s CPU, {seconds:.0f}s",
         flush=True,
     )
 

@@ -2,7 +2,8 @@
 
 Commands::
 
-    binocle play [--profile P] [--seat N] [--seed S] [--save FILE] [--suits STYLE]
+    binocle play [--profile P] [--seat N] [--bots B,...] [--seed S] [--save FILE]
+                 [--load FILE] [--suits STYLE] [--color WHEN]
     binocle meld CARDS... --trump S [--profile P] [--suits STYLE]
     binocle simulate [--profile P] [--games N] [--bots B,...] [--jobs J]
                      [--seed S] [--json] [--max-hands H]
@@ -13,13 +14,19 @@ Commands::
     binocle validate FILE [--json]
     binocle demo [--profile P] [--seed S] [--bot B] [--max-hands H] [--suits STYLE]
     binocle serve [--host H] [--port P]
+    binocle engine [--bot B] [--name TEXT]
     binocle --version
 
 Exit status: 0 on success; 1 when ``validate`` finds a game that breaks a rule, or
 ``play`` could not write its record where ``--save`` asked (it then writes it
 elsewhere and says where); 2 for bad input (an unknown profile, a malformed card,
-an unreadable file, a bad option); 130 when interrupted (Ctrl-C); 70 for an
-internal error (a bug: please report it).  No command ends in a traceback.
+an unreadable file, a bad option); 130 when interrupted (Ctrl-C); 143 and 129
+when ``play`` is stopped by SIGTERM or SIGHUP (after saving the game where
+``--save`` asks); 70 for an internal error (a bug: please report it); 3 when an
+external engine failed (:class:`~binocle.errors.EngineError`: the message names the
+engine and what it sent, and the game up to there is written to a file the message
+names).  No
+command ends in a traceback.
 
 Each command is a module of this package with two functions: ``add_parser(sub)``
 registers the command's parser (with ``run`` as its ``run`` default) and
@@ -37,16 +44,35 @@ import sys
 from collections.abc import Sequence
 
 from binocle import __version__
-from binocle.cli import arena, demo, meld, play, ratings, serve, simulate, validate
+from binocle.cli import arena, demo, engine, meld, play, ratings, serve, show, simulate, validate
 from binocle.cli._common import HelpFormatter
-from binocle.errors import BinocleError
+from binocle.errors import BinocleError, EngineError
 
 __all__ = ["build_parser", "main"]
 
 # The commands in the order ``binocle --help`` lists them: modules of this package.
-_COMMANDS = (play, meld, simulate, arena, ratings, validate, demo, serve)
+_COMMANDS = (play, meld, show, simulate, arena, ratings, validate, demo, serve, engine)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
+ENGINE_FAILED = 3
+
+
+def _failed_game(exc: EngineError) -> str:
+    """Where the game an engine failed in is written (its record up to there), or ""."""
+    if exc.state is None:
+        return ""
+    import tempfile
+
+    from binocle.records import dump_record, record
+
+    try:
+        with tempfile.NamedTemporaryFile(
+            "w", prefix="binocle-engine-failure-", suffix=".json", delete=False, encoding="utf-8"
+        ) as f:
+            f.write(dump_record(record(exc.state)))
+    except (OSError, BinocleError):
+        return ""
+    return f" (the game up to there: {f.name})"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,6 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
+    except EngineError as exc:
+        print(f"binocle {args.command}: {exc}{_failed_game(exc)}", file=sys.stderr)
+        return ENGINE_FAILED
     except BinocleError as exc:
         print(f"binocle {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -6,17 +6,23 @@ import argparse
 import contextlib
 import os
 import random
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any
 
+from binocle._io import write_text_atomic
+from binocle._json import finite_json
 from binocle.narrate import SUIT_STYLES
 from binocle.profiles import profile_names
 
 __all__ = [
+    "COLOR_CHOICES",
     "DealsUnavailable",
     "HelpFormatter",
+    "Painter",
     "Subparsers",
+    "add_color_option",
     "add_command",
     "add_deal_run_options",
     "add_profile_option",
@@ -26,11 +32,13 @@ __all__ = [
     "bot_specs",
     "deal_executor",
     "fail",
+    "finite_json",
     "new_seed",
     "print_deal_report",
     "search_here",
     "split_bots",
     "suit_style",
+    "use_color",
     "who",
     "whole_number",
 ]
@@ -104,6 +112,85 @@ def suit_style(args: argparse.Namespace, stream: Any = None) -> str:
     except (UnicodeError, LookupError):
         return "letters"
     return "symbols"
+
+
+#: The choices of ``--color``.
+COLOR_CHOICES = ("auto", "always", "never")
+
+
+def add_color_option(parser: argparse.ArgumentParser) -> None:
+    """``--color auto|always|never``: ANSI colours in the output (:func:`use_color`)."""
+    parser.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto",
+        help="colour the cards (red suits red, trumps underlined): always, never, or auto:"
+        " where standard output is a terminal and the NO_COLOR environment variable is"
+        " unset or empty",
+    )
+
+
+def use_color(choice: str, stream: Any = None, environ: Any = None) -> bool:
+    """Whether to colour the output: ``always``, ``never``, or ``auto``: only where
+    ``stream`` (standard output) is a terminal that is not ``TERM=dumb`` and the
+    ``NO_COLOR`` environment variable is unset or empty (no-color.org)."""
+    if choice != "auto":
+        return choice == "always"
+    env = os.environ if environ is None else environ
+    if env.get("NO_COLOR") or env.get("TERM") == "dumb":
+        return False
+    out = stream if stream is not None else sys.stdout
+    try:
+        return bool(out.isatty())
+    except (AttributeError, ValueError, OSError):  # no stream, or a closed one
+        return False
+
+
+_RED = "31"
+_TRUMP = "1;4"  # bold, underlined
+_BOLD = "1"
+_SYMBOL_CARD = re.compile(r"(?:10|[AKQJT987])?[♠♥♦♣]")
+_LETTER_CARD = re.compile(r"\b[AKQJT987][SHDC]\b")
+_SUIT_OF = {"♠": 0, "♥": 1, "♦": 2, "♣": 3, "S": 0, "H": 1, "D": 2, "C": 3}
+_RED_SUITS = (1, 2)  # hearts and diamonds (binocle.Suit order: S H D C)
+
+
+class Painter:
+    """ANSI colours for a person's terminal, or none (``on=False``: text unchanged).
+
+    Red suits are printed red, cards of the trump suit bold and underlined,
+    headings bold.  Only the SGR codes every terminal knows are used."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def _sgr(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.on and code else text
+
+    def bold(self, text: str) -> str:
+        """A heading: bold."""
+        return self._sgr(text, _BOLD)
+
+    def suit(self, text: str, suit: int, trump: int | None) -> str:
+        """``text`` (a card, or a suit's group of a hand) in the colour of ``suit``."""
+        codes = []
+        if suit in _RED_SUITS:
+            codes.append(_RED)
+        if trump is not None and suit == trump:
+            codes.append(_TRUMP)
+        return self._sgr(text, ";".join(codes))
+
+    def cards(self, line: str, trump: int | None) -> str:
+        """``line`` with every card (``T♥``, ``TH``) and suit symbol in its colours."""
+        if not self.on:
+            return line
+
+        def paint(m: re.Match[str]) -> str:
+            token = m.group(0)
+            return self.suit(token, _SUIT_OF[token[-1]], trump)
+
+        line = _SYMBOL_CARD.sub(paint, line)
+        return _LETTER_CARD.sub(paint, line)
 
 
 def whole_number(text: str) -> int:
@@ -191,10 +278,11 @@ def deal_executor(scheduler: str | None) -> Iterator[Any]:
 
 
 def print_deal_report(report: Any, args: argparse.Namespace, seed: int) -> int:
-    """Print an arena report or ratings table (``--json`` or its text table, with the
-    seed that repeats the run when none was given); return the status 0."""
+    """Print an arena report or ratings table (``--json``: strict JSON, an undefined
+    figure ``null`` (:func:`finite_json`); else its text table, with the seed that
+    repeats the run when none was given); return the status 0."""
     if args.json:
-        print(report.to_json())
+        print(finite_json(report.as_dict()))
     else:
         print(report.table())
         if args.seed is None:
@@ -261,3 +349,26 @@ def bot_specs(text: str, seats: int, option: str = "--bots") -> list[str]:
     for spec in dict.fromkeys(specs):
         resolve_bot(spec, 0)
     return specs
+
+
+def add_svg_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--svg FILE``: write ``what`` as an SVG picture to FILE (``-`` for standard output)."""
+    parser.add_argument(
+        "--svg",
+        metavar="FILE",
+        help=f"write {what} as an SVG picture to FILE (- for standard output) instead of"
+        " text (default: text)",
+    )
+
+
+def write_svg(command: str, target: str, picture: str) -> int:
+    """Write ``picture`` to ``target`` (``-``: standard output; a file: replaced whole or
+    not at all); the status, 2 with a message when the file cannot be written."""
+    if target == "-":
+        sys.stdout.write(picture + "\n")
+        return 0
+    try:
+        write_text_atomic(target, picture + "\n")
+    except OSError as exc:
+        return fail(command, f"cannot write {target}: {exc.strerror or exc}")
+    return 0

@@ -10,14 +10,17 @@ from binocle.cli._common import (
     add_command,
     add_profile_option,
     add_suits_option,
+    add_svg_option,
     fail,
     suit_style,
+    write_svg,
 )
 from binocle.core import MeldResult
 from binocle.errors import InvalidNotationError
 from binocle.game import meld
 from binocle.narrate import cards_text, hand_by_suit
 from binocle.profiles import get_profile
+from binocle.svg import melds_svg
 
 __all__ = ["add_parser", "run"]
 
@@ -29,6 +32,7 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
     m.add_argument("--trump", required=True, help="trump suit: S H D C (or spades, ♠ ...)")
     add_profile_option(m)
     add_suits_option(m)
+    add_svg_option(m, "the combinations scored")
     m.set_defaults(run=run)
 
 
@@ -42,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         result: MeldResult = meld(cards, trump, profile)
     except InvalidNotationError as exc:
         return fail("meld", str(exc))
+    if args.svg is not None:
+        return write_svg("meld", args.svg, melds_svg(result, trump=trump))
     suits = suit_style(args)
     mark = trump.symbol if suits == "symbols" else trump.letter
     print(f"{hand_by_suit(tuple(sorted(cards)), suits)}   trump {mark}  ({profile.spec()})")

@@ -546,7 +546,8 @@ def classic_revoke_penalty(hand: int, seat: int, adversary: int) -> str:
     """The classic revoke penalty (classic rules, Revoke), also played by the two
     players left of a three-handed game after a retirement."""
     return (
-        f"seat {seat} loses his entire score for cards (his trick points) for hand {hand};"
+        f"seat {seat} loses his entire score for cards (the card points of his tricks; the"
+        f" last trick's 10 still counts) for hand {hand};"
         f" or his adversary, seat {adversary}, may have the cards taken back to the error"
         " and the hand replayed from there (classic rules, Revoke)"
     )

@@ -345,7 +345,8 @@ class ThreeHandedRules(Profile):
             other = next(i for i in s.pair if i != seat)
             return classic_revoke_penalty(s.hand_number, seat, other)
         return (
-            f"seat {seat} loses his entire score for cards (his trick points) for hand"
+            f"seat {seat} loses his entire score for cards (the card points of his tricks; the"
+            f" last trick's 10 still counts) for hand"
             f" {s.hand_number} (three-handed rules, Revoke)"
         )
 

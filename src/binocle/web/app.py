@@ -37,6 +37,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from binocle._json import DuplicateKeyError, parse_json
 from binocle.bots import BotSpec, resolve_bot
 from binocle.core import Phase
 from binocle.errors import BinocleError, InvalidArgumentError
@@ -163,7 +164,7 @@ class Hub:
     def _restore(self) -> None:
         for kept in self.store.load():
             try:
-                table = protocol.table_from_doc(json.loads(kept.doc), self.offer)
+                table = protocol.table_from_doc(parse_json(kept.doc), self.offer)
             except (MessageError, BinocleError, ValueError, KeyError, TypeError) as exc:
                 log.warning("table %s cannot be read back: %s", kept.id, str(exc)[:200])
                 continue
@@ -320,7 +321,9 @@ class Hub:
         if len(raw) > MAX_MESSAGE:
             raise MessageError(f"message too long: at most {MAX_MESSAGE} characters")
         try:
-            msg = json.loads(raw)
+            msg = parse_json(raw)
+        except DuplicateKeyError as exc:
+            raise MessageError(f"ambiguous JSON: {exc}") from None
         except (ValueError, RecursionError):
             raise MessageError("not JSON: every message is a JSON object") from None
         if not isinstance(msg, dict):

@@ -1,0 +1,250 @@
+"""Pictures (binocle.svg): well-formed, self-contained SVG with the right cards in the
+right places, no card a view hides, and the documented error for anything else."""
+
+from __future__ import annotations
+
+import random
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import binocle
+from binocle import Card, InvalidArgumentError, Suit, parse_cards
+from binocle.svg import Theme, card_svg, hand_svg, melds_svg, picture, table_svg, trick_svg
+
+NS = "{http://www.w3.org/2000/svg}"
+PROFILES = ("cutthroat", "classic", "three-handed")
+
+
+def _parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == NS + "svg"
+    return root
+
+
+def _cards(root: ET.Element) -> list[ET.Element]:
+    return [g for g in root.iter(NS + "g") if g.get("class") == "card"]
+
+
+def _x(g: ET.Element) -> float:
+    found = re.match(r"translate\(([-\d.]+) ([-\d.]+)\)", g.get("transform", ""))
+    assert found, g.get("transform")
+    return float(found.group(1))
+
+
+def _self_contained(svg: str) -> None:
+    """No external file, font, image, script or style sheet."""
+    for banned in ("href", "<image", "<script", "@import", "url(", "<foreignObject"):
+        assert banned not in svg, banned
+
+
+def _random_state(profile: str, seed: int, steps: int) -> binocle.GameState:
+    rng = random.Random(seed)
+    s = binocle.new_game(profile, seed=seed)
+    for _ in range(steps):
+        if binocle.is_over(s):
+            break
+        s = binocle.apply(s, rng.choice(binocle.legal_actions(s)))
+    return s
+
+
+def test_a_card_names_itself_in_its_picture() -> None:
+    """A card's picture is one card group naming the card, red for hearts and diamonds,
+    outlined when its suit is trump."""
+    for text in ("AS", "TH", "9D", "JC"):
+        c = Card(text)
+        root = _parse(card_svg(c))
+        (g,) = _cards(root)
+        assert g.get("data-card") == text
+        assert ("#c8102e" in ET.tostring(g, encoding="unicode")) == (
+            c.suit in (Suit.HEARTS, Suit.DIAMONDS)
+        )
+    assert 'data-role="trump"' in card_svg(Card("TH"), trump=Suit.HEARTS)
+    assert 'data-role="trump"' not in card_svg(Card("TH"), trump=Suit.SPADES)
+
+
+def test_a_hand_is_grouped_by_suit_trump_first_strongest_first() -> None:
+    """A hand's cards lie left to right by suit, trump's suit first, each suit from its
+    strongest card down, and every card of the hand appears once."""
+    cards = parse_cards("9S AH TS QC KH AS JD QH")
+    root = _parse(hand_svg(cards, trump=Suit.HEARTS, label="North"))
+    groups = sorted(_cards(root), key=_x)
+    shown = [g.get("data-card") for g in groups]
+    assert sorted(shown) == sorted(str(c) for c in cards)
+    assert shown == ["AH", "KH", "QH", "AS", "TS", "9S", "JD", "QC"]
+    assert [g.get("data-role") for g in groups[:3]] == ["trump"] * 3
+    assert "North" in ET.tostring(root, encoding="unicode")
+    # In the order given when by_suit is false.
+    plain = [
+        g.get("data-card") for g in sorted(_cards(_parse(hand_svg(cards, by_suit=False))), key=_x)
+    ]
+    assert plain == [str(c) for c in cards]
+
+
+def test_a_trick_captions_each_card_and_marks_the_winner() -> None:
+    """A trick's cards are in play order, each captioned with its player, and the card
+    winning it (the highest trump, else the highest of the suit led) is marked."""
+    trick = [(1, Card("KS")), (2, Card("AS")), (0, Card("9H"))]
+    root = _parse(trick_svg(trick, 3, trump=Suit.HEARTS, names=["Ann", "Bob", "Cy"], seat=0))
+    groups = sorted(_cards(root), key=_x)
+    assert [g.get("data-card") for g in groups] == ["KS", "AS", "9H"]
+    assert [g.get("data-role") for g in groups] == [None, None, "wins"]
+    captions = [t.text for t in root.iter(NS + "text") if t.get("class") == "caption"]
+    assert captions == ["Bob", "Cy", "you · wins"]
+    no_trump = _parse(trick_svg(trick, 3, trump=Suit.CLUBS))
+    assert [g.get("data-role") for g in sorted(_cards(no_trump), key=_x)] == [None, "wins", None]
+
+
+def test_melds_show_each_combination_and_the_total() -> None:
+    """A meld result's picture has the cards of each combination scored, its name and
+    value, and the total (here a run in trump, 150, and pinochle, 40)."""
+    result = binocle.meld("AC TC KC QC JC QS JD", "C", "cutthroat")
+    svg = melds_svg(result, trump=Suit.CLUBS)
+    root = _parse(svg)
+    used = sorted(str(c) for m in result.melds for c in m.cards)
+    assert sorted(g.get("data-card") or "" for g in _cards(root)) == used
+    for m in result.melds:
+        assert f"{m.name} · {m.value}" in svg
+    assert f"total {result.total}" in svg and result.total == 190
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 120))
+def test_a_views_picture_shows_its_hand_and_hides_the_others(
+    profile: str, seed: int, steps: int
+) -> None:
+    """A seat's table shows its own hand face up (every card once), each other seat's hand
+    as that many cards face down, the trick in play order, and no card face up that the
+    view does not show: a picture leaks nothing the view hides."""
+    s = _random_state(profile, seed, steps)
+    seat = s.current_player if s.current_player is not None else seed % s.profile.players
+    v = binocle.observe(s, seat)
+    svg = table_svg(v)
+    _self_contained(svg)
+    root = _parse(svg)
+    hands = {
+        int(g.get("data-seat") or -1): g for g in root.iter(NS + "g") if g.get("class") == "hand"
+    }
+    assert sorted(hands) == list(range(s.profile.players))
+    for other, g in hands.items():
+        faces = [c.get("data-card") for c in _cards(g)]
+        if other == seat:
+            assert sorted(faces) == sorted(str(c) for c in v.hand)
+        else:
+            assert faces == ["back"] * v.hand_sizes[other]
+    (trick,) = [g for g in root.iter(NS + "g") if g.get("class") == "trick"]
+    assert [c.get("data-card") for c in sorted(_cards(trick), key=_x)] == [
+        str(c) for _, c in v.trick
+    ]
+    known = {str(c) for c in v.hand} | {str(c) for _, c in v.trick}
+    for value in dict(v.public).values():
+        known |= set(re.findall(r"Card\('(\w\w)'\)", repr(value)))
+    shown = {c.get("data-card") for c in _cards(root)} - {"back"}
+    assert shown <= known
+    # The whole table from the state: every hand face up.
+    whole = _parse(table_svg(s))
+    for g in whole.iter(NS + "g"):
+        if g.get("class") == "hand":
+            held = s.hands[int(g.get("data-seat") or -1)]
+            assert sorted(c.get("data-card") or "" for c in _cards(g)) == sorted(
+                str(c) for c in held
+            )
+
+
+def test_notebooks_get_pictures_from_the_values() -> None:
+    """``import binocle`` gives cards, meld results, states and views a ``_repr_svg_``,
+    the picture a notebook shows; other values have no picture."""
+    s = _random_state("cutthroat", 4, 40)
+    values: list[Any] = [
+        Card("QS"),
+        binocle.meld("KS QS", "S", "cutthroat"),
+        s,
+        binocle.observe(s, 1),
+    ]
+    for value in values:
+        svg = value._repr_svg_()
+        assert svg == picture(value)
+        _parse(svg)
+    assert picture(3) is None and picture("AS") is None
+
+
+def test_the_theme_sizes_and_colours_the_picture() -> None:
+    """A theme's card width scales the picture; its colours are used; a theme refuses
+    values that are not a size, a colour or a font family list."""
+    small, big = (
+        card_svg(Card("AS"), theme=Theme(card_width=40)),
+        card_svg(Card("AS"), theme=Theme(card_width=80)),
+    )
+    width = lambda svg: float(_parse(svg).get("width") or 0)  # noqa: E731
+    assert width(big) > 1.8 * width(small)
+    assert "#123456" in hand_svg(parse_cards("AH"), theme=Theme(red="#123456"))
+    for bad in ({"card_width": 0}, {"card_width": float("nan")}, {"card_width": True},
+                {"red": "x\"/><script>"}, {"font": "<b>"}, {"felt": 3}):  # fmt: skip
+        with pytest.raises(InvalidArgumentError):
+            Theme(**bad)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: card_svg("AS"),  # type: ignore[arg-type]
+        lambda: card_svg(Card("AS"), trump="H"),  # type: ignore[arg-type]
+        lambda: hand_svg("AS KS"),  # type: ignore[arg-type]
+        lambda: hand_svg([Card("AS"), "KS"]),  # type: ignore[list-item]
+        lambda: hand_svg([Card("AS")], label=3),  # type: ignore[arg-type]
+        lambda: trick_svg([(5, Card("AS"))], 3),
+        lambda: trick_svg([(0, Card("AS"))], 3, seat=3),
+        lambda: trick_svg([(0, Card("AS"))], 3, names=["a"]),
+        lambda: trick_svg([Card("AS")], 3),  # type: ignore[list-item]
+        lambda: trick_svg([], True),  # type: ignore[arg-type]
+        lambda: melds_svg("meld"),  # type: ignore[arg-type]
+        lambda: table_svg("state"),  # type: ignore[arg-type]
+        lambda: table_svg(binocle.new_game("classic", seed=1), seat=2),
+        lambda: table_svg(binocle.observe(binocle.new_game("classic", seed=1), 0), seat=1),
+        lambda: card_svg(Card("AS"), theme="dark"),  # type: ignore[arg-type]
+    ],
+)
+def test_anything_else_is_refused_with_the_documented_error(call: Any) -> None:
+    """Every function refuses what is not its argument with InvalidArgumentError."""
+    with pytest.raises(InvalidArgumentError):
+        call()
+
+
+def test_names_are_written_as_text_not_markup() -> None:
+    """A seat's name is text in the picture, never markup."""
+    svg = trick_svg([(0, Card("AS")), (1, Card("KS"))], 2, names=["<script>", "B&B"])
+    _parse(svg)
+    assert "<script>" not in svg and "&lt;script" in svg and "B&amp;B" in svg
+
+
+def test_the_command_line_writes_pictures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``binocle meld --svg FILE`` writes the meld's picture, ``--svg -`` prints it;
+    ``binocle show POSITION`` prints the position as text or writes its table with
+    ``--svg``, a seat's with ``--seat``; a bad position or seat exits 2 with a message."""
+    from binocle.cli import main
+
+    target = tmp_path / "meld.svg"
+    assert main(["meld", "AC", "TC", "KC", "QC", "JC", "--trump", "C", "--svg", str(target)]) == 0
+    root = _parse(target.read_text())
+    assert sorted(g.get("data-card") or "" for g in _cards(root)) == ["AC", "JC", "KC", "QC", "TC"]
+    assert main(["meld", "KS", "QS", "--trump", "S", "--svg", "-"]) == 0
+    assert capsys.readouterr().out.startswith("<svg")
+    position = "classic seed=3 first=0 | | *,play TS,play AS"
+    assert main(["show", position, "--suits", "letters"]) == 0
+    assert "seat 0" in capsys.readouterr().out
+    table = tmp_path / "table.svg"
+    assert main(["show", position, "--seat", "1", "--names", "Ann, Bob", "--svg", str(table)]) == 0
+    svg = table.read_text()
+    assert "Ann" in svg and "you" in svg and 'data-card="back"' in svg
+    assert main(["show", "junk"]) == 2
+    assert main(["show", position, "--seat", "7"]) == 2
+    assert main(["show", position, "--names", "just one", "--svg", "-"]) == 2
+    assert "binocle show:" in capsys.readouterr().err
