@@ -96,6 +96,7 @@ EXTRAS_MODULES = {
     "test_web_browser",
     "test_web_load",
     "test_svg_browser",
+    "test_site_browser",
 }
 EXTRAS_TESTS = {
     "test_arena.py::test_a_dask_cluster_gives_the_serial_results",
@@ -105,7 +106,7 @@ EXTRAS_TESTS = {
 #: the fuzzer's corpus, a browser, a load test.
 SLOW_MODULES = {
     "test_openspiel", "test_ismcts", "test_fuzz", "test_consistency", "test_web_browser",
-    "test_web_load", "test_svg_browser",
+    "test_web_load", "test_svg_browser", "test_site_browser",
 }  # fmt: skip
 SLOW_TESTS = {
     "test_classic.py::test_consistency_checker",

@@ -14,6 +14,7 @@ Commands::
     binocle validate FILE [--json]
     binocle demo [--profile P] [--seed S] [--bot B] [--max-hands H] [--suits STYLE]
     binocle serve [--host H] [--port P]
+    binocle site DIR [--pyodide PATH]
     binocle engine [--bot B] [--name TEXT]
     binocle --version
 
@@ -44,14 +45,26 @@ import sys
 from collections.abc import Sequence
 
 from binocle import __version__
-from binocle.cli import arena, demo, engine, meld, play, ratings, serve, show, simulate, validate
+from binocle.cli import (
+    arena,
+    demo,
+    engine,
+    meld,
+    play,
+    ratings,
+    serve,
+    show,
+    simulate,
+    site,
+    validate,
+)
 from binocle.cli._common import HelpFormatter
 from binocle.errors import BinocleError, EngineError
 
 __all__ = ["build_parser", "main"]
 
 # The commands in the order ``binocle --help`` lists them: modules of this package.
-_COMMANDS = (play, meld, show, simulate, arena, ratings, validate, demo, serve, engine)
+_COMMANDS = (play, meld, show, simulate, arena, ratings, validate, demo, serve, site, engine)
 
 INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
 ENGINE_FAILED = 3

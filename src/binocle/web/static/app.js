@@ -52,9 +52,13 @@ function cardsInline(list) {
 
 // -- connection ------------------------------------------------------------------------
 
+// The static site (binocle site) sets window.binocleLocal: the engine in a Web Worker,
+// behind an object with the websocket's interface, and the profiles in a file.
+const LOCAL = window.binocleLocal || null;
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${scheme}://${location.host}/ws`);
+  ws = LOCAL ? LOCAL.socket() : new WebSocket(`${scheme}://${location.host}/ws`);
   ws.onopen = () => {
     setStatus("connected");
     const saved = JSON.parse(sessionStorage.getItem("binocle-game") || "null");
@@ -101,7 +105,7 @@ function receive(msg) {
 // -- set-up ----------------------------------------------------------------------------
 
 async function loadCatalogue() {
-  const response = await fetch("/api/profiles");
+  const response = await fetch(LOCAL ? LOCAL.profiles : "/api/profiles");
   catalogue = await response.json();
   const select = $("profile");
   for (const p of catalogue.profiles) select.append(el("option", { value: p.name, text: p.name }));
