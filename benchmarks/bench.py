@@ -30,7 +30,7 @@ HANDS_PER_GAME = 6
 RUNS = 3
 WARMUP = 0.3
 #: The floors of the playout lines, as a share of OpenSpiel skat's actions per second.
-PLAYOUT_FLOORS = {"cutthroat": 0.5, "classic": 0.25, "three-handed": 0.25}
+PLAYOUT_FLOORS = {"cutthroat": 0.5, "partnership": 0.5, "classic": 0.25, "three-handed": 0.25}
 PUBLIC_MELD_FLOOR = 0.7  # binocle.meld against the internal counter
 CLASSIC_MELD_TARGET = 20_000
 STATE_BYTES_TARGET = 1024

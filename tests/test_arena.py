@@ -331,6 +331,21 @@ def test_a_policy_plays_as_a_bot_in_the_arena() -> None:
         PolicyBot(lambda o, m: int(np.flatnonzero(m == 0)[0])).choose(v)
 
 
+def test_partnership_deals_are_played_with_the_sides_swapped() -> None:
+    """Partnership rules, Players: two bots as partners meet the other two; each deal is
+    played with the sides swapped (every seating), and a seat is compared with the other
+    side, never with its partner, who scores the same."""
+    from binocle.duplicate import arena
+
+    r = arena("partnership(passing=3)", ["baseline", "random", "baseline", "random"], deals=2)
+    assert {line[0] for line in r.lineups} == {"baseline", "random"}
+    for deal in r.points:
+        for delta in deal:
+            assert delta[0] == delta[2] and delta[1] == delta[3]
+    base = r.get("baseline")
+    assert base.hands == 16 and base.wins == 16
+
+
 def test_the_reports_json_is_strict_json() -> None:
     """An arena report's and a ratings table's ``to_json`` are strict JSON (RFC 8259): the
     interval of a single deal, which is undefined, is written null, never NaN."""

@@ -17,6 +17,8 @@ from binocle.testing import check_consistency
         "classic(pack=64,grand_binocle=true)",
         "three-handed",
         "three-handed(lowest_pays=true,claim_overlooked=true)",
+        "partnership(passing=3)",
+        "partnership(passing=4,all_pass=dealer,double_set=true,easier_tricks=true,min_bid=200)",
     ],
 )
 def test_random_playouts_keep_every_invariant(name: str) -> None:

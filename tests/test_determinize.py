@@ -39,7 +39,9 @@ def positions_of_a_game(profile: str, seed: int, every: int) -> list[binocle.Gam
     return out
 
 
-@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])
+@pytest.mark.parametrize(
+    "profile", ["cutthroat", "classic", "three-handed", "partnership(passing=3)"]
+)
 def test_a_sample_shows_the_seat_exactly_its_view_and_is_a_real_game(profile: str) -> None:
     """The sampled state's view equals the view given, the seat's own cards are its
     own, and the state's record replays under the rules (dumps/loads accept it)."""
@@ -55,7 +57,7 @@ def test_a_sample_shows_the_seat_exactly_its_view_and_is_a_real_game(profile: st
     assert seen > 20
 
 
-@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])
+@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed", "partnership"])
 def test_hidden_cards_vary_between_samples(profile: str) -> None:
     """Over many samples of one position the others' hands differ, each consistent."""
     s = binocle.new_game(profile, seed=11)
@@ -64,6 +66,25 @@ def test_hidden_cards_vary_between_samples(profile: str) -> None:
     rng = random.Random(4)
     others = {det.sample(rng).hands[1] for _ in range(20)}
     assert len(others) > 15
+
+
+def test_partners_know_the_cards_passed_and_the_other_side_does_not() -> None:
+    """Partnership rules, Trump and passing: a sample for the bidder's partner has the
+    cards he passed in the bidder's hand (until played); for the other side, any deal
+    whose passes replay; every sample shows the seat exactly its view."""
+    s = binocle.new_game("partnership(passing=3)", seed=7)
+    for a in ("bid 250", "pass", "pass", "pass", "trump S", "give TS", "give 9S", "give 9S"):
+        s = binocle.apply(s, a)
+    rng = random.Random(2)
+    for _ in range(5):
+        t = binocle.determinize(binocle.observe(s, 3), rng)
+        assert Counter(t.hands[1]) & Counter(binocle.parse_cards("TS 9S 9S")) == Counter(
+            binocle.parse_cards("TS 9S 9S")
+        )
+        for seat in (0, 2):
+            u = binocle.determinize(binocle.observe(s, seat), rng)
+            assert binocle.observe(u, seat) == binocle.observe(s, seat)
+            assert u.hands[seat] == s.hands[seat]
 
 
 def test_same_seed_same_state() -> None:

@@ -18,7 +18,7 @@ from binocle import Card, GameState, Phase
 from binocle import encoding as E
 
 GOLDEN = Path(__file__).parent / "golden"
-PROFILES = ["cutthroat", "classic", "three-handed"]
+PROFILES = ["cutthroat", "classic", "three-handed", "partnership"]
 VARIANTS = [
     "cutthroat",
     "cutthroat(min_bid=300,max_bid=600,bunched_hands=true)",
@@ -26,6 +26,7 @@ VARIANTS = [
     "classic(pack=64,grand_binocle=true)",
     "three-handed",
     "three-handed(claim_overlooked=true,grand_binocle=true)",
+    "partnership(passing=3,all_pass=dealer)",
 ]
 
 

@@ -36,6 +36,7 @@ GAMES = [
     "python_binocle_classic(hands=2,dealer_choice=random,reward=win)",
     "python_binocle_three_handed(dealer_choice=rotate,reward=win)",
     "python_binocle_cutthroat(normalised=true,hands=2)",
+    "python_binocle_partnership(hands=2,passing=3,double_set=true,max_bid=500,reward=win)",
 ]
 #: The committed playthroughs: cutthroat with a low bid ceiling keeps its file small.
 PLAYTHROUGH_GAMES = {

@@ -34,6 +34,7 @@ SETTINGS = [
     ("cutthroat", {"observation": "perfect_recall", "normalised": True, "max_bid": 400}),
     ("classic", {"hands": 2, "observation": "observation", "normalised": True}),
     ("three-handed", {"hands": 2, "observation": "perfect_recall"}),
+    ("partnership", {"hands": 2, "passing": 3, "max_bid": 400}),
 ]
 
 
@@ -414,3 +415,19 @@ def test_an_agent_not_of_the_game_is_refused() -> None:
                 method(agent)
     assert e.action_space("player_2") is e.action_spaces["player_2"]
     assert e.observation_space("player_1") is e.observation_spaces["player_1"]
+
+
+def test_partners_share_their_sides_reward() -> None:
+    """Partnership rules, Scoring a hand: the side's score change is each partner's
+    reward; over a random game partners' returns are equal."""
+    e = env(profile="partnership", hands=2, passing=3, max_bid=400)
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    returns = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter(5000):
+        _, reward, term, trunc, _ = e.last()
+        returns[agent] += reward
+        e.step(None if term or trunc else _act(e, rng))
+    a = e.possible_agents
+    assert returns[a[0]] == returns[a[2]] and returns[a[1]] == returns[a[3]]
+    assert any(returns.values())

@@ -252,7 +252,7 @@ def test_wrong_meld_total_and_moves_after_the_end_are_refused() -> None:
 def test_clean_game_passes(profile: str) -> None:
     """A legal game validates: no broken rule, the final scores and the winner."""
     final = _game(profile, seed=8)
-    doc = binocle.record(final, seats=["A", "B", "C"][: final.profile.players])
+    doc = binocle.record(final, seats=["A", "B", "C", "D"][: final.profile.players])
     report = binocle.validate(doc)
     assert report.ok and report.kind == "legal" and report.index is None
     assert report.scores == final.scores and report.winner == binocle.winner(final)
@@ -322,10 +322,15 @@ def test_validator_catches_a_revoke(profile: str) -> None:
         # Cutthroat rules, Revoke: never the three-handed "loses his entire score for cards".
         assert "score for cards" not in report.penalty
         assert "(cutthroat rules, Revoke)" in report.penalty
+    elif profile == "partnership":
+        # Partnership rules, Revoke: the offending side's card points count 0.
+        assert "score for cards" not in report.penalty
+        assert "scores no card points" in report.penalty
+        assert "(partnership rules, Revoke)" in report.penalty
     else:
         assert f"seat {p} loses his entire score for cards" in report.penalty
         assert f"({profile} rules, Revoke)" in report.penalty
-    if profile != "cutthroat":
+    if not s.profile.revokes_played_out:
         assert report.hand_scores is None and report.played_out_scores is None
     if profile == "classic":
         assert "replayed from there" in report.penalty  # classic rules, Revoke

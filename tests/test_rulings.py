@@ -40,6 +40,8 @@ PROFILES = {
     "three-handed": {Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP},
     "cutthroat": {Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP},
     "cutthroat(easier_tricks=true)": {Obligation.EASIER},
+    "partnership(passing=3)": {Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP},
+    "partnership(easier_tricks=true)": {Obligation.EASIER},
 }
 #: The positions after a retirement the checks have met, by kind (see the knock tests).
 REACHED: Counter[str] = Counter()
@@ -177,11 +179,11 @@ def _check_whole_meld(s: GameState, seat: int) -> None:
     hand = _concealed(s, seat)
     best = s.profile.meld(hand, s.trump)
     declared = [Declared(m.name, m.cards, m.value) for m in best.melds]
-    table = None if s.profile.name == "cutthroat" else MeldTable()
+    table = None if _counted(s) else MeldTable()
     check = check_meld(s.profile.spec(), hand, s.trump, declared, table=table)
     assert check.ok, (hand, best, check)
     assert check.worth == check.best == best.total == check.claimed
-    if s.profile.name == "cutthroat":
+    if _counted(s):
         for m in best.melds:
             if Counter(m.cards * 2) - Counter(hand):
                 # A card counts once in a group: a meld declared twice, its cards held
@@ -213,6 +215,11 @@ def _retired_or_after(s: GameState) -> bool:
     return getattr(s, "retired", None) is not None or getattr(s, "sub", None) is not None
 
 
+def _counted(s: GameState) -> bool:
+    """Whether the profile counts melds by the cutthroat groups, laid down at once."""
+    return s.profile.name in ("cutthroat", "partnership")
+
+
 def _play_hand(spec: str, seed: int, seen: set[Obligation], knock: bool = False) -> int:
     """A random hand of ``spec``, checked at every step; with ``knock``, three-handed
     games with wrong knocks, played on into the two-handed game that may follow."""
@@ -229,7 +236,7 @@ def _play_hand(spec: str, seed: int, seen: set[Obligation], knock: bool = False)
             continue
         if phase == "meld" and s.current_player is not None:
             _check_whole_meld(s, s.current_player)
-        if s.current_player is not None and s.profile.name != "cutthroat":
+        if s.current_player is not None and not _counted(s):
             checked_melds += _check_announcements(s, legal)
         if any(a.kind is Kind.PLAY for a in legal):
             _check_plays(s, legal, seen)

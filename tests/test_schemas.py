@@ -65,7 +65,7 @@ def test_records_of_every_profile_follow_the_record_schema(profile: str) -> None
     """Records written by ``binocle.record``, whole games and cut midway, with seat names,
     follow the record schema."""
     n = binocle.profile(profile).players
-    names = ["Anna", "Ben", None][:n]
+    names = ["Anna", "Ben", None, "Dora"][:n]
     for seed in (1, 2):
         final = play_game(
             profile, [RandomBot(seed * 10 + i) for i in range(n)], seed=seed, max_hands=3

@@ -576,7 +576,7 @@ def _texts(table: dict[str, Any]) -> list[str]:
 def test_every_public_fact_is_in_words(profile: str) -> None:
     """The table's facts, seats and sheet are sentences: no raw engine field, no true/false,
     no dash for nothing, each phase named as a player says it."""
-    names = ["you", "ann", "bob"][: binocle.profile(profile).players]
+    names = ["you", "ann", "bob", "cat"][: binocle.profile(profile).players]
     phases = set()
     for state in _walk(profile, 4, stop=lambda s: len(s.results) >= 2):
         table = words.seat_table(state, 0, names)
@@ -623,14 +623,14 @@ def test_the_last_trick_and_its_winner_are_shown_in_every_profile(profile: str) 
         (action, seat) = after.moves()[-1]
         trick = [[p, str(c)] for p, c in before.trick] + [[seat, str(action.card)]]
         for viewer in range(len(after.hands)):
-            last = words.seat_table(after, viewer, ["a", "b", "c"])["last_trick"]
+            last = words.seat_table(after, viewer, ["a", "b", "c", "d"])["last_trick"]
             assert last is not None and last["cards"] == trick, (last, trick)
             assert last["winner"] == after.current_player
         checked += 1
     assert checked >= 5
     # At the end of the hand the last trick is still there, on the score sheet.
     end = states[-1]
-    sheet = words.seat_table(end, 0, ["a", "b", "c"])["sheet"]
+    sheet = words.seat_table(end, 0, ["a", "b", "c", "d"])["sheet"]
     assert sheet is not None and sheet["last_trick"] is not None
 
 

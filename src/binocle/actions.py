@@ -13,6 +13,8 @@ text                      meaning
 ``bid 260``               bid
 ``bunch``                 throw in a bunched hand (cutthroat option)
 ``discard TS``            the bidder discards one card
+``give TS``               pass one card face down to the partner
+                          (partnership option ``passing``)
 ``trump H``               the bidder names trump
 ``dix`` / ``dix 2``       show (and exchange) the Nine of trumps
 ``meld``                  declare the best meld
@@ -76,6 +78,7 @@ class Kind(enum.Enum):
     CLAIM = "claim"
     CLAIM_OVERLOOKED = "claim overlooked"
     CONCEDE = "concede"
+    GIVE = "give"
 
     # Members are unique objects compared by identity: hashing the object itself is
     # as right as the enum's hash of the member's name (itself different in every
@@ -99,13 +102,14 @@ _KIND_PLAY: Final = Kind.PLAY
 _KIND_CLAIM: Final = Kind.CLAIM
 _KIND_CLAIM_OVERLOOKED: Final = Kind.CLAIM_OVERLOOKED
 _KIND_CONCEDE: Final = Kind.CONCEDE
+_KIND_GIVE: Final = Kind.GIVE
 
 
 @attrs.frozen(slots=True, cache_hash=True)
 class Action:
     """One move.  Build it with the helpers (:func:`play`, :func:`bid`, …) or parse it.
 
-    ``kind`` says what it does; ``card`` (discard, play), ``number`` (bid; dix: how
+    ``kind`` says what it does; ``card`` (discard, give, play), ``number`` (bid; dix: how
     many Nines; play: the table slot where two table copies differ; claim: the
     seat that knocks, when it is not the player to act), ``suit`` (trump), ``cards`` (deal: the deck; meld: the cards),
     ``name`` (meld: the combination) and ``source`` (play: ``"table"`` for a card
@@ -132,6 +136,9 @@ class Action:
         if k is Kind.DISCARD:
             # A face-down discard as the others see it (View.history) shows no card.
             return "discard" if self.card is None else f"discard {self.card}"
+        if k is Kind.GIVE:
+            # A card passed face down, as the other side sees it, shows no card.
+            return "give" if self.card is None else f"give {self.card}"
         if k is Kind.TRUMP:
             return f"trump {self.suit}"
         if k is Kind.DEAL:
@@ -216,6 +223,7 @@ MAX_CARDS: Final = 64
 _NEEDS: Final = {
     Kind.PLAY: "card",
     Kind.DISCARD: "card",
+    Kind.GIVE: "card",
     Kind.TRUMP: "suit",
     Kind.BID: "number",
     Kind.DEAL: "cards",
@@ -330,6 +338,7 @@ DIX2: Final = Action(Kind.DIX, number=2)
 PLAY: Final = tuple(Action(Kind.PLAY, card=c) for c in CARDS)
 PLAY_TABLE: Final = tuple(Action(Kind.PLAY, card=c, source="table") for c in CARDS)
 DISCARD: Final = tuple(Action(Kind.DISCARD, card=c) for c in CARDS)
+GIVE: Final = tuple(Action(Kind.GIVE, card=c) for c in CARDS)
 TRUMP: Final = tuple(Action(Kind.TRUMP, suit=s) for s in Suit)
 _BIDS: dict[int, Action] = {}
 #: ``claim <seat>`` for the seats a table may have (a knock named by its seat).
@@ -482,6 +491,8 @@ def parse_action_text(text: str) -> Action:
         )
     elif head == "discard" and len(rest) == 1:
         action = discard(parse_card(rest[0]))
+    elif head == "give" and len(rest) == 1:
+        action = GIVE[parse_card(rest[0])]
     elif head == "trump" and len(rest) == 1:
         action = trump(parse_suit(rest[0]))
     elif head == "dix" and len(rest) == 1 and rest[0] in ("1", "2"):

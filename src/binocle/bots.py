@@ -187,6 +187,10 @@ class BaselineBot:
     discards cards that neither meld nor win, names the suit that gives the
     most, gives up a hopeless contract, leads winners and wins tricks cheaply.
     Three-handed: declares its best meld and claims any overlooked meld offered.
+    Partnership (any profile whose :attr:`~binocle.core.Profile.sides` pair seats):
+    does not bid over its partner without a clearly better hand, passes its partner
+    the bidder its trumps and Aces, passes back what neither melds nor wins, and gives
+    up by its side's meld.
     """
 
     def __init__(self, seed: int | None = None) -> None:
@@ -202,6 +206,8 @@ class BaselineBot:
         if phase is Phase.BIDDING:
             return self._bid(view, legal)
         if phase is Phase.DISCARD:
+            if any(a.kind is Kind.GIVE for a in legal) and view.seat != view.get("bidder"):
+                return self._give_to_bidder(view, legal)
             return self._discard(view, legal)
         if phase is Phase.TRUMP:
             best = max(Suit, key=lambda t: self._suit_value(view, view.hand, t))
@@ -252,8 +258,31 @@ class BaselineBot:
         tens = sum(1 for c in hand if c & 7 == 1)
         return meld + 15 * aces + 8 * tens + 10 * max(trumps - 3, 0) + 70
 
+    def _partners(self, view: View) -> tuple[int, ...]:
+        """The other seats of this seat's side."""
+        side = next((s for s in view.profile.sides if view.seat in s), (view.seat,))
+        return tuple(i for i in side if i != view.seat)
+
+    def _give_to_bidder(self, view: View, legal: tuple[Action, ...]) -> Action:
+        """The bidder's partner passes what helps the bidder most: his trumps, high
+        first, then Aces, then Tens."""
+        trump = view.trump
+
+        def worth(a: Action) -> tuple[int, int]:
+            c = a.card
+            assert c is not None
+            return (2 if c >> 3 == trump else 1 if c & 7 == 0 else 0, -(c & 7))
+
+        return max(legal, key=worth)
+
     def _bid(self, view: View, legal: tuple[Action, ...]) -> Action:
         limit = self._estimate(view, view.hand)
+        if self._partners(view):
+            limit += 80  # a partner's meld and tricks count for the side's bid too
+        calls = view.get("calls") or ()
+        high = max(calls, key=lambda c: c[1], default=None)
+        if high is not None and high[1] and high[0] in self._partners(view):
+            limit -= 60  # the partner holds the bid: raise him only with a clearly better hand
         bids = [a for a in legal if a.kind is Kind.BID and (a.number or 0) <= limit]
         if bids:
             return bids[0]
@@ -289,8 +318,11 @@ class BaselineBot:
         if any(a.kind is Kind.CONCEDE for a in legal):
             bid = view.get("bid") or 0
             melds = view.get("melds") or ()
-            own = melds[view.seat] if melds else None
-            mine = own.total if own else 0
+            mine = sum(
+                m.total
+                for i, m in enumerate(melds)
+                if m is not None and (i == view.seat or i in self._partners(view))
+            )
             if mine + 120 < bid:
                 return next(a for a in legal if a.kind is Kind.CONCEDE)
         trump = view.trump

@@ -590,6 +590,13 @@ class Profile:
         """48, or 64 where a profile offers the larger pack."""
         return 48
 
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats that score together, one tuple per side, in seat order: each
+        seat alone, unless the profile plays in partnerships (partners share one
+        score, and each partner's game score and hand result show the side's)."""
+        return tuple((i,) for i in range(self.players))
+
     def options(self) -> dict[str, Any]:
         """Every option of this profile with its value."""
         return {f.name: getattr(self, f.name) for f in _option_fields(type(self))}

@@ -556,6 +556,9 @@ def _report(
     points = tuple(results)
     lineups = _lineups(bots)
     n = len(bots)
+    # Partners score together: a seat (a place) is compared with the other side's.
+    sides = get_profile(spec).sides
+    mates = {i: next((s for s in sides if i in s), (i,)) for i in range(n)}
     # Each place's points over a deal's rotations (its duplicate result).
     totals = []
     for deal in points:
@@ -568,7 +571,7 @@ def _report(
     for name in dict.fromkeys(bots):
         places = [k for k, b in enumerate(bots) if b == name]
         deal_wins = sum(
-            all(t[k] > t[j] for j in range(n) if j != k) for t in totals for k in places
+            all(t[k] > t[j] for j in range(n) if j not in mates[k]) for t in totals for k in places
         )
         played = len(points) * len(places)
         per_deal_points: list[float] = []
@@ -581,7 +584,7 @@ def _report(
                 for seat, who in enumerate(lineup):
                     if who != name:
                         continue
-                    others = [delta[j] for j in range(len(delta)) if j != seat]
+                    others = [delta[j] for j in range(len(delta)) if j not in mates[seat]]
                     pts.append(delta[seat])
                     adv.append(delta[seat] - sum(others) / len(others))
                     hands += 1

@@ -39,7 +39,7 @@ from binocle.encoding._recall import tensor_bounds, tensor_scale
 from binocle.encoding._strings import observation_string
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt, is_finite
 from binocle.game import apply, legal_actions, observe, start
-from binocle.profiles import get_profile
+from binocle.profiles import get_profile, profile_names
 
 __all__ = ["IDS", "BinocleEnv"]
 
@@ -50,6 +50,9 @@ IDS = {
     "classic": "binocle/Classic-v0",
     "three-handed": "binocle/ThreeHanded-v0",
 }
+# Every other profile of the registry: its id from its name.
+for _name in profile_names():
+    IDS.setdefault(_name, "binocle/" + "".join(w.capitalize() for w in _name.split("-")) + "-v0")
 
 _DEAL = Phase.DEAL
 _BOUND = 1e7

@@ -104,8 +104,10 @@ def _check_settings(iterations: Any, time_limit: Any, exploration: Any, samples:
 
 
 def _scale(view: View) -> float:
-    """Points that make a result of 1: about a good hand's worth in the profile."""
-    return 500.0 if view.profile.name == "cutthroat" else 250.0
+    """Points that make a result of 1: about a good hand's worth in the profile (500
+    where there is bidding, else 250)."""
+    min_bid = getattr(view.profile, "min_bid", None)
+    return 500.0 if isinstance(min_bid, int) else 250.0
 
 
 def candidates(legal: tuple[Action, ...], phase: Phase) -> tuple[Action, ...]:

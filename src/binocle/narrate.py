@@ -374,6 +374,10 @@ def _tell(
     elif k is Kind.DISCARD:
         what = card_text(action.card, suits) if action.card is not None else "a card"
         lines.append(f"  {says('discards')} {what}")
+    elif k is Kind.GIVE:
+        what = card_text(action.card, suits) if action.card is not None else "a card"
+        whose = "your" if p is not None and p == w.you else "his"
+        lines.append(f"  {says('passes')} {what} to {whose} partner")
     elif k is Kind.TRUMP and action.suit is not None:
         lines.append(f"  {says('names')} trump: {action.suit.name.lower()}")
     elif k is Kind.MELD and phase is Phase.ANNOUNCE and p is not None:
@@ -617,6 +621,9 @@ def label(action: Action, position: View | GameState | None = None, suits: str =
             if action.card is not None
             else "Discard a card"
         )
+    if k is Kind.GIVE:
+        what = card_text(action.card, suits) if action.card is not None else "a card"
+        return f"Pass {what} to your partner"
     if k is Kind.TRUMP and action.suit is not None:
         return f"Name trump {suit_text(action.suit, suits)} ({action.suit.name.lower()})"
     if k is Kind.DIX:
@@ -676,15 +683,23 @@ def _game_over_line(position: View | GameState, words: _Words) -> str:
         results, scores = position.results, position.scores
         over = position.phase is Phase.OVER
     reason = results[-1].game_end if over and results else None
+    winners = words.says(won, "wins")
+    side = next((s for s in position.profile.sides if won in s), ())
+    if len(side) > 1:  # partners win together: "seats 1 and 3 win", "you and Bob win"
+        parts = [words.who(s) for s in side]
+        if all(part.startswith("seat ") for part in parts):
+            winners = f"seats {' and '.join(part[5:] for part in parts)} win"
+        else:
+            winners = f"{' and '.join(parts)} win"
     if reason == "limit":
         how = f"the hand limit is reached (max_hands={position.profile.max_hands})"
         if won is None:
             return f"Game over: {how}; the highest scores are tied, so nobody wins"
-        return f"Game over: {how}; {words.says(won, 'wins')} with the highest score, {scores[won]}"
+        return f"Game over: {how}; {winners} with the highest score, {scores[won]}"
     why = {"claim": " (by a claim)", "target": " (target reached)"}.get(reason or "", "")
     if won is None:
         return f"Game over{why}: nobody wins"
-    return f"Game over{why}: {words.says(won, 'wins')} with {scores[won]}"
+    return f"Game over{why}: {winners} with {scores[won]}"
 
 
 def _knock_line(before: View, after: View, p: int, out_of_turn: bool, words: _Words) -> str:

@@ -53,10 +53,11 @@ from binocle.encoding._episode import WalkedEpisode
 from binocle.encoding._rewards import returns_of, walk_returns
 from binocle.encoding._walk import Walk
 from binocle.errors import BinocleError, InvalidArgumentError, InvalidStateError, excerpt
-from binocle.profiles import get_profile
+from binocle.profiles import get_profile, profile_names
 
 __all__ = [
     "GAMES",
+    "GAME_CLASSES",
     "MAX_HANDS",
     "BinocleGame",
     "BinocleObserver",
@@ -85,6 +86,10 @@ _LONG = {
     "classic": "Python Binocle: classic two-handed Binocle",
     "three-handed": "Python Binocle: three-handed Binocle",
 }
+# Every other profile of the registry: its names from the profile itself.
+for _name in profile_names():
+    GAMES.setdefault(_name, "python_binocle_" + _name.replace("-", "_"))
+    _LONG.setdefault(_name, f"Python Binocle: {_name} ({get_profile(_name).description})")
 
 #: What a state text starts with (the rest is JSON).
 _TEXT_FORMAT: Final = "binocle-openspiel-state"
@@ -738,7 +743,21 @@ class ThreeHandedGame(BinocleGame):
 
 
 _GAME_TYPES = {name: _game_type(name) for name in GAMES}
-for _cls in (CutthroatGame, ClassicGame, ThreeHandedGame):
-    pyspiel.register_game(_GAME_TYPES[_cls.profile_name], _cls)
+#: The game class of each profile: those above, and one made for each other profile.
+GAME_CLASSES: dict[str, type[BinocleGame]] = {
+    c.profile_name: c for c in (CutthroatGame, ClassicGame, ThreeHandedGame)
+}
+for _name in GAMES:
+    if _name not in GAME_CLASSES:
+        _title = "".join(w.capitalize() for w in _name.replace("-", " ").split())
+        GAME_CLASSES[_name] = type(
+            f"{_title}Game",
+            (BinocleGame,),
+            {"profile_name": _name, "__doc__": f"The {_name} profile as an OpenSpiel game."},
+        )
+        # Importable by its name, as pickle finds a class.
+        globals()[GAME_CLASSES[_name].__name__] = GAME_CLASSES[_name]
+for _name, _cls in GAME_CLASSES.items():
+    pyspiel.register_game(_GAME_TYPES[_name], _cls)
 pyspiel.serialize_game_and_state = serialize_game_and_state
 pyspiel.deserialize_game_and_state = deserialize_game_and_state

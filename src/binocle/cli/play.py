@@ -669,7 +669,15 @@ def _finish(
     _say(f"Scores: {scores}")
     w = winner(s)
     if w is not None:
-        _say("You win!" if w == me else f"Seat {w} wins.")
+        side = next((t for t in s.profile.sides if w in t), (w,))
+        if me in side:
+            _say("You win!" if len(side) == 1 else "You and your partner win!")
+        else:
+            _say(
+                f"Seat {w} wins."
+                if len(side) == 1
+                else f"Seats {' and '.join(map(str, side))} win."
+            )
     if args.save is not None:
         seats = ["you" if i == me else f"{labels[i]} bot" for i in range(s.profile.players)]
         return _save(record_json(s, seats=seats), args.save, s.seed)

@@ -88,6 +88,7 @@ from binocle.determinize._proposal import _Model
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, observe, start
 from binocle.notation import set_sampler
+from binocle.profiles._cutthroat_rules import CutthroatRules
 
 __all__ = ["Determinizer", "determinize"]
 
@@ -128,6 +129,16 @@ _HIDDEN_PUBLIC: dict[str, frozenset[str]] = {
         }
     ),
 }  # fmt: skip
+
+
+def _hidden_public(profile: Profile) -> frozenset[str]:
+    """The public facts the hidden cards decide: a profile built on the cutthroat rules
+    has cutthroat's (the melds shown)."""
+    if isinstance(profile, CutthroatRules):
+        return _HIDDEN_PUBLIC["cutthroat"]
+    return _HIDDEN_PUBLIC.get(profile.name, frozenset())
+
+
 #: The public facts of the hand a retirement ended that change in the two-handed game.
 _TWO_HANDED_PUBLIC = frozenset({"two_handed", "claim_totals", "taken", "targets", "payers"})
 
@@ -166,7 +177,7 @@ def _miss(got: View, want: View) -> str | None:
     ):  # fmt: skip
         if getattr(got, name) != getattr(want, name):
             return name
-    hidden = _HIDDEN_PUBLIC.get(want.profile.name, frozenset())
+    hidden = _hidden_public(want.profile)
     mine, theirs = dict(got.public), dict(want.public)
     for key in sorted(set(mine) | set(theirs)):
         if key not in hidden and mine.get(key) != theirs.get(key):
@@ -478,7 +489,7 @@ class Determinizer:
         theirs = {k: v for k, v in view.public if k not in _TWO_HANDED_PUBLIC}
         if mine == theirs:
             return t, None
-        hidden = _HIDDEN_PUBLIC.get(view.profile.name, frozenset())
+        hidden = _hidden_public(view.profile)
         for key in sorted(set(mine) | set(theirs)):
             if key not in hidden and mine.get(key) != theirs.get(key):
                 return None, f"public fact {key!r}"

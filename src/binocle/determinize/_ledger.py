@@ -10,6 +10,7 @@ from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card
 from binocle.core import GameState, View
 from binocle.errors import InvalidArgumentError
+from binocle.profiles._cutthroat_rules import CutthroatRules
 from binocle.rules.tricks import Obligation, _allowed_cards
 
 _CACHE: dict[tuple[Card, tuple[int, ...], int | None, Obligation], frozenset[int]] = {}
@@ -33,6 +34,18 @@ def _forbidden(
         if len(_CACHE) < 50000:
             _CACHE[key] = got
     return got
+
+
+def _meld_counted(result: Any, side: tuple[int, ...]) -> bool:
+    """Whether a side's meld in ``result`` is surely its whole meld, 0 included: the
+    other side's after a concession, or a side that won a counter (more than the last
+    trick) and was not set (partnership rules, Scoring a hand)."""
+    bidding = result.bidder in side
+    if result.outcome == "conceded":
+        return not bidding
+    if result.outcome != "played":
+        return False
+    return result.tricks[side[0]] > 10 and (not bidding or bool(result.made))
 
 
 class _Ledger:
@@ -90,6 +103,10 @@ class _Ledger:
         self.played_by: list[list[Card]] = [[] for _ in range(n_seats)]
         self.meld_targets: dict[int, Any] = {}
         self.meld_of = p.meld
+        #: Cards passed face down between two partners both hidden from the observer
+        #: (partnership rules, Trump and passing): the entries, filled in by the proposal
+        #: (see :meth:`_Model.propose`), and each seat's deal positions.
+        self.hidden_gives: list[tuple[int, int]] = []
         positions: dict[int | str, list[int]] = {}
         pos = 0
         for target, n in p.deal_schedule(dealer):
@@ -98,8 +115,9 @@ class _Ledger:
         for seat in range(n_seats):
             for q in positions.get(seat, ()):
                 self._acquire_pos(seat, q)
+        self.positions = positions
         name = p.name
-        if name == "cutthroat":
+        if isinstance(p, CutthroatRules):  # cutthroat, and the profiles built on its rules
             self._cutthroat(p, s, positions, view)
         elif name == "classic":
             self._classic(p, s, positions)
@@ -160,7 +178,8 @@ class _Ledger:
         self, p: Any, s: GameState, positions: dict[int | str, list[int]], view: View
     ) -> None:
         rule = p.obligation
-        passed = [False, False, False]
+        n_seats = p.players
+        passed = [False] * n_seats
         bidder: int | None = None
         widow = positions.get("widow", [])
         widow_out = True
@@ -175,7 +194,7 @@ class _Ledger:
                     passed[actor] = True
                 else:
                     bidder = actor
-                if sum(passed) == 2 and bidder is not None and widow_out:
+                if sum(passed) == n_seats - 1 and bidder is not None and widow_out:
                     for q in widow:
                         self._acquire_pos(bidder, q)
                     widow_out = False
@@ -184,6 +203,13 @@ class _Ledger:
                     self.hidden[actor].append(idx)
                 else:
                     self._use(actor, a.card)
+            elif k is Kind.GIVE and actor is not None:
+                # A card passed to the partner (opposite): known to both partners.
+                if a.card is None:
+                    self.hidden_gives.append((idx, actor))
+                else:
+                    self._use(actor, a.card)
+                    self.kh[(actor + 2) % n_seats][a.card] += 1
             elif k is Kind.PLAY and actor is not None and a.card is not None:
                 if not melded:
                     self._shown_melds(view)
@@ -192,7 +218,7 @@ class _Ledger:
                 self._use(actor, a.card)
                 self.played_by[actor].append(a.card)
                 trick.append(a.card)
-                if len(trick) == 3:
+                if len(trick) == n_seats:
                     trick = []
         if not melded:
             self._shown_melds(view)
@@ -206,9 +232,14 @@ class _Ledger:
         elif not self.current and self.trump is not None and len(s.results) < len(view.results):
             # An earlier hand: a meld scored is the total of that hand's meld.
             result = view.results[len(s.results)]
-            for seat, points in enumerate(result.meld):
-                if points > 0:
-                    self.meld_targets[seat] = points
+            for side in p.sides:
+                # Partners show their side's meld: the two hands' melds together.
+                points = result.meld[side[0]]
+                if len(side) == 1:
+                    if points > 0:
+                        self.meld_targets[side[0]] = points
+                elif points > 0 or _meld_counted(result, side):
+                    self.meld_targets[side[0]] = (side, points)
 
     def _shown_melds(self, view: View) -> None:
         """Cards shown in melds are held (three-handed and cutthroat rules, Melds): the

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from binocle.actions import Action, discard
+from binocle.actions import GIVE, Action, discard
 from binocle.cards import Card, Suit, pack
 from binocle.core import GameState, View
 from binocle.determinize._ledger import _Ledger
@@ -205,6 +205,17 @@ class _Model(_Ledger):
                 return None
         if any(c is None for c in deck):
             return None
+        if self.hidden_gives:
+            # Passed between two hidden partners: the hands placed are those after the
+            # passing, dealt as they are; the first partner passes cards of his deal and
+            # the other passes the same cards back, a history that leaves them so.
+            first = self.hidden_gives[0][1]
+            mine = [idx for idx, actor in self.hidden_gives if actor == first]
+            back = [idx for idx, actor in self.hidden_gives if actor != first]
+            dealt = [c for c in (deck[q] for q in self.positions.get(first, ())) if c is not None]
+            sent = rng.sample(dealt, len(mine))
+            for idx, c in zip([*mine, *back], [*sent, *sent[: len(back)]], strict=True):
+                actions[idx] = GIVE[c]
         return tuple(deck), actions  # type: ignore[arg-type]
 
     def _meld_misses(self, placed: list[list[Card]]) -> int:
@@ -213,6 +224,14 @@ class _Model(_Ledger):
         assert trump is not None
         misses = 0
         for seat, shown in self.meld_targets.items():
+            if isinstance(shown, tuple):  # a side's meld: its seats' melds together
+                side, points = shown
+                total = 0
+                for j in side:
+                    hand = tuple(sorted(placed[self.hand_loc[j]] + self.played_by[j]))
+                    total += self.meld_of(hand, Suit(trump)).total
+                misses += total != points
+                continue
             hand = tuple(sorted(placed[self.hand_loc[seat]] + self.played_by[seat]))
             got = self.meld_of(hand, Suit(trump))
             if (got.total if isinstance(shown, int) else got) != shown:
@@ -225,7 +244,11 @@ class _Model(_Ledger):
         """Exchange hidden cards between places (each card staying where it may be)
         until every seat's meld is the one it showed; False if that fails."""
         misses = self._meld_misses(placed)
-        targets = [self.hand_loc[j] for j in self.meld_targets]
+        targets = [
+            self.hand_loc[j]
+            for seat, shown in self.meld_targets.items()
+            for j in (shown[0] if isinstance(shown, tuple) else (seat,))
+        ]
         others = [i for i in range(len(placed)) if placed[i]]
         for _ in range(REPAIR_STEPS):
             if misses == 0:

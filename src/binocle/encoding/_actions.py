@@ -9,7 +9,7 @@ import attrs
 
 from binocle import actions as A
 from binocle.actions import Action, Kind, parse_action_text
-from binocle.cards import CARDS, Card, Suit
+from binocle.cards import CARDS, Card
 from binocle.core import GameState, Phase, Profile, View
 from binocle.encoding._common import _check_state, _profile_of, kinds
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
@@ -262,19 +262,11 @@ def _build_space(profile: Profile) -> ActionSpace:
 
     table_play = melds = -1
     name = profile.name
-    if name == "cutthroat":
-        add("pass", A.PASS)
-        for b in range(profile.min_bid, profile.max_bid + 1, 10):  # type: ignore[attr-defined]
-            add(f"bid {b}", A.bid(b))
-        add("bunch", A.BUNCH)
-        for c in cards:
-            add(f"discard {c}", A.DISCARD[c])
-        for s in Suit:
-            add(f"trump {s}", A.TRUMP[s])
-        add("meld", A.MELD)
-        add("concede", A.CONCEDE)
-        for c in cards:
-            add(f"play {c}", A.PLAY[c])
+    fixed_actions = getattr(profile, "fixed_actions", None)
+    if fixed_actions is not None:
+        # A profile that lists its actions (those built on the cutthroat rules): one id each.
+        for action in fixed_actions():
+            add(str(action), action)
     elif name in ("classic", "three-handed"):
         add("pass", A.PASS)
         add("dix", A.DIX)

@@ -42,6 +42,9 @@ def max_decisions_per_hand(profile: Any) -> int:
     a retirement each classic hand of the two left counts as a hand of its own.)
     """
     p = _profile_of(profile)
+    own = getattr(p, "max_decisions_per_hand", None)
+    if own is not None:  # a profile that gives its own bound
+        return int(own())
     if p.name == "cutthroat":
         bids = (p.max_bid - p.min_bid) // 10 + 1  # type: ignore[attr-defined]
         return int(bids) + 2 + 3 + 1 + 3 + 45
@@ -57,6 +60,10 @@ def hand_bounds(profile: Any) -> tuple[int, int, int]:
     change of two seats' scores added together (what :func:`utility_bounds` builds on).
     """
     p: Any = _profile_of(profile)
+    own = getattr(p, "hand_bounds", None)
+    if own is not None:  # a profile that gives its own bounds
+        low, high, pair = own()
+        return int(low), int(high), int(pair)
     if p.name == "cutthroat":
         low = -(p.max_bid if p.single_set else 2 * p.max_bid)
         high = _CUTTHROAT_MELD + _TRICK_POINTS

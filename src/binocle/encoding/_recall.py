@@ -28,6 +28,7 @@ from binocle.encoding._tensors import (
     information_state_tensor,
 )
 from binocle.errors import InvalidArgumentError
+from binocle.profiles._cutthroat_rules import CutthroatRules
 
 #: The kinds of tensor :func:`tensor_layout` describes.
 _KINDS: Final = ("information_state", "observation", "perfect_recall")
@@ -39,7 +40,8 @@ def _id_bits(profile: Profile) -> int:
 
 
 def _shows_melds(profile: Profile) -> bool:
-    return profile.name in ("cutthroat", "three-handed")
+    """Melds laid down for all to see: three-handed, and the cutthroat rules' profiles."""
+    return profile.name == "three-handed" or isinstance(profile, CutthroatRules)
 
 
 def _hand_parts(profile: Profile, k: int) -> list[tuple[str, tuple[int, ...]]]:
@@ -216,7 +218,7 @@ _POINTS: Final = frozenset(
     {"scores", "bid", "meld_points", "taken", "targets", "announced", "recorded", "overlooked"}
 )
 #: Parts whose entries count something other than cards, with their largest value.
-_COUNTS: Final = ("hand_sizes", "discard_count", "stock_size", "dixes", "dix_shown",
+_COUNTS: Final = ("hand_sizes", "discard_count", "given_count", "stock_size", "dixes", "dix_shown",
                   "table_melds", "steps")  # fmt: skip
 
 

@@ -12,6 +12,7 @@ from binocle.cards import CARDS, Card
 from binocle.core import MeldResult, Phase, Profile, View
 from binocle.encoding._common import _check_view, _kind_index, kinds
 from binocle.errors import InvalidArgumentError
+from binocle.profiles._cutthroat_rules import CutthroatRules
 from binocle.profiles.three_handed import Overlooked
 from binocle.rules.classic_melds import KINDS
 
@@ -71,8 +72,8 @@ def _layout(profile: Profile, full: bool) -> TensorLayout:
     ]
     parts.append(("played", (p, n)) if full else ("gone", (n,)))
     name = profile.name
-    if name == "cutthroat":
-        bids = (profile.max_bid - profile.min_bid) // 10 + 1  # type: ignore[attr-defined]
+    if isinstance(profile, CutthroatRules):  # cutthroat and the profiles on its rules
+        bids = (profile.max_bid - profile.min_bid) // 10 + 1
         if full:
             parts.append(("bids", (bids, p)))
         parts += [
@@ -84,6 +85,9 @@ def _layout(profile: Profile, full: bool) -> TensorLayout:
             ("discard_count", (1,)),
             ("meld_points", (p,)),
         ]
+        if "passing" in profile.options():
+            # The cards passed between partners: those this seat knows, and how many.
+            parts += [("given", (n,)), ("given_count", (1,))]
         if full:
             parts.append(("melds", (p, n)))
     elif name == "classic":
@@ -205,13 +209,13 @@ def _tensor(view: View, full: bool) -> list[float]:
         w.cards("gone", [c for _, c in plays])
     name = profile.name
     g = view.get
-    if name == "cutthroat":
+    if isinstance(profile, CutthroatRules):
         calls: tuple[tuple[int, int], ...] = g("calls", ())
         passed = [0] * profile.players
         for seat, amount in calls:
             if amount:
                 if full:
-                    w.one_hot("bids", seat, (amount - profile.min_bid) // 10)  # type: ignore[attr-defined]
+                    w.one_hot("bids", seat, (amount - profile.min_bid) // 10)
             else:
                 passed[seat] = 1
         w.value("passed", passed)
@@ -220,6 +224,10 @@ def _tensor(view: View, full: bool) -> list[float]:
         w.cards("widow", g("widow"))
         w.cards("discards", g("discards"))
         w.value("discard_count", [g("discard_count", 0)])
+        if "given" in w.at:
+            given, count = g("given"), g("given_count", 0)
+            w.cards("given", given if isinstance(given, tuple) else None)
+            w.value("given_count", [count if isinstance(count, int) else 0])
         melds: tuple[MeldResult | None, ...] = g("melds", ())
         w.value("meld_points", [0 if m is None else m.total for m in melds])
         if full:

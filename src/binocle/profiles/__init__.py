@@ -39,6 +39,7 @@ REGISTRY: Final[dict[str, str]] = {
     "classic": "binocle.profiles.classic:Classic",
     "three-handed": "binocle.profiles.three_handed:ThreeHanded",
     "cutthroat": "binocle.profiles.cutthroat:Cutthroat",
+    "partnership": "binocle.profiles.partnership:Partnership",
 }
 _CLASSES: dict[str, type[Profile]] = {}
 

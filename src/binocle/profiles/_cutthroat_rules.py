@@ -112,6 +112,21 @@ class CutthroatRules(Profile):
         """The trick rule in force."""
         return _OBLIGATION_EASIER if self.easier_tricks else _OBLIGATION_FOLLOW_WIN_TRUMP_UNDERTRUMP
 
+    def fixed_actions(self) -> tuple[Action, ...]:
+        """Every action of the game but deals, in a fixed order: the fixed action space
+        of :mod:`binocle.encoding` (one id each)."""
+        cards = pack(self.pack_size)[::2]
+        return (
+            A.PASS,
+            *(A.bid(b) for b in range(self.min_bid, self.max_bid + 1, 10)),
+            A.BUNCH,
+            *(A.DISCARD[c] for c in cards),
+            *A.TRUMP,
+            A.MELD,
+            A.CONCEDE,
+            *(A.PLAY[c] for c in cards),
+        )
+
     # -- legal actions -----------------------------------------------------------
 
     def legal_actions(self, state: GameState) -> tuple[Action, ...]:

@@ -327,6 +327,10 @@ def _option_entry(field: Any) -> dict[str, Any]:
         entry.update(kind="choice", choices=[48, 64])
     elif field.name == "settlement":
         entry.update(kind="choice", choices=["points", "chips"])
+    elif field.name == "passing":
+        entry.update(kind="choice", choices=[0, 3, 4])
+    elif field.name == "all_pass":
+        entry.update(kind="choice", choices=["redeal", "dealer"])
     elif isinstance(default, int) or field.name == "max_hands" or "int" in str(field.type):
         # max_hands (every profile's: a whole number or none) is named, since the compiled
         # build keeps no annotation text for a field the pure build reads as "int | None".
@@ -670,9 +674,9 @@ def controls(table: Table, seat: int | None = None) -> dict[str, Any]:
     view = observe(s, seat)
     legal = view.legal_actions
     out["actions"] = [_action_json(view, a) for a in legal if a.kind is not Kind.DEAL]
-    playing = {a.kind for a in legal} & {Kind.PLAY, Kind.DISCARD}
+    playing = {a.kind for a in legal} & {Kind.PLAY, Kind.DISCARD, Kind.GIVE}
     if playing:
-        kind = Kind.PLAY if Kind.PLAY in playing else Kind.DISCARD
+        kind = next(k for k in (Kind.PLAY, Kind.DISCARD, Kind.GIVE) if k in playing)
         ok = {str(a.card) for a in legal if a.kind is kind}
         for card in {str(c) for c in s.hands[seat]} - ok:
             try:

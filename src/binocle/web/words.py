@@ -32,7 +32,7 @@ __all__ = ["OPTION_HELP", "PHASE_WORDS", "in_names", "knock_figures", "seat_tabl
 PHASE_WORDS: Final = {
     "deal": "between hands: the next deal is due",
     "bidding": "bidding",
-    "discard": "the bidder buries cards",
+    "discard": "the bidder buries cards (partnership: the partners pass cards)",
     "trump": "the bidder names trump",
     "dix": "showing the Nine of trumps (dix)",
     "announce": "announcing melds",
@@ -57,6 +57,9 @@ OPTION_HELP: Final = {
     "claim_overlooked": "The others may claim meld a player forgot to announce.",
     "lowest_pays": "The game ends at the first retirement; the lowest score pays.",
     "meld_until_first_card": "Melds may be announced until your first card is played.",
+    "passing": "Cards the bidder's partner passes to the bidder, and back (0, 3 or 4).",
+    "all_pass": "When all four pass: redeal, or the dealer must bid.",
+    "double_set": "A side that fails loses twice its bid.",
 }
 
 _SUIT_NAMES: Final = {Suit.SPADES: "spades", Suit.HEARTS: "hearts",
@@ -127,7 +130,7 @@ _YOU_SAY: Final = {
     "lets": "let", "concedes": "concede", "takes": "take", "deals": "deal",
     "knocks": "knock", "wins": "win", "overlooked": "overlooked", "is": "are", "has": "have",
 }  # fmt: skip
-_TRICK: Final = re.compile(r"^(\s*)trick (.*?)\s+\S+ seat (\d+)$")
+_TRICK: Final = re.compile(r"^(\s*)trick (.*?)\s+\S+ (?:seat (\d+)|you)$")
 _PLAY: Final = re.compile(r"(\d+):(\S+)")
 _SEAT: Final = re.compile(r"\bseat (\d+)(?: \(you\))?( [a-z]+)?")
 
@@ -150,7 +153,7 @@ def in_names(lines: Sequence[str], names: Sequence[str], seat: int) -> list[str]
         if trick is not None:
             plays = [f"{who(i)} {_verb(who(i), 'play')} {card}"
                      for i, card in _PLAY.findall(trick[2])]  # fmt: skip
-            w = who(trick[3])
+            w = who(trick[3]) if trick[3] is not None else "you"
             out.append(f"{trick[1]}{', '.join(plays)}: {w} {_verb(w, 'take')} the trick")
             continue
 
@@ -367,12 +370,14 @@ def _seat_lines(view: View, pub: dict[str, Any], seat: int, won: list[int]) -> l
 
 def _seats(view: View, pub: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
     won = _tricks_won(view, pub.get("played") or ())
+    mine = next((s for s in view.profile.sides if view.seat in s), (view.seat,))
     out = []
     for seat in range(len(view.hand_sizes)):
         tags = [
             word
             for word, yes in (
                 ("you", seat == view.seat),
+                ("partner", seat != view.seat and seat in mine),
                 ("dealer", seat == view.dealer and view.phase is not Phase.OVER),
                 ("bidder", pub.get("bidder") == seat),
                 ("to act", seat == view.current_player),
@@ -439,6 +444,8 @@ def _widow_in_hand(view: View, pub: dict[str, Any]) -> list[str]:
 
 
 def _discard(view: View, pub: dict[str, Any]) -> dict[str, Any] | None:
+    if view.phase is Phase.DISCARD and "given_count" in pub:
+        return _passing(view, pub)
     if view.phase is not Phase.DISCARD or "discard_count" not in pub:
         return None
     left = 3 - int(pub["discard_count"])
@@ -448,6 +455,21 @@ def _discard(view: View, pub: dict[str, Any]) -> dict[str, Any] | None:
         f"Bury {left} card{'s' if left != 1 else ''}: choose them, then confirm. Buried cards"
         " can't be melded; the counters (A, 10, K) among them count for you at the end of the"
         " hand.")}  # fmt: skip
+
+
+def _passing(view: View, pub: dict[str, Any]) -> dict[str, Any]:
+    """Cards passed face down between partners (partnership rules, Trump and passing)."""
+    n = int(view.profile.options().get("passing", 0))
+    given = int(pub["given_count"])
+    back = given >= n  # the bidder passes back
+    left = (2 * n if back else n) - given
+    if view.current_player != view.seat:
+        who = "The bidder passes" if back else "The bidder's partner passes"
+        to = "back to his partner" if back else "to the bidder"
+        return {"count": left, "confirm": "", "text": f"{who} {n} cards {to}, face down."}
+    return {"count": left, "confirm": f"Pass the {left} chosen cards", "text": (
+        f"Pass {left} card{'s' if left != 1 else ''} face down to your partner: choose them,"
+        " then confirm. Only your side sees them.")}  # fmt: skip
 
 
 # -- the score sheet -------------------------------------------------------------------

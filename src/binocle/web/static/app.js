@@ -243,6 +243,7 @@ function actNow() { // the person acts: whatever was held back is shown at once
 let focusedCard = null; // the card text that had the focus, kept across renders
 let chosen = []; // cards chosen to bury (indexes into the hand)
 let buryQueue = []; // discard actions still to send, one per state
+const BURY_KINDS = new Set(["discard", "give"]); // cards chosen, then sent one by one
 let bidAmount = null;
 let confirmAction = null;
 let lastActing = null;
@@ -272,7 +273,7 @@ function renderState(msg) {
   const finishedNow = key !== null && key !== shownTrickKey;
   shownTrickKey = key;
   if (finishedNow && HOLD_MS > 0) holdUntil = Date.now() + HOLD_MS;
-  if (!c.actions.some((a) => a.kind === "discard")) chosen = [];
+  if (!c.actions.some((a) => BURY_KINDS.has(a.kind))) chosen = [];
   renderInfo(msg);
   renderSeats(msg);
   renderBidding(msg);
@@ -282,7 +283,7 @@ function renderState(msg) {
   renderRisky(msg);
   renderLog(msg);
   announce(msg, previous, finishedNow);
-  if (buryQueue.length && c.actions.some((a) => a.kind === "discard")) {
+  if (buryQueue.length && c.actions.some((a) => BURY_KINDS.has(a.kind))) {
     const next = buryQueue.shift();
     if (c.actions.some((a) => a.text === next)) send({ type: "action", action: next });
     else buryQueue = [];
@@ -380,7 +381,7 @@ function trickCard(msg, seat, card, winning) {
   return fig;
 }
 
-function playable(c) { return c.actions.filter((a) => a.kind === "play" || a.kind === "discard"); }
+function playable(c) { return c.actions.filter((a) => a.kind === "play" || BURY_KINDS.has(a.kind)); }
 
 function cardAction(c, card, source) {
   return playable(c).find((a) => a.card === card && (source === "table" ? a.source === "table" : a.source !== "table"));
@@ -391,7 +392,7 @@ function setHint(text) { $("hint").textContent = text || ""; }
 function defaultHint(msg) {
   const t = msg.table;
   const c = msg.controls;
-  if (t.discard && c.actions.some((a) => a.kind === "discard")) {
+  if (t.discard && c.actions.some((a) => BURY_KINDS.has(a.kind))) {
     const need = t.discard.count;
     return `${t.discard.text} Chosen: ${chosen.length} of ${need}.`;
   }
@@ -406,7 +407,7 @@ function defaultHint(msg) {
 function cardRow(msg, box, cards, source, label) {
   const c = msg.controls;
   const t = msg.table;
-  const burying = c.actions.some((a) => a.kind === "discard");
+  const burying = c.actions.some((a) => BURY_KINDS.has(a.kind));
   box.replaceChildren(el("div", { class: "label", text: label }));
   const widow = source === "table" ? [] : [...t.widow];
   let lastSuit = null;
@@ -554,7 +555,7 @@ function renderActions(msg) {
   box.replaceChildren();
   const bids = c.actions.filter((a) => a.kind === "bid");
   const melds = c.actions.filter((a) => a.kind === "meld");
-  const rest = c.actions.filter((a) => !["bid", "meld", "play", "discard", "claim", "concede"].includes(a.kind));
+  const rest = c.actions.filter((a) => !["bid", "meld", "play", "discard", "give", "claim", "concede"].includes(a.kind));
   if (bids.length) renderBidControls(box, bids, t);
   if (melds.length) {
     const plain = melds.filter((a) => a.text === "meld");
@@ -570,9 +571,10 @@ function renderActions(msg) {
     const isPass = a.kind === "pass";
     box.append(button(a.text, a.label, act(a.text), isPass ? "pass" : null, isPass ? "P" : null));
   }
-  if (c.actions.some((a) => a.kind === "discard")) {
+  if (c.actions.some((a) => BURY_KINDS.has(a.kind))) {
     const need = t.discard ? t.discard.count : 0;
-    const b = button("bury", `Bury the ${need} chosen cards`, confirmBury, "bury", "C");
+    const label = t.discard && t.discard.confirm ? t.discard.confirm : `Bury the ${need} chosen cards`;
+    const b = button("bury", label, confirmBury, "bury", "C");
     b.disabled = chosen.length !== need;
     box.append(b);
   }
