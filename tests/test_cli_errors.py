@@ -159,7 +159,7 @@ def test_the_examples_refuse_bad_options(argv: list[str], message: str) -> None:
         [sys.executable, *argv],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
         cwd=ROOT,
         check=False,
     )
@@ -193,7 +193,7 @@ def _ctrl_c(*args: str, wait: float) -> subprocess.CompletedProcess[str]:
     with contextlib.suppress(ProcessLookupError):  # it may have finished first
         os.killpg(proc.pid, signal.SIGINT)
     try:
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=600)
     finally:
         if proc.poll() is None:  # pragma: no cover - a hang fails the test, not the suite
             os.killpg(proc.pid, signal.SIGKILL)
