@@ -34,6 +34,8 @@ OPTIONAL_PACKAGES = {
     "starlette": "web",
     "uvicorn": "web",
     "websockets": "web",
+    "h11": "web",
+    "anyio": "web",
     "tqdm": "arena",
     "distributed": "distributed",
 }

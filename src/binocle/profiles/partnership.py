@@ -1,6 +1,6 @@
 """Profile ``partnership``: four-hand partnership auction Pinochle to 1500.
 
-Built on the cutthroat profile's reading half (:class:`CutthroatRules`: the
+Built on the cutthroat profile's reading half (``CutthroatRules``: the
 bids, melds, trick obligations and their explanations), for four seats in two
 sides, partners opposite (0 and 2 against 1 and 3).
 

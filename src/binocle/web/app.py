@@ -327,7 +327,7 @@ class Hub:
 
     async def send_updates(self, updates: list[tuple[Connection, dict[str, Any]]]) -> None:
         """Send what :meth:`updates` built (a step a client has had already is not sent
-        again: :meth:`Connection.send_state`)."""
+        again: ``Connection.send_state``)."""
         for conn, msg in updates:
             if not await conn.send_state(msg) and conn.slow:
                 self.detach(conn)

@@ -9,35 +9,35 @@ alone, so no card hidden from the seat can reach it.  The transport
 
 Client messages (``type`` and fields):
 
-==========  ==========================================================================
-``new``     ``profile`` (name), ``options`` (object), ``seat``, ``opponents`` (bot
-            names for the other seats, in seat order), optional ``seed``,
-            ``bot_delay`` (seconds between bot moves), ``autoplay`` (a bot name that
-            plays the person's seat too: bot-only games).  A bot name is one of
-            those the server offers (``/api/profiles``)
-``table``   a table for people and bots: ``profile``, ``options``, ``seats`` (one
-            entry a seat: ``"person"`` or a bot name), optional ``seat`` (the
-            creator's, a person's seat; default the first), ``name``, ``seed``,
-            ``bot_delay``, ``listed`` (shown in the lobby, default true).  The
-            creator gets ``joined`` and a ``table`` message with every seat's link
-``join``    ``game`` and ``token`` from an earlier ``joined`` (or a seat's link):
-            back to that seat; optional ``name``
-``sit``     ``game``, ``seat`` (a free person's seat) and optional ``name``: take it
-``start``   begin play at a table once every person's seat is taken
-``action``  ``action``: the text of one of the legal actions sent in ``controls``
-``knock``   claim to have reached the target now, in turn or out of turn
-``deal``    deal the next hand once the score sheet has been seen; optional ``step``
-            (the step of the state that offered it): if another person dealt
-            since, nothing happens and no error is sent
-``record``  the game record (JSON record format), once the game is over
-``replay``  ``record`` (object or JSON text): every step of a recorded game
-``leave``   leave one's seat: optional ``bot`` (a bot name) takes it; once play has
-            begun a bot always does (the first offered); before, without ``bot``,
-            the seat is free again.  The seat's link stops working
-``replace`` the table's maker hands ``seat``, a person's seat nobody is connected
-            to, to a bot (optional ``bot``), as ``leave`` does
-``ping``    answered by ``pong``
-==========  ==========================================================================
+===========  ==========================================================================
+``new``      ``profile`` (name), ``options`` (object), ``seat``, ``opponents`` (bot
+             names for the other seats, in seat order), optional ``seed``,
+             ``bot_delay`` (seconds between bot moves), ``autoplay`` (a bot name that
+             plays the person's seat too: bot-only games).  A bot name is one of
+             those the server offers (``/api/profiles``)
+``table``    a table for people and bots: ``profile``, ``options``, ``seats`` (one
+             entry a seat: ``"person"`` or a bot name), optional ``seat`` (the
+             creator's, a person's seat; default the first), ``name``, ``seed``,
+             ``bot_delay``, ``listed`` (shown in the lobby, default true).  The
+             creator gets ``joined`` and a ``table`` message with every seat's link
+``join``     ``game`` and ``token`` from an earlier ``joined`` (or a seat's link):
+             back to that seat; optional ``name``
+``sit``      ``game``, ``seat`` (a free person's seat) and optional ``name``: take it
+``start``    begin play at a table once every person's seat is taken
+``action``   ``action``: the text of one of the legal actions sent in ``controls``
+``knock``    claim to have reached the target now, in turn or out of turn
+``deal``     deal the next hand once the score sheet has been seen; optional ``step``
+             (the step of the state that offered it): if another person dealt
+             since, nothing happens and no error is sent
+``record``   the game record (JSON record format), once the game is over
+``replay``   ``record`` (object or JSON text): every step of a recorded game
+``leave``    leave one's seat: optional ``bot`` (a bot name) takes it; once play has
+             begun a bot always does (the first offered); before, without ``bot``,
+             the seat is free again.  The seat's link stops working
+``replace``  the table's maker hands ``seat``, a person's seat nobody is connected
+             to, to a bot (optional ``bot``), as ``leave`` does
+``ping``     answered by ``pong``
+===========  ==========================================================================
 
 Server messages: ``joined``, ``left`` (the seat is left), ``table`` (the seats, who sits and who is connected,
 whether play has begun), ``state``, ``record``, ``replay``, ``pong`` and ``error``
