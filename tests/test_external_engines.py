@@ -39,10 +39,11 @@ from binocle.errors import (
     EngineTimeoutError,
     InvalidArgumentError,
 )
+from binocle.profiles import profile_names
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ROOT / "examples" / "engines"
-PROFILES = ("cutthroat", "classic", "three-handed")
+PROFILES = tuple(profile_names())  # every profile, partnership included
 
 #: A scripted engine: it logs what it is sent to argv[1] and fails as argv[2] says
 #: at its first (or argv[3]-th) decision, else answers the first legal action.
@@ -437,7 +438,7 @@ def test_the_reference_engines_play_the_arena(name: str, c_engine: str, js_engin
     """The JavaScript and C reference engines, legal random players, play duplicate
     deals of every profile against baseline in the arena (every seat of every deal)."""
     n = binocle.profile(name).players
-    line = [f"cmd:{js_engine}", f"cmd:{c_engine}", "baseline"][:n]
+    line = [f"cmd:{js_engine}", f"cmd:{c_engine}", "baseline", "random"][:n]
     if n == 2:
         line = [f"cmd:{js_engine}", "baseline"]
     report = binocle.arena(name, line, deals=1, seed=8)
