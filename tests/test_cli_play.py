@@ -166,7 +166,7 @@ def test_undo_takes_back_the_persons_decision_and_the_bots_replies(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "nothing to undo: no earlier decision of yours" in out
-    assert "seat 1 (you) bids 260" in out or "seat 1 bids 260" in out
+    assert "you bid 260" in out
     assert "undone: back to your previous decision" in out
     after_undo = out.split("undone: back to your previous decision")[1]
     assert "· bidding ·" in after_undo and "high bid" not in after_undo.split("\n")[3]
@@ -226,8 +226,8 @@ def test_knock_offered_when_it_would_win(
         "knock now? you have 156 of 150: a knock wins the game (knock; Enter goes on; quit leaves)> "
     )
     assert "type knock to knock now, or press Enter to go on" in out
-    assert "seat 0 knocks out of turn (seat 1 to act), claiming the game" in out
-    assert "the claim is correct: he wins the game" in out and "You win!" in out
+    assert "you knock out of turn (seat 1 to act), claiming the game" in out
+    assert "the claim is correct: you win the game" in out and "You win!" in out
 
 
 def test_enter_at_the_knock_offer_goes_on(
@@ -239,7 +239,7 @@ def test_enter_at_the_knock_offer_goes_on(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert any(p.startswith("knock now?") for p in prompts)
-    assert "seat 0 knocks out of turn" not in out
+    assert "you knock out of turn" not in out
 
 
 def test_knock_typed_at_the_persons_turn(
@@ -252,7 +252,7 @@ def test_knock_typed_at_the_persons_turn(
     assert main(["play", "--profile", "classic", "--seed", "2", "--seat", "0"]) == 0
     out = capsys.readouterr().out
     assert "knock: you have 0 of 1000: a knock now is wrong" in out
-    assert "seat 0 knocks, claiming the game: the claim is wrong" in out
+    assert "you knock, claiming the game: the claim is wrong" in out
     assert "Seat 1 wins." in out
     _feed(monkeypatch, ["bid 250", "knock", "quit"])
     assert main(["play", "--profile", "cutthroat", "--seed", "2", "--seat", "1"]) == 0

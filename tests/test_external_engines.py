@@ -150,7 +150,7 @@ def test_view_json_reads_back_and_ids_are_the_encodings(name: str) -> None:
         assert view_from_json(doc, legal) == v
         seen += 1
 
-    play_game(name, ["baseline"] * n, seed=5, max_hands=1, on_step=step)
+    play_game(name, ["baseline"] * n, seed=5, max_hands=3, on_step=step)
     assert seen > 20
 
 

@@ -101,10 +101,14 @@ def loaded_modules() -> list[ModuleType]:
     out = []
     for name in public_modules():
         try:
-            out.append(importlib.import_module(name))
+            module = importlib.import_module(name)
+            for attr in getattr(module, "__all__", ()):  # a lazily imported name too
+                getattr(module, attr)
         except ImportError:
             if name not in OPTIONAL:
                 raise
+            continue
+        out.append(module)
     return out
 
 

@@ -23,7 +23,10 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         help="the bot that plays (default: baseline); " + bot_help(),
     )
     cmd.add_argument(
-        "--name", default=None, metavar="TEXT", help="the name the engine gives in its handshake"
+        "--name",
+        default=None,
+        metavar="TEXT",
+        help="the name the engine gives in its handshake (default: the bot's spec)",
     )
     cmd.set_defaults(run=run)
 
