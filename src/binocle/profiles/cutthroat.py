@@ -95,7 +95,7 @@ def _settlement_option(instance: Any, attribute: Any, value: Any) -> None:
         )
 
 
-def chip_value(bid: int, trump: Suit | None = None) -> int:
+def chip_value(bid: Any, trump: Any = None) -> int:  # Any: checked here, compiled or not
     """What a hand bid at ``bid`` is worth in chips (cutthroat rules, Settlement): 250 to
     290: 2, 300 to 340: 3, 350 to 390: 5, 400 to 440: 10, then 5 more for every further
     50; doubled when spades are trump (``trump`` a :class:`~binocle.cards.Suit`, or
