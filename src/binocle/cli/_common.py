@@ -372,3 +372,17 @@ def write_svg(command: str, target: str, picture: str) -> int:
     except OSError as exc:
         return fail(command, f"cannot write {target}: {exc.strerror or exc}")
     return 0
+
+
+def read_input(command: str, name: str) -> str | int:
+    """The text of the file ``name`` (``-``: standard input), or the bad-input status 2
+    with a one-line message when it cannot be read or is not UTF-8 text."""
+    try:
+        if name == "-":
+            return sys.stdin.read()
+        with open(name, encoding="utf-8") as f:
+            return f.read()
+    except OSError as exc:
+        return fail(command, f"cannot read {name}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        return fail(command, f"{name} is not UTF-8 text: {exc}")

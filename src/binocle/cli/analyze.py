@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from binocle.cli._common import Subparsers, add_command, at_least_one, fail
+from binocle.cli._common import Subparsers, add_command, at_least_one, fail, read_input
 from binocle.errors import BinocleError
 from binocle.solve import analyze
 
@@ -38,16 +37,9 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Analyse the record: 0 when done, 2 for an unreadable file or record."""
     name = args.file
-    try:
-        if name == "-":
-            text = sys.stdin.read()
-        else:
-            with open(name, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as exc:
-        return fail("analyze", f"cannot read {name}: {exc.strerror or exc}")
-    except UnicodeDecodeError as exc:
-        return fail("analyze", f"{name} is not UTF-8 text: {exc}")
+    text = read_input("analyze", name)
+    if isinstance(text, int):
+        return text
     try:
         result = analyze(text, nodes=args.nodes)
     except BinocleError as exc:

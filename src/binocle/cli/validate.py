@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from binocle.cli._common import Subparsers, add_command, fail
+from binocle.cli._common import Subparsers, add_command, fail, read_input
 from binocle.errors import BinocleError
 from binocle.validation import validate
 
@@ -28,16 +27,9 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Validate the record: 0 for a legal game, 1 for a broken rule, 2 for an unreadable file."""
     name = args.file
-    try:
-        if name == "-":
-            text = sys.stdin.read()
-        else:
-            with open(name, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as exc:
-        return fail("validate", f"cannot read {name}: {exc.strerror or exc}")
-    except UnicodeDecodeError as exc:
-        return fail("validate", f"{name} is not UTF-8 text: {exc}")
+    text = read_input("validate", name)
+    if isinstance(text, int):
+        return text
     try:
         report = validate(text)
     except BinocleError as exc:
