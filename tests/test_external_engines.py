@@ -128,7 +128,7 @@ def received(log: Path) -> list[dict[str, object]]:
 # -- the messages: what a seat may know -------------------------------------------------
 
 
-@pytest.mark.parametrize("name", PROFILES)
+@pytest.mark.parametrize("name", (*PROFILES, "cutthroat(settlement=chips,max_hands=3)"))
 def test_view_json_reads_back_and_ids_are_the_encodings(name: str) -> None:
     """The protocol's go message: the view's JSON reads back to the same view
     (view_from_json), and the ids given with the legal actions are binocle.encoding's
@@ -150,8 +150,11 @@ def test_view_json_reads_back_and_ids_are_the_encodings(name: str) -> None:
         assert view_from_json(doc, legal) == v
         seen += 1
 
-    play_game(name, ["baseline"] * n, seed=5, max_hands=3, on_step=step)
+    game = play_game(name, ["baseline"] * n, seed=5, max_hands=3, on_step=step)
     assert seen > 20
+    last = binocle.observe(game, 0)
+    assert last.results  # a hand's result (its chips too, where settled in chips) reads back
+    assert view_from_json(json.loads(json.dumps(view_json(last)))) == last
 
 
 def test_view_from_json_refuses_what_is_not_a_view() -> None:

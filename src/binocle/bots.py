@@ -447,7 +447,7 @@ def register_bot(name: str, factory: Callable[..., Bot], *, replace: bool = Fals
             f" not {type(factory).__name__}"
         )
     if name in _BUILTIN:
-        raise InvalidArgumentError(f"{name!r} is a built-in bot's name: choose another")
+        raise InvalidArgumentError(f"{excerpt(name)} is a built-in bot's name: choose another")
     if name in _REGISTERED and not replace:
         raise InvalidArgumentError(
             f"a bot {name!r} is registered already (replace=True replaces it)"
@@ -480,7 +480,7 @@ def _target(name: str) -> object:
         return _PLUGINS[name]
     ep = _entry_points().get(name)
     if ep is None:
-        raise InvalidArgumentError(f"unknown bot {name!r} (known: {', '.join(bot_names())})")
+        raise InvalidArgumentError(f"unknown bot {excerpt(name)} (known: {', '.join(bot_names())})")
     dist = getattr(getattr(ep, "dist", None), "name", None) or "an unnamed distribution"
     where = f"the bot plugin {name!r} ({ep.value}, entry point of {dist})"
     try:
@@ -511,7 +511,9 @@ def _import(path: str, own: bool = False) -> object:
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise InvalidArgumentError(f"no {attr!r} in {module!r} (the bot {path!r})") from None
+            raise InvalidArgumentError(
+                f"no {excerpt(attr)} in {excerpt(module)} (the bot {excerpt(path)})"
+            ) from None
     if own and _is_factory(obj):
         return obj
     if not (isinstance(obj, type) and callable(getattr(obj, "choose", None))):
@@ -778,7 +780,9 @@ def play_game(
     p = get_profile(profile)
     if max_hands is not None:
         if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
-            raise InvalidArgumentError(f"max_hands is a whole number from 1, not {max_hands!r}")
+            raise InvalidArgumentError(
+                f"max_hands is a whole number from 1, not {excerpt(max_hands)}"
+            )
         if p.max_hands is None or p.max_hands > max_hands:
             p = get_profile(p, max_hands=max_hands)
     s = start(p, seed=seed)

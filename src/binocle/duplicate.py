@@ -181,7 +181,7 @@ class ArenaReport:
         for st in self.stats:
             if st.bot == bot:
                 return st
-        raise InvalidArgumentError(f"no bot {bot!r} in this arena ({', '.join(self.bots)})")
+        raise InvalidArgumentError(f"no bot {excerpt(bot)} in this arena ({', '.join(self.bots)})")
 
     def as_dict(self) -> ArenaReportDict:
         """The report as plain JSON-ready data."""
@@ -379,10 +379,10 @@ def arena(
         resolve_bot(b, 0, fresh=True)
     labels = _labels(line)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise InvalidArgumentError(f"deals is a whole number from 1, not {deals!r}")
+        raise InvalidArgumentError(f"deals is a whole number from 1, not {excerpt(deals)}")
     _check_whole("a seed", seed)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise InvalidArgumentError(f"jobs is a whole number from 1, not {jobs!r}")
+        raise InvalidArgumentError(f"jobs is a whole number from 1, not {excerpt(jobs)}")
     if executor is not None and not isinstance(executor, cf.Executor):
         raise InvalidArgumentError(
             f"executor is a concurrent.futures.Executor, not {type(executor).__name__}"

@@ -216,6 +216,7 @@ def _result(doc: Mapping[str, Any]) -> HandResult:
         made=made,
         outcome=str(doc["outcome"]),
         game_end=game_end,
+        chips=_whole(doc.get("chips"), "chips", none=True),
     )
 
 
@@ -383,7 +384,9 @@ class ExternalBot:
             try:
                 argv = [text] if shell else shlex.split(text)
             except ValueError as exc:
-                raise InvalidArgumentError(f"cannot read the command {text!r}: {exc}") from None
+                raise InvalidArgumentError(
+                    f"cannot read the command {excerpt(text)}: {exc}"
+                ) from None
         elif isinstance(command, Sequence) and command and all(isinstance(w, str) for w in command):
             argv = list(command)
             text = shlex.join(argv)
@@ -452,7 +455,7 @@ class ExternalBot:
         else:
             found = shutil.which(program)
             if found is None:
-                raise InvalidArgumentError(f"no program {program!r} on the PATH")
+                raise InvalidArgumentError(f"no program {excerpt(program)} on the PATH")
             argv[0] = found
         for i, word in enumerate(argv[1:], 1):
             if "/" in word and not word.startswith("-") and os.path.exists(word):

@@ -53,7 +53,7 @@ from binocle.bots import BaselineBot
 from binocle.cards import Suit
 from binocle.core import GameState, Phase, View
 from binocle.determinize import Determinizer
-from binocle.errors import BinocleError, InvalidArgumentError
+from binocle.errors import BinocleError, InvalidArgumentError, excerpt
 from binocle.game import apply, legal_actions, winner
 from binocle.rules.tricks import _trick_winner
 from binocle.solve._position import Solution, read_position, solve
@@ -98,9 +98,9 @@ def _check_settings(iterations: Any, time_limit: Any, exploration: Any, samples:
         or not isinstance(exploration, (int, float))
         or exploration < 0
     ):
-        raise InvalidArgumentError(f"exploration is a number from 0, not {exploration!r}")
+        raise InvalidArgumentError(f"exploration is a number from 0, not {excerpt(exploration)}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise InvalidArgumentError(f"samples is a whole number from 1, not {samples!r}")
+        raise InvalidArgumentError(f"samples is a whole number from 1, not {excerpt(samples)}")
 
 
 def _scale(view: View) -> float:
@@ -172,10 +172,10 @@ class _SearchBase:
     ) -> None:
         _check_settings(iterations, time_limit, exploration, samples)
         if not isinstance(endgame, bool):
-            raise InvalidArgumentError(f"endgame is True or False, not {endgame!r}")
+            raise InvalidArgumentError(f"endgame is True or False, not {excerpt(endgame)}")
         self.endgame = endgame
         if auction not in ("estimate", "search"):
-            raise InvalidArgumentError(f"auction is 'estimate' or 'search', not {auction!r}")
+            raise InvalidArgumentError(f"auction is 'estimate' or 'search', not {excerpt(auction)}")
         self.auction = auction
         if iterations is None and time_limit is None:
             raise InvalidArgumentError("give iterations, a time_limit, or both")
@@ -507,7 +507,7 @@ class DoubleDummyBot(PIMCBot):
             endgame=endgame,
         )
         if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1:
-            raise InvalidArgumentError(f"nodes is a whole number from 1, not {nodes!r}")
+            raise InvalidArgumentError(f"nodes is a whole number from 1, not {excerpt(nodes)}")
         self.nodes = nodes
 
     def choose(self, view: View) -> Action:

@@ -131,9 +131,11 @@ def _dealer_setting(seat: Any, choice: Any, players: int) -> int | str:
     if choice in ("random", "rotate"):
         return str(choice)
     if choice != "seat":
-        raise InvalidArgumentError(f"dealer_choice is 'seat', 'random' or 'rotate', not {choice!r}")
+        raise InvalidArgumentError(
+            f"dealer_choice is 'seat', 'random' or 'rotate', not {excerpt(choice)}"
+        )
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise InvalidArgumentError(f"dealer is a seat 0..{players - 1}, not {seat!r}")
+        raise InvalidArgumentError(f"dealer is a seat 0..{players - 1}, not {excerpt(seat)}")
     return seat
 
 
@@ -160,10 +162,10 @@ class BinocleGame(pyspiel.Game):  # type: ignore[misc]
         reward = E.check_reward(merged.pop("reward"))
         normalised = merged.pop("normalised")
         if not isinstance(normalised, bool):
-            raise InvalidArgumentError(f"normalised is true or false, not {normalised!r}")
+            raise InvalidArgumentError(f"normalised is true or false, not {excerpt(normalised)}")
         self.profile = get_profile(self.profile_name, **merged)
         if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
-            raise InvalidArgumentError(f"hands is 1 to {MAX_HANDS}, not {hands!r}")
+            raise InvalidArgumentError(f"hands is 1 to {MAX_HANDS}, not {excerpt(hands)}")
         self.hands = hands
         self.dealer = _dealer_setting(dealer, choice, self.profile.players)
         self.reward = reward
@@ -660,7 +662,7 @@ def _resample(state: BinocleState, player: int, rng: random.Random) -> BinocleSt
     ep = state.episode
     n = ep.profile.players
     if isinstance(player, bool) or not 0 <= player < n:
-        raise InvalidArgumentError(f"a player is a seat 0..{n - 1}, not {player!r}")
+        raise InvalidArgumentError(f"a player is a seat 0..{n - 1}, not {excerpt(player)}")
     if state.choose_dealer:
         return state.clone()  # type: ignore[no-any-return]
     view = ep.view(player)

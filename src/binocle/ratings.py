@@ -103,7 +103,7 @@ class RatingsTable:
         for r in self.ratings:
             if r.bot == bot:
                 return r
-        raise InvalidArgumentError(f"no bot {bot!r} in this table ({', '.join(self.bots)})")
+        raise InvalidArgumentError(f"no bot {excerpt(bot)} in this table ({', '.join(self.bots)})")
 
     def as_dict(self) -> dict[str, Any]:
         """The table as plain JSON-ready data."""
@@ -448,15 +448,17 @@ def fit_ratings(
                 "the reports must hold their deals' points, one deal or more"
             )
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
-        raise InvalidArgumentError(f"resamples is a whole number from 1, not {resamples!r}")
+        raise InvalidArgumentError(f"resamples is a whole number from 1, not {excerpt(resamples)}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise InvalidArgumentError(f"a seed is a whole number, not {seed!r}")
+        raise InvalidArgumentError(f"a seed is a whole number, not {excerpt(seed)}")
     _check_prior(prior)
     bots = tuple(dict.fromkeys(b for r in reports for b in r.bots))
     if anchor is None:
         anchor = bots[0]
     if anchor not in bots:
-        raise InvalidArgumentError(f"the anchor {anchor!r} is none of the bots ({', '.join(bots)})")
+        raise InvalidArgumentError(
+            f"the anchor {excerpt(anchor)} is none of the bots ({', '.join(bots)})"
+        )
     index = {b: k for k, b in enumerate(bots)}
     n = len(bots)
     # by_deal[d]: every comparison of deal d, over all line-ups, as index pairs.
@@ -546,9 +548,9 @@ def ratings_table(
     """
     plays = lineups(profile, bots)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise InvalidArgumentError(f"deals is a whole number from 1, not {deals!r}")
+        raise InvalidArgumentError(f"deals is a whole number from 1, not {excerpt(deals)}")
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
-        raise InvalidArgumentError(f"resamples is a whole number from 1, not {resamples!r}")
+        raise InvalidArgumentError(f"resamples is a whole number from 1, not {excerpt(resamples)}")
     _check_prior(prior)  # before any deal is played
     if anchor is None:
         anchor = bot_label(plays[0][0])

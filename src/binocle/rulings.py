@@ -446,7 +446,7 @@ def _declared(item: object) -> tuple[str, tuple[Card, ...], int | None]:
         )
     shown = read_cards(cards)
     if not shown:
-        raise InvalidNotationError(f"a declared meld shows at least one card ({name!r})")
+        raise InvalidNotationError(f"a declared meld shows at least one card ({excerpt(name)})")
     return " ".join(name.lower().split()), tuple(sorted(shown)), value
 
 

@@ -107,7 +107,7 @@ def loads(text: str | bytes | Mapping[str, object]) -> GameState:
     replayed = snapshot(state)
     for key in sorted(set(replayed) | set(given)):
         if key not in given:
-            raise InvalidStateError(f"state field {key!r} is missing")
+            raise InvalidStateError(f"state field {excerpt(key)} is missing")
         if key not in replayed:
             raise InvalidStateError(f"unknown state field {excerpt(key)}")
         # Compared as JSON text: true or 1.0 must not pass for 1.

@@ -9,7 +9,7 @@ from typing import Any
 from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card
 from binocle.core import GameState, View
-from binocle.errors import InvalidArgumentError
+from binocle.errors import InvalidArgumentError, excerpt
 from binocle.profiles._cutthroat_rules import CutthroatRules
 from binocle.rules.tricks import Obligation, _allowed_cards
 
@@ -124,7 +124,7 @@ class _Ledger:
         elif name == "three-handed":
             self._three_handed(p, s, positions, view)
         else:  # pragma: no cover - every registered profile is handled above
-            raise InvalidArgumentError(f"determinize does not know the profile {name!r}")
+            raise InvalidArgumentError(f"determinize does not know the profile {excerpt(name)}")
 
     # -- the ledger -------------------------------------------------------------------
 

@@ -86,7 +86,9 @@ class Episode:
         from binocle.game import start
 
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
-            raise InvalidArgumentError(f"hands must be a positive whole number, not {hands!r}")
+            raise InvalidArgumentError(
+                f"hands must be a positive whole number, not {excerpt(hands)}"
+            )
         s = start(_profile_of(profile), 0, dealer)
         return cls(s, hands, 0, s.scores, (), False, (), s.scores, (), ())
 

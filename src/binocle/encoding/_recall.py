@@ -27,7 +27,7 @@ from binocle.encoding._tensors import (
     _offsets,
     information_state_tensor,
 )
-from binocle.errors import InvalidArgumentError
+from binocle.errors import InvalidArgumentError, excerpt
 from binocle.profiles._cutthroat_rules import CutthroatRules
 
 #: The kinds of tensor :func:`tensor_layout` describes.
@@ -91,7 +91,7 @@ def _check(episode: Any, seat: Any) -> tuple[Episode, int]:
         raise InvalidArgumentError(f"not an episode: {type(episode).__name__}")
     n = episode.profile.players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise InvalidArgumentError(f"a seat is 0..{n - 1}, not {seat!r}")
+        raise InvalidArgumentError(f"a seat is 0..{n - 1}, not {excerpt(seat)}")
     return episode, seat
 
 

@@ -9,7 +9,7 @@ from binocle.core import GameState, Phase
 from binocle.encoding._bounds import utility_bounds
 from binocle.encoding._episode import Episode
 from binocle.encoding._walk import END, Walk
-from binocle.errors import InvalidArgumentError
+from binocle.errors import InvalidArgumentError, excerpt
 
 #: The reward options, in the order the docs list them.
 REWARDS: Final = ("score", "normalised", "win")
@@ -18,7 +18,7 @@ REWARDS: Final = ("score", "normalised", "win")
 def check_reward(reward: Any) -> str:
     """``reward`` if it is one of :data:`REWARDS`, else :class:`~binocle.InvalidArgumentError`."""
     if not isinstance(reward, str) or reward not in REWARDS:
-        raise InvalidArgumentError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
+        raise InvalidArgumentError(f"reward is one of {', '.join(REWARDS)}, not {excerpt(reward)}")
     return reward
 
 

@@ -33,6 +33,7 @@ from binocle.core import (
     HandResult,
     state_updater,
 )
+from binocle.errors import excerpt
 from binocle.profiles._classic_rules import (
     ClassicRules,
     _table_groups,
@@ -70,7 +71,7 @@ TARGET_STEP: Final = 250
 
 def _pack(instance: Any, attribute: Any, value: Any) -> None:
     if value not in (48, 64):
-        raise ValueError(f"pack must be 48 or 64, not {value!r}")
+        raise ValueError(f"pack must be 48 or 64, not {excerpt(value)}")
 
 
 @attrs.frozen(slots=True)

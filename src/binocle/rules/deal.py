@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from binocle.cards import Card, pack, parse_cards
-from binocle.errors import InvalidNotationError
+from binocle.errors import InvalidNotationError, excerpt
 
 __all__ = ["Schedule", "check_deck", "shuffled_pack", "split_deck", "stack_deck"]
 
@@ -116,7 +116,7 @@ def stack_deck(
     for name, pile in piles.items():
         if name not in needed:
             names = ", ".join(str(t) for t in needed if isinstance(t, str)) or "none"
-            raise InvalidNotationError(f"no pile {name!r} in this deal (piles: {names})")
+            raise InvalidNotationError(f"no pile {excerpt(name)} in this deal (piles: {names})")
         given[name] = pile
     rest = list(pack(size))
     parts: dict[int | str, list[Card]] = {}

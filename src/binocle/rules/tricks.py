@@ -84,7 +84,7 @@ def read_card(card: object) -> Card:
     if type(card) is Card:
         return card
     if isinstance(card, bool):
-        raise InvalidNotationError(f"a card is a Card, its number or its text, not {card!r}")
+        raise InvalidNotationError(f"a card is a Card, its number or its text, not {excerpt(card)}")
     if isinstance(card, int):
         if 0 <= card < len(CARDS):
             return CARDS[card]
@@ -117,7 +117,9 @@ def read_trump(trump: object) -> int | None:
     if isinstance(trump, Suit):
         return int(trump)
     if isinstance(trump, bool):
-        raise InvalidNotationError(f"a trump is a Suit, its number or its text, not {trump!r}")
+        raise InvalidNotationError(
+            f"a trump is a Suit, its number or its text, not {excerpt(trump)}"
+        )
     if isinstance(trump, int):
         if 0 <= trump < 4:
             return trump

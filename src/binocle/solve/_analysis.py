@@ -10,7 +10,7 @@ import attrs
 from binocle.actions import Kind
 from binocle.cards import Card
 from binocle.core import GameState
-from binocle.errors import BinocleError, InvalidArgumentError
+from binocle.errors import BinocleError, InvalidArgumentError, excerpt
 from binocle.profiles.cutthroat import CutthroatState
 from binocle.records import replay
 from binocle.rules.points import COUNTER_POINTS
@@ -172,7 +172,7 @@ def analyze(record: Mapping[str, object] | str | bytes, *, nodes: int | None = N
     inconsistent record raises what :func:`binocle.replay` raises.
     """
     if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
-        raise InvalidArgumentError(f"nodes is a whole number from 1, or None, not {nodes!r}")
+        raise InvalidArgumentError(f"nodes is a whole number from 1, or None, not {excerpt(nodes)}")
     budget = DEFAULT_NODES if nodes is None else nodes
     states = replay(record, every=True)
     judge = _Judge(states, budget)

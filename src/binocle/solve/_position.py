@@ -9,7 +9,7 @@ import attrs
 
 from binocle.cards import CARDS, Card
 from binocle.core import GameState, Phase
-from binocle.errors import InvalidArgumentError, is_whole
+from binocle.errors import InvalidArgumentError, excerpt, is_finite, is_whole
 from binocle.profiles.classic import ClassicState
 from binocle.profiles.cutthroat import CutthroatState
 from binocle.profiles.three_handed import ThreeHandedState
@@ -63,9 +63,10 @@ class Solution:
     the hand, with best play by every seat (the cards of the trick in progress,
     every later trick, and the last trick's 10); ``remaining``: all the points
     still to win, so the other side's value is ``remaining - value``.
-    ``exact`` is False when the budget ran out: the value then lies between
-    ``lower`` and ``upper`` (``value`` is ``lower`` for a seat of the side to
-    play, else ``upper``).  ``cards``: each distinct legal card of the seat to
+    ``exact`` is False when the budget ran out before the value was proven: the
+    value then lies between ``lower`` and ``upper`` (``value`` is ``lower`` for a
+    seat of the side to play, else ``upper``); a search stopped once the bounds
+    meet is exact.  ``cards``: each distinct legal card of the seat to
     play with the value after it (exact; with ``cards=False``, or past the
     budget, only those searched in full), best first for the player; ``best``:
     the best card found.  ``nodes``, ``probes`` and ``hits``: the search's
@@ -93,25 +94,21 @@ class Solution:
 
 def _check_seat(seat: object, seats: int) -> int:
     if not is_whole(seat) or not 0 <= int(seat) < seats:
-        raise InvalidArgumentError(f"seat is a whole number 0..{seats - 1}, not {seat!r}")
-    return seat
+        raise InvalidArgumentError(f"seat is a whole number 0..{seats - 1}, not {excerpt(seat)}")
+    return int(seat)
 
 
 def _check_budget(nodes: object, seconds: object) -> tuple[int, float]:
     if nodes is None:
         limit = DEFAULT_NODES
     elif is_whole(nodes) and int(nodes) > 0:
-        limit = nodes
+        limit = int(nodes)
     else:
-        raise InvalidArgumentError(f"nodes is a whole number from 1, or None, not {nodes!r}")
+        raise InvalidArgumentError(f"nodes is a whole number from 1, or None, not {excerpt(nodes)}")
     if seconds is None:
         return limit, 0.0
-    if (
-        isinstance(seconds, bool)
-        or not isinstance(seconds, (int, float))
-        or not 0 < seconds < float("inf")
-    ):
-        raise InvalidArgumentError(f"seconds is a positive number, or None, not {seconds!r}")
+    if not is_finite(seconds) or not seconds > 0:
+        raise InvalidArgumentError(f"seconds is a positive number, or None, not {excerpt(seconds)}")
     return limit, time.perf_counter() + float(seconds)
 
 
@@ -229,7 +226,7 @@ def solve(
     """
     pos = read_position(state, seat)
     if not isinstance(cards, bool):
-        raise InvalidArgumentError(f"cards is True or False, not {cards!r}")
+        raise InvalidArgumentError(f"cards is True or False, not {excerpt(cards)}")
     limit, deadline = _check_budget(nodes, seconds)
     return answer(pos, make_search(pos, limit, deadline), cards)
 
@@ -273,6 +270,7 @@ def answer(pos: Position, search: Search, cards: bool) -> Solution:
         lower = 0
         upper = min(values, default=total)
         value = upper
+    exact = lower == upper
     # Every legal card with the value of the card it is equivalent to.
     legal = pos.hands[p]
     by_card = dict(found)
@@ -347,7 +345,7 @@ def can_reach(
     """
     pos = read_position(state, seat)
     if not is_whole(points):
-        raise InvalidArgumentError(f"points is a whole number, not {points!r}")
+        raise InvalidArgumentError(f"points is a whole number, not {excerpt(points)}")
     target = int(points)
     limit, deadline = _check_budget(nodes, seconds)
     return _reach(pos, target, limit, deadline)

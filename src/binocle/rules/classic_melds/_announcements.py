@@ -229,7 +229,7 @@ class Announcement:
 
 def _trump_arg(trump: int) -> int:
     if isinstance(trump, bool) or not isinstance(trump, int) or not 0 <= trump < 4:
-        raise InvalidArgumentError(f"trump must be a Suit (0..3), not {trump!r}")
+        raise InvalidArgumentError(f"trump must be a Suit (0..3), not {excerpt(trump)}")
     return int(trump)
 
 
