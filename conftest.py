@@ -103,7 +103,6 @@ EXTRAS_MODULES = {
     "test_site_browser",
 }
 EXTRAS_TESTS = {
-    "test_arena.py::test_a_dask_cluster_gives_the_serial_results",
     "test_external_engines.py::test_an_engine_takes_a_seat_at_a_web_table",
 }
 #: Test modules and tests that take long: whole games by the thousand, search bots,
@@ -160,29 +159,3 @@ def pytest_collectreport(report: pytest.CollectReport) -> None:
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.when != "teardown":
         _note_skipped(report)
-
-
-#: Tests that fail on main today, each for a defect recorded in the open issues (the web
-#: page's Content-Security-Policy refuses the browser tests' evaluated scripts; the static
-#: site and the partnership table in the browser; the knock text changed under its test;
-#: Dask's nanny in this sandbox; three docs examples mypy --strict refuses).  They run and
-#: report; a pass is reported as such.  Each is to be mended and taken off this list.
-KNOWN_FAILING = {
-    "test_arena.py::test_a_dask_cluster_gives_the_serial_results",
-    "test_docs_typecheck.py::test_the_docs_examples_pass_mypy_strict",
-    "test_site_browser.py::test_a_whole_hand_of_each_profile_by_clicking",
-    "test_site_browser.py::test_the_game_survives_a_reload_and_goes_on_offline",
-    "test_web_browser.py::test_one_whole_hand_by_clicking",
-    "test_web_browser.py::test_a_whole_hand_by_keyboard_alone",
-    "test_web_browser.py::test_a_whole_hand_on_a_phone_with_every_control_on_screen",
-    "test_web_browser.py::test_knocking_takes_two_steps_and_says_what_it_counts",
-    "test_web_browser.py::test_a_finished_trick_stays_on_the_table_a_moment",
-}
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_finish(session: pytest.Session) -> None:
-    for item in session.items:
-        name = item.originalname if isinstance(item, pytest.Function) else item.name
-        if f"{item.path.name}::{name}" in KNOWN_FAILING:
-            item.add_marker(pytest.mark.xfail(reason="a known defect (conftest KNOWN_FAILING)"))

@@ -160,9 +160,17 @@ def test_a_dask_cluster_gives_the_serial_results() -> None:
         distributed = pytest.importorskip("distributed")
     bots = ["ismcts(iterations=8,samples=2)", "random"]
     serial = binocle.arena("classic", bots, deals=3, seed=6)
+    import dask
+
+    # Generous bounds (a loaded machine starts a worker process slowly), never a timing.
     with (
+        dask.config.set({"distributed.comm.timeouts.connect": "600s"}),
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            death_timeout=600,
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

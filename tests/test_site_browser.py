@@ -21,6 +21,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -113,10 +114,8 @@ def page(site: tuple[str, list[str], threading.Event]) -> Iterator[Any]:
 
 
 def _connected(page: Any) -> None:
-    page.wait_for_function(
-        "document.getElementById('status').textContent === 'connected'",
-        timeout=LOAD_LIMIT * 1000,
-    )
+    # A locator, not a script: the page's CSP allows no evaluated text.
+    page.locator("#status", has_text=re.compile("^connected$")).wait_for(timeout=LOAD_LIMIT * 1000)
 
 
 def _kept(page: Any) -> tuple[dict[str, Any], GameState]:
@@ -209,15 +208,20 @@ def _check_sheet(page: Any) -> None:
         assert int(cell["tricks"]) == result.tricks[seat]
         assert int(cell["delta"]) == result.delta[seat]
         assert int(cell["total"]) == state.scores[seat]
+    # The game is over: its box opens once the last hand's sheet is closed.
+    assert page.is_hidden("#over")
+    page.click("#sheet-close")
     page.wait_for_selector("#over:not(.hidden)")
-    page.click("#again")  # closes the sheet too
+    assert page.is_hidden("#sheet")
+    page.click("#again")
 
 
 @pytest.mark.parametrize("profile", binocle.profile_names())
 def test_a_whole_hand_of_each_profile_by_clicking(page: Any, profile: str) -> None:
     """A whole hand against the bots, every move a click, with no engine server: the
     legal cards at each move are the engine's, and the sheet shows its numbers."""
-    _start(page, profile)
+    # Partnership's seed 21 deals a hand its bidding side gives up: no play to check.
+    _start(page, profile, **({"seed": 23} if profile == "partnership" else {}))
     assert _play(page) >= 5
     _check_sheet(page)
     assert page.errors == []

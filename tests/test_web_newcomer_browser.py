@@ -19,7 +19,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from web_support import choose, chromium, require, require_chromium, running_server
+from web_support import (
+    choose,
+    chromium,
+    game_over_box,
+    require,
+    require_chromium,
+    running_server,
+)
 
 require("starlette")
 require("uvicorn")
@@ -124,7 +131,7 @@ def test_a_newcomer_follows_a_game_to_its_end_on_desktop_and_phone() -> None:
             steps = hub.tables[game].steps
             for kind, page in pages.items():
                 _wait(page, steps)
-                page.wait_for_selector("#over:not(.hidden)")
+                game_over_box(page)
                 assert page.locator(".modal:not(.hidden)").count() == 1  # one dialog at a time
                 facts = page.inner_text("#info")
                 assert "Dealer" not in facts and "Trump" not in facts, facts

@@ -14,6 +14,7 @@ Screenshots are saved under ``build/screenshots``.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from collections import Counter
@@ -170,7 +171,7 @@ def test_two_people_play_a_classic_hand_across_a_server_restart_and_a_third_sits
         step = kept_table(db, game).steps
     # The server was killed (SIGKILL) with the hand under way: the pages see it go.
     for page in pages.values():
-        page.wait_for_function("document.getElementById('status').textContent.startsWith('disc')")
+        page.locator("#status", has_text=re.compile("^disc")).wait_for()
         page.evaluate("document.body.dataset.step = 'before the restart'")
     # A new server on the same file: the pages reconnect and are sent the same step.
     with server_process(*args, port=port) as (address, _):

@@ -167,3 +167,14 @@ def chromium(sync_api: Any) -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+def game_over_box(page: Any) -> None:
+    """Wait for the game-over box: a game that ended with a hand shows that hand's score
+    sheet first (one dialog at a time), and the box opens when the sheet is closed."""
+    page.wait_for_selector("#sheet:not(.hidden), #over:not(.hidden)")
+    if page.is_visible("#sheet"):
+        assert page.is_hidden("#over"), "one dialog at a time"
+        page.click("#sheet-close")
+    page.wait_for_selector("#over:not(.hidden)")
+    assert page.is_hidden("#sheet")

@@ -278,7 +278,7 @@ class BaselineBot:
     def _bid(self, view: View, legal: tuple[Action, ...]) -> Action:
         limit = self._estimate(view, view.hand)
         if self._partners(view):
-            limit += 80  # a partner's meld and tricks count for the side's bid too
+            limit += 50  # a partner's meld and tricks count for the side's bid too
         calls = view.get("calls") or ()
         high = max(calls, key=lambda c: c[1], default=None)
         if high is not None and high[1] and high[0] in self._partners(view):
@@ -323,7 +323,10 @@ class BaselineBot:
                 for i, m in enumerate(melds)
                 if m is not None and (i == view.seat or i in self._partners(view))
             )
-            if mine + 120 < bid:
+            # The trick points hoped for: a side of two takes more of the 250 than one
+            # player alone (the figures keep the baseline's hands mostly played and made).
+            hoped = 170 if self._partners(view) else 120
+            if mine + hoped < bid:
                 return next(a for a in legal if a.kind is Kind.CONCEDE)
         trump = view.trump
         if not view.trick:

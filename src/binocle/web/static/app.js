@@ -247,6 +247,7 @@ const BURY_KINDS = new Set(["discard", "give"]); // cards chosen, then sent one 
 let bidAmount = null;
 let confirmAction = null;
 let lastActing = null;
+let overAfterSheet = false; // the game is over and its box waits for the sheet to close
 let seatsInfo = null; // the last "table" message: who sits where, who is connected, the maker
 
 // One name per person everywhere: "you" for the page's own seat, the table's names for the others.
@@ -698,6 +699,12 @@ function openDialog(id, focusId = null) {
 function closeDialog(id) {
   const at = openDialogs.findIndex((d) => d.id === id);
   $(id).classList.add("hidden");
+  if (id === "sheet" && overAfterSheet) {
+    overAfterSheet = false;
+    if (at >= 0) openDialogs.splice(at, 1);
+    openDialog("over", "again");
+    return;
+  }
   if (at < 0) return;
   const [{ back }] = openDialogs.splice(at, 1);
   if (back && document.contains(back) && back.offsetParent !== null) back.focus();
@@ -804,6 +811,8 @@ function showOver(msg) {
   $("over-title").textContent = who === null ? "The game is over: no winner" : who === "you" ? "You won the game" : `${who} won the game`;
   const how = { claim: "by a knock", target: "at the target", limit: "at the hand limit" }[o.reason] || "";
   $("over-detail").textContent = `Final scores: ${o.scores.map((x, i) => `${seatName(msg, i)} ${x}`).join(", ")}${how ? ` · ended ${how}` : ""}`;
+  // The last hand's score sheet is read first: the game-over box opens when it closes.
+  if (!$("sheet").classList.contains("hidden")) { overAfterSheet = true; return; }
   if ($("over").classList.contains("hidden")) openDialog("over", "again");
 }
 
@@ -881,6 +890,7 @@ function wire() {
   $("tab-replay").addEventListener("click", () => show("replay"));
   $("download").addEventListener("click", () => send({ type: "record" }));
   $("again").addEventListener("click", () => {
+    overAfterSheet = false;
     for (const d of [...openDialogs].reverse()) closeDialog(d.id);
     sessionStorage.removeItem("binocle-game");
     current = null;
