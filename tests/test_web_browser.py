@@ -294,14 +294,41 @@ def _inside(game: Game) -> None:
     assert height <= PHONE["height"], height
 
 
+def _bids_on_screen(game: Game) -> bool:
+    """While the bidding is shown, its table lists each player's calls in order (the
+    engine's), every one inside the phone's screen; returns whether it was shown."""
+    view = binocle.observe(game.table.state, 0)
+    calls = view.get("calls")
+    page = game.page
+    if not calls or not page.is_visible("#bidding"):
+        return False
+    for seat in range(len(view.hand_sizes)):
+        want = ["pass" if amount == 0 else str(amount) for s, amount in calls if s == seat]
+        cells = page.locator(f"#bidding tr[data-seat='{seat}'] td")
+        assert [t for t in cells.all_inner_texts() if t] == want, (seat, want)
+        for i in range(len(want)):
+            box = cells.nth(i).bounding_box()
+            assert box is not None and box["x"] >= 0, (seat, i, box)
+            assert box["x"] + box["width"] <= PHONE["width"] + 0.5, (seat, i, box)
+    return True
+
+
 @pytest.mark.parametrize("profile", binocle.profile_names())
 def test_a_whole_hand_on_a_phone_with_every_control_on_screen(browser: Any, profile: str) -> None:
     """At 390×844 (a phone), at every step of a hand, every enabled button, card and field
-    is inside the screen without scrolling; the score sheet too."""
+    is inside the screen without scrolling; the score sheet too.  Where there is bidding,
+    its table shows every call, on screen (not names without bids)."""
     app = create_app()
     with running_server(app) as address:
         game = Game(browser, address, app.state.hub, profile, viewport=PHONE)
-        assert game.play_hand(click_move, _inside) >= 5
+        bidding_shown = []
+
+        def each(g: Game) -> None:
+            _inside(g)
+            bidding_shown.append(_bids_on_screen(g))
+
+        assert game.play_hand(click_move, each) >= 5
+        assert any(bidding_shown) == (profile in ("cutthroat", "partnership")), bidding_shown
         _inside(game)
         game.check_sheet()
         game.page.close()
