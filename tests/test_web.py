@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,60 @@ def test_max_hands_from_the_form_ends_the_game_at_its_limit(client: Any, app: An
             assert msg["type"] == "state", msg
         table = hub(app).tables[joined["game"]]
         assert len(table.state.results) == 1 and binocle.end_reason(table.state) == "limit"
+
+
+class _StuckBot:
+    """A bot whose moves never come (until the test lets them go)."""
+
+    name = "stuck"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.calls = 0
+
+    def choose(self, view: Any) -> Any:
+        self.calls += 1
+        _RELEASE.wait(60)
+        return view.legal_actions[0]
+
+
+_RELEASE = threading.Event()
+
+
+def test_a_bot_too_slow_to_move_loses_its_seat_to_the_baseline_bot() -> None:
+    """``Limits.bot_seconds``: a bot that has not chosen its move in time is replaced for
+    the rest of the game by the baseline bot, which makes the move; the players are told,
+    the seat's name and the stored bot follow, and the game goes on to its end."""
+    _RELEASE.clear()
+    app = served_app(bots=["baseline", _StuckBot], limits=web_app.Limits(bot_seconds=0.3))
+    try:
+        with testclient.TestClient(app) as client, client.websocket_connect("/ws") as ws:
+            joined, msg = start(ws, profile="cutthroat", seed=3, autoplay="baseline",
+                                opponents=["stuck", "baseline"], options={"max_hands": 1})  # fmt: skip
+            told = []
+            while not msg.get("over"):
+                msg = ws.receive_json()
+                if msg["type"] == "error":
+                    told.append(msg["message"])
+                else:
+                    assert msg["type"] in ("state", "table"), msg
+            table = hub(app).tables[joined["game"]]
+            assert told == [
+                "stuck 1 did not choose a move within 0.3 s: the baseline bot plays seat 1"
+                " for the rest of the game"
+            ]
+            assert table.bot_names[1] == "baseline" and table.names[1] == "baseline 1"
+            assert protocol.table_doc(table)["bots"]["1"] == "baseline"
+            assert binocle.is_over(table.state)
+            assert binocle.replay(binocle.record(table.state)) == table.state
+    finally:
+        _RELEASE.set()
+
+
+def test_the_bot_time_limit_is_a_positive_number_of_seconds_or_none() -> None:
+    assert web_app.Limits(bot_seconds=None).bot_seconds is None
+    for bad in (0, -1, float("nan"), float("inf"), True, "5"):
+        with pytest.raises(binocle.errors.InvalidArgumentError, match="bot_seconds"):
+            web_app.Limits(bot_seconds=bad)  # type: ignore[arg-type]
 
 
 # -- bad messages ---------------------------------------------------------------------------

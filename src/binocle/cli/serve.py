@@ -69,6 +69,14 @@ def add_parser(sub: Subparsers[argparse.ArgumentParser]) -> None:
         help="game sockets open at once from one address",
     )
     s.add_argument(
+        "--bot-seconds",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="the time a bot has to choose a move; a bot that takes longer loses its seat to"
+        " the baseline bot for the rest of the game (0: no limit)",
+    )
+    s.add_argument(
         "--header-timeout",
         type=float,
         default=10.0,
@@ -94,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
     for name in ("max_tables", "tables_per_minute", "connections_per_address"):
         if getattr(args, name) < 1:
             return fail("serve", f"--{name.replace('_', '-')} is at least 1")
+    if not 0 <= args.bot_seconds <= 86400:
+        return fail("serve", f"--bot-seconds is 0..86400 seconds, not {args.bot_seconds}")
     if not 0 < args.header_timeout <= 600:
         return fail("serve", f"--header-timeout is 0..600 seconds, not {args.header_timeout}")
     try:
@@ -123,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         max_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,
         connections_per_address=args.connections_per_address,
+        bot_seconds=args.bot_seconds or None,
     )
     serve(
         args.host, args.port, bots=bots, db=args.db, bot_delay=args.bot_delay,

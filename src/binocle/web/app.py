@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -39,9 +41,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from binocle._json import DuplicateKeyError, parse_json
-from binocle.bots import BotSpec, resolve_bot
-from binocle.core import Phase
-from binocle.errors import BinocleError, InvalidArgumentError
+from binocle.actions import Action
+from binocle.bots import Bot, BotSpec, resolve_bot
+from binocle.core import GameState, Phase
+from binocle.errors import BinocleError, InvalidArgumentError, excerpt
 from binocle.web import protocol
 from binocle.web.protocol import MessageError, Table
 from binocle.web.store import MemoryStore, StoredTable, TableStore
@@ -88,13 +91,29 @@ class Limits:
     ``max_tables``: tables held at once; ``tables_per_minute``: new tables (``new`` or
     ``table``) one address may make in a minute, and ``tables_per_connection`` one
     connection in a minute; ``connections_per_address``: websockets open at once from
-    one address; ``max_connections``: websockets open at once in all."""
+    one address; ``max_connections``: websockets open at once in all;
+    ``bot_seconds``: the time a bot has to choose a move (wall clock; None: no limit).
+    A bot that has not answered by then loses its seat for the rest of the game: the
+    baseline bot takes it and makes that move, the players are told in an ``error``
+    message, and the late answer is dropped (Python cannot stop the bot's thread, so
+    the late bot is never asked again)."""
 
     max_tables: int = 1000
     tables_per_minute: int = 20
     tables_per_connection: int = 5
     connections_per_address: int = 16
     max_connections: int = 2000
+    bot_seconds: float | None = 30.0
+
+    def __post_init__(self) -> None:
+        if self.bot_seconds is not None and not (
+            isinstance(self.bot_seconds, (int, float))
+            and not isinstance(self.bot_seconds, bool)
+            and 0 < self.bot_seconds < float("inf")
+        ):
+            raise InvalidArgumentError(
+                f"bot_seconds is a number of seconds above 0 or None, not {excerpt(self.bot_seconds)}"
+            )
 
 
 class _Window:
@@ -366,7 +385,9 @@ class Hub:
                     before = table.state
                 if nxt is not None:
                     seat, bot = nxt
-                    action = await run_in_threadpool(protocol.bot_action, before, seat, bot)
+                    action = await self._bot_move(table, before, seat, bot)
+                    if action is None:  # too late: the baseline bot has the seat now
+                        continue
                     async with lock:
                         if table.state is not before:  # a person knocked meanwhile
                             continue
@@ -386,6 +407,35 @@ class Hub:
             log.exception("bots stopped in game %s", table.id)
             for conn in list(self.clients.get(table.id, ())):
                 await conn.send({"type": "error", "message": "a bot failed: the game is stopped"})
+
+    async def _bot_move(
+        self, table: Table, before: GameState, seat: int | None, bot: Bot | None
+    ) -> Action | None:
+        """The bot's move in ``before``, in a thread; None when it was too late
+        (:attr:`Limits.bot_seconds`): its seat then goes to the baseline bot."""
+        limit = self.limits.bot_seconds
+        if limit is None or seat is None:
+            return await run_in_threadpool(protocol.bot_action, before, seat, bot)
+        # anyio's worker thread, abandoned (left to end by itself, its result dropped)
+        # when the time is up: the thread pool's place is given back at once.
+        with anyio.move_on_after(limit):
+            return await anyio.to_thread.run_sync(
+                protocol.bot_action, before, seat, bot, abandon_on_cancel=True
+            )
+        async with self.locks[table.id]:
+            if table.state is not before or table.bots.get(seat) is not bot:
+                return None  # the table moved on meanwhile (a knock, a seat handed over)
+            kept = table.snapshot()
+            late = protocol.replace_late_bot(table, seat)
+            self.keep(table, kept)
+            updates = self.updates(table)
+        log.warning("game %s: the bot at seat %s (%s) took over %gs", table.id, seat, late, limit)
+        text = (f"{late} did not choose a move within {limit:g} s: the baseline bot plays"
+                f" seat {seat} for the rest of the game")  # fmt: skip
+        for conn in list(self.clients.get(table.id, ())):
+            await conn.send({"type": "error", "message": text})
+        await self.send_updates(updates)
+        return None
 
     # -- messages ------------------------------------------------------------------
 

@@ -515,7 +515,8 @@ def table_from_doc(doc: Mapping[str, Any], offer: Sequence[BotSpec] = BOT_NAMES)
     cannot take back."""
     if not isinstance(doc, Mapping) or doc.get("version") != TABLE_DOC_VERSION:
         raise MessageError("not a stored table of this version")
-    known = offered_bots(offer)
+    # The bot that takes a late bot's seat is known whatever the offer.
+    known = {**offered_bots(offer), LATE_BOT_REPLACEMENT: LATE_BOT_REPLACEMENT}
     game = doc.get("game")
     if not isinstance(game, str):
         raise MessageError("'game' is the game as binocle.dumps writes it")
@@ -788,16 +789,34 @@ def leave_seat(
         table.names = tuple(names)
         return None
     name = next(iter(known), None) if name is None else name
-    bot = _bot(known, name, table.state.seed + table.steps, seat)
-    table.bots = {**table.bots, seat: bot}
-    table.bot_names = {**table.bot_names, seat: str(name)}
+    _seat_bot(table, seat, str(name), _bot(known, name, table.state.seed + table.steps, seat))
     table.tokens = {s: t for s, t in table.tokens.items() if s != seat}
     table.taken = {s: n for s, n in table.taken.items() if s != seat}
     table.narrations = {s: n for s, n in table.narrations.items() if s != seat}
-    names = list(table.names)
-    names[seat] = f"{name} {seat}"
-    table.names = tuple(names)
     return str(name)
+
+
+def _seat_bot(table: Table, seat: int, label: str, bot: Bot) -> None:
+    """``bot`` (chosen by ``label``) plays ``seat`` from now on, named after its label."""
+    table.bots = {**table.bots, seat: bot}
+    table.bot_names = {**table.bot_names, seat: label}
+    names = list(table.names)
+    names[seat] = f"{label} {seat}"
+    table.names = tuple(names)
+
+
+#: The bot that takes the seat of a bot too slow to move (:func:`replace_late_bot`).
+LATE_BOT_REPLACEMENT: Final = "baseline"
+
+
+def replace_late_bot(table: Table, seat: int) -> str:
+    """The bot at ``seat`` took too long to move: the baseline bot plays the seat for
+    the rest of the game (kept by that label, so a restarted server rebuilds it).
+    Returns the name the seat had."""
+    late = table.names[seat]
+    bot = resolve_bot(LATE_BOT_REPLACEMENT, seed=table.state.seed + table.steps + seat, fresh=True)
+    _seat_bot(table, seat, LATE_BOT_REPLACEMENT, bot)
+    return late
 
 
 def bot_action(state: GameState, seat: int | None, bot: Bot | None) -> Action:
