@@ -61,6 +61,8 @@ SCRIPT = textwrap.dedent(
         msg = json.loads(line)
         kind = msg["type"]
         if kind == "hello":
+            if mode == "mute":
+                time.sleep(3600)
             version = 2 if mode == "version" else 1
             say(json.dumps({"type": "id", "protocol": "binocle-engine", "version": version,
                             "name": "scripted", "author": "tests",
@@ -80,6 +82,8 @@ SCRIPT = textwrap.dedent(
                     say("e2e4"); continue
                 if mode == "illegal":
                     say('{"type": "action", "action": "bid 5"}'); continue
+                if mode == "twice":
+                    say('{"type": "action", "action": "pass", "type": "info"}'); continue
                 if mode == "illegal-id":
                     say('{"type": "action", "id": 99999}'); continue
                 if mode == "long-line":
@@ -94,6 +98,8 @@ SCRIPT = textwrap.dedent(
                             f.write(extra)
                         if json.loads(extra)["type"] == "stop":
                             break
+            if mode == "sluggish" and goes >= at:
+                time.sleep(2)
             first = msg["legal"][0]
             say(json.dumps({"type": "info", "text": "thinking"}))
             say(json.dumps({"type": "action", "action": first["text"]}))
@@ -245,16 +251,20 @@ def test_the_engine_is_told_the_game_its_turns_and_the_end(scripted: object) -> 
         ("garbage", EngineProtocolError, "not JSON: it sent 'e2e4'", {}),
         ("illegal", EngineIllegalActionError, "not legal now", {}),
         ("illegal-id", EngineIllegalActionError, "action id 99999", {}),
+        ("twice", EngineProtocolError, "ambiguous JSON (the key 'type' appears twice", {}),
         ("long-line", EngineOutputError, "longer than 100000 bytes", {"max_line": 100_000}),
         ("flood", EngineOutputError, "more than 200000 bytes", {"max_output": 200_000}),
         ("hang", EngineTimeoutError, "did not answer within its 1 s for a move", {"move_time": 1, "grace": 0.5}),
+        # 2 s a move from the third: the third fits the 3 s of the game, the fourth cannot.
+        ("sluggish", EngineTimeoutError, "did not answer within its time for the game", {"game_time": 3, "grace": 0.5}),
     ],
 )  # fmt: skip
 def test_a_failing_engine_is_a_clear_error_with_the_game_so_far(
     scripted: object, mode: str, error: type[EngineError], words: str, kw: dict[str, object]
 ) -> None:
-    """An engine that crashes, answers garbage or an illegal action (text or id), writes
-    too long a line or too much, or hangs past its move time and the grace after stop:
+    """An engine that crashes, answers garbage, ambiguous JSON (a key twice: readers differ
+    on which value counts) or an illegal action (text or id), writes too long a line or
+    too much, or hangs past its move time or its time for the game and the grace after stop:
     the error of that kind names the engine and its seat and says what it sent; the
     process is stopped; play_game gives the error the state the engine was to act in,
     whose record replays to it (the game recorded up to there)."""
@@ -283,6 +293,14 @@ def test_an_engine_may_answer_after_stop(scripted: object) -> None:
     assert action == binocle.legal_actions(s)[0]
     assert "stop" in [m["type"] for m in received(log)]
     bot.close()
+
+
+def test_an_engine_silent_at_the_handshake_is_stopped(scripted: object) -> None:
+    """``start_time``: an engine that sends no id in time is a timeout, and stopped."""
+    bot, _ = scripted("mute", start_time=1)  # type: ignore[operator]
+    with pytest.raises(EngineTimeoutError, match="did not send its handshake"):
+        bot.start()
+    assert not bot.running
 
 
 def test_a_handshake_of_another_version_is_refused(scripted: object) -> None:
@@ -363,7 +381,8 @@ def test_the_cli_reports_a_failed_engine_with_status_3(
 
 def test_run_engine_answers_the_protocol() -> None:
     """run_engine: the handshake declares a built-in bot's settings as options, isready
-    is answered, a go gets one of its legal actions, and garbage an error message."""
+    is answered, a go gets one of its legal actions, and garbage or ambiguous JSON (a key
+    twice) an error message."""
     s = binocle.new_game("cutthroat", seed=9)
     v = binocle.observe(s, s.current_player or 0)
     lines = [
@@ -373,7 +392,8 @@ def test_run_engine_answers_the_protocol() -> None:
         {"type": "game", "profile": "cutthroat", "seat": v.seat, "seed": 3},
         {"type": "go", "view": view_json(v), "legal": legal_json(v)},
     ]
-    src = io.StringIO("".join(json.dumps(m) + "\n" for m in lines) + "nonsense\n")
+    twice = '{"type": "quit", "type": "hello"}\n'  # a key twice: refused, not read as one
+    src = io.StringIO("".join(json.dumps(m) + "\n" for m in lines) + "nonsense\n" + twice)
     out = io.StringIO()
     assert run_engine("random", src, out) == 0
     answers = [json.loads(x) for x in out.getvalue().splitlines()]
@@ -384,6 +404,11 @@ def test_run_engine_answers_the_protocol() -> None:
         str(a) for a in v.legal_actions
     ]
     assert answers[3]["type"] == "error"
+    assert answers[4] == {
+        "type": "error",
+        "message": "ambiguous JSON: the key 'type' appears twice in one object",
+    }
+    assert len(answers) == 5
 
 
 def _engine_env() -> dict[str, str]:
@@ -444,11 +469,24 @@ def test_the_reference_engines_play_the_arena(name: str, c_engine: str, js_engin
     line = [f"cmd:{js_engine}", f"cmd:{c_engine}", "baseline", "random"][:n]
     if n == 2:
         line = [f"cmd:{js_engine}", "baseline"]
-    report = binocle.arena(name, line, deals=1, seed=8)
-    assert report.get(f"cmd:{js_engine}").hands == n
+    report = binocle.arena(name, line, deals=3, seed=8)
+    assert report.get(f"cmd:{js_engine}").hands == 3 * n
     if n == 2:
-        report = binocle.arena(name, [f"cmd:{c_engine}", "baseline"], deals=1, seed=8)
-        assert report.get(f"cmd:{c_engine}").hands == 2
+        report = binocle.arena(name, [f"cmd:{c_engine}", "baseline"], deals=3, seed=8)
+    assert report.get(f"cmd:{c_engine}").hands == 3 * n
+
+
+@posix
+def test_an_engine_is_rated_beside_the_built_in_bots(js_engine: str) -> None:
+    """binocle.ratings: an engine spec (``cmd:``) is rated like any bot, over the same
+    duplicate deals, the table naming it by its spec."""
+    from binocle.ratings import ratings_table
+
+    spec = f"cmd:{js_engine}"
+    table = ratings_table("classic", [spec, "random", "baseline"], deals=2, seed=3, resamples=50)
+    assert set(table.bots) == {spec, "random", "baseline"} and table.deals == 2
+    rated = {r.bot: r for r in table.ratings}
+    assert set(rated) == set(table.bots) and rated[spec].comparisons > 0
 
 
 @posix

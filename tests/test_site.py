@@ -75,7 +75,7 @@ def test_a_whole_game_against_bots_with_no_server(profile: str) -> None:
 
 
 def test_refused_messages_get_an_error_and_change_nothing() -> None:
-    """Bad JSON, unknown types, a move out of turn, an illegal action, a deal mid-hand
+    """Bad JSON (a key twice included), unknown types, a move out of turn, an illegal action, a deal mid-hand
     and the messages of tables for people are each refused with a reason; the game is
     as it was."""
     hub = LocalHub()
@@ -92,6 +92,11 @@ def test_refused_messages_get_an_error_and_change_nothing() -> None:
                 json.dumps({"type": "record"})):  # fmt: skip
         (answer,) = (json.loads(t) for t in hub.receive(raw))
         assert answer["type"] == "error" and answer["message"], raw
+    # A key twice is refused as the server refuses it (readers differ on which counts).
+    twice = [json.loads(t) for t in hub.receive('{"type": "new", "type": "ping"}')]
+    assert twice == [
+        {"type": "error", "message": "ambiguous JSON: the key 'type' appears twice in one object"}
+    ]
     for kind in ("table", "sit", "start", "lobby"):
         assert _answers(hub, {"type": kind}) == [{"type": "error", "message": NEEDS_SERVER}]
     assert hub.table is not None and hub.table.state is before

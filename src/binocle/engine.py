@@ -47,7 +47,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final
 
-from binocle._json import JSON, JSONObject
+from binocle._json import JSON, DuplicateKeyError, JSONObject, parse_json
 from binocle.actions import Action, Kind, new_action, parse_action_text
 from binocle.bots import BotSpec, bot_names, resolve_bot
 from binocle.cards import Card, Suit, parse_card
@@ -709,7 +709,9 @@ class ExternalBot:
             if not raw.strip():
                 continue
             try:
-                msg = json.loads(raw)
+                msg = parse_json(raw)
+            except DuplicateKeyError as exc:
+                self._fail(EngineProtocolError, f"wrote ambiguous JSON ({exc})", raw)
             except (ValueError, RecursionError):
                 self._fail(EngineProtocolError, "wrote a line that is not JSON", raw)
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
@@ -948,8 +950,11 @@ def run_engine(
         if not line.strip():
             continue
         try:
-            msg = json.loads(line)
+            msg = parse_json(line)
             kind = msg["type"]
+        except DuplicateKeyError as exc:
+            say({"type": "error", "message": f"ambiguous JSON: {exc}"})
+            continue
         except (ValueError, TypeError, KeyError, RecursionError):
             say({"type": "error", "message": f"not a message: {shorten(line.strip(), 80)}"})
             continue

@@ -302,7 +302,8 @@ def bot_help() -> str:
     return (
         f"a bot is a name ({', '.join(bot_names())}), a name with settings"
         " ('ismcts(iterations=400)') or an importable path ('mypkg.mod:MyBot',"
-        " 'mypkg.mod:MyBot(depth=2)'; the current directory is searched too)"
+        " 'mypkg.mod:MyBot(depth=2)'; the current directory is searched too) or an"
+        " external engine's command ('cmd:./my-engine --level 2', the engine protocol)"
     )
 
 

@@ -22,6 +22,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
+from binocle._json import DuplicateKeyError, parse_json
 from binocle.bots import BotSpec
 from binocle.core import Phase
 from binocle.errors import BinocleError
@@ -85,7 +86,7 @@ class LocalHub:
         self._dirty = False
         if saved is not None:
             try:
-                self.table = table_from_doc(json.loads(saved), self.offer)
+                self.table = table_from_doc(parse_json(saved), self.offer)
             except (ValueError, TypeError, KeyError, AttributeError, BinocleError):
                 self.table = None
 
@@ -110,7 +111,9 @@ class LocalHub:
         if len(raw) > MAX_MESSAGE:
             raise MessageError(f"message too long: at most {MAX_MESSAGE} characters")
         try:
-            msg = json.loads(raw)
+            msg = parse_json(raw)
+        except DuplicateKeyError as exc:
+            raise MessageError(f"ambiguous JSON: {exc}") from None
         except (ValueError, RecursionError):
             raise MessageError("not JSON: every message is a JSON object") from None
         if not isinstance(msg, dict):
