@@ -812,6 +812,39 @@ def test_the_score_sheet_explains_a_set_and_a_forfeited_meld() -> None:
     raise AssertionError((found_set, found_forfeit))
 
 
+def test_the_score_sheet_of_a_partnership_speaks_of_sides() -> None:
+    """Partnership rules, Melds and Scoring a hand: a side's meld is its two players'
+    melds, and the bid is the side's: when the bidding side is set, both partners' notes
+    say so with the side's meld (never that a partner's meld was forfeited for want of a
+    counter), and a side that won counters keeps its meld."""
+    names = ["you", "ann", "bob", "carl"]
+    found = 0
+    for seed in range(60):
+        s = binocle.new_game("partnership", seed=seed)
+        while s.phase is Phase.BIDDING:
+            s = binocle.apply(s, "bid 400" if not s.bid else "pass")
+        s = next(iter(_walk_from(s)))
+        r = s.results[-1]
+        sheet = words.seat_table(s, 0, names)["sheet"]
+        assert sheet is not None
+        rows = sheet["rows"]
+        side = next(side for side in s.profile.sides if r.bidder in side)
+        if r.made is False and r.outcome == "played":
+            meld = sum(rows[j]["declared"] or 0 for j in side)
+            for j in side:
+                note = rows[j]["note"]
+                assert note.startswith(f"set: meld {meld} + tricks {r.tricks[j]} = "), note
+                assert "forfeited" not in note, note
+                assert ("your side lose" if 0 in side else "ann and carl lose") in note, note
+            found += 1
+        for j in range(4):
+            if j not in side and r.tricks[j] > 0 and r.meld[j] > 0:
+                assert "forfeited" not in rows[j]["note"]
+        if found >= 3:
+            return
+    raise AssertionError(found)
+
+
 def _walk_from(s: Any) -> Any:
     import random
 

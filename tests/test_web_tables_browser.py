@@ -90,7 +90,8 @@ def settle(pages: dict[int, Any], db: Path, game: str) -> protocol.Table:
 
 
 def click_a_move(page: Any, table: protocol.Table) -> None:
-    """Click what a calm person would: a legal card, else a button that is not a knock."""
+    """Click what a calm person would: a legal card, else a button that is not a knock
+    (a pass once someone has bid)."""
     s = table.state
     legal = binocle.legal_actions(s)
     cards = {str(a.card) for a in legal if a.kind in (Kind.PLAY, Kind.DISCARD)}
@@ -101,10 +102,12 @@ def click_a_move(page: Any, table: protocol.Table) -> None:
         return
     buttons = [
         b for b in page.query_selector_all("#actions button")
-        if b.get_attribute("data-action") not in ("knock", "claim", "concede")
+        if b.get_attribute("data-action") not in ("knock", "claim", "concede", "bid-down", "bid-up")
     ]  # fmt: skip
     assert buttons, [str(a) for a in legal]
-    buttons[0].click()
+    # A calm bidder passes once someone has bid.
+    passing = [b for b in buttons if b.get_attribute("data-action") == "pass"]
+    (passing[0] if passing and getattr(s, "bid", None) else buttons[0]).click()
 
 
 def play(pages: dict[int, Any], db: Path, game: str, *, stop_at: int | None = None) -> int:
@@ -126,7 +129,12 @@ def play(pages: dict[int, Any], db: Path, game: str, *, stop_at: int | None = No
         clicked += 1
         deadline = time.monotonic() + 30
         while kept_table(db, game).steps == table.steps:
-            assert time.monotonic() < deadline, page.inner_text("#message")
+            assert time.monotonic() < deadline, (
+                str(table.state.phase),
+                page.inner_text("#message"),
+                page.inner_text("#actions"),
+                page.inner_text("#hint"),
+            )
             time.sleep(0.02)
 
 
@@ -216,4 +224,56 @@ def test_two_people_play_a_classic_hand_across_a_server_restart_and_a_third_sits
         assert bob.is_hidden("#game") and bob.is_hidden("#room")
         assert "no such game" in bob.inner_text("#message")
         assert bob.evaluate("sessionStorage.getItem('binocle-game')") is None
+    assert errors == []
+
+
+def test_two_partners_play_a_partnership_hand_against_two_bots(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Partnership rules, Players and pack: seats 0 and 2 are partners.  Ann makes a
+    four-seat table with bots at seats 1 and 3 and sends Bob seat 2's link; they play a
+    whole hand by clicking (bidding, passing when it comes, melds, tricks), each page
+    showing its own cards only and the other person tagged as partner."""
+    db = tmp_path / "tables.sqlite3"
+    errors: list[str] = []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    bob_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    ann, bob = page_for(ann_ctx, errors), page_for(bob_ctx, errors)
+    with server_process("--db", str(db), "--bot-delay", "0") as (address, _):
+        open_setup(ann, address, "partnership", "Ann")
+        ann.fill("#seed", "13")  # a hand played out (seed 12's bidder gives it up)
+        ann.fill("#option-max_hands", "1")
+        for seat, who in (("1", "baseline"), ("2", "person"), ("3", "baseline")):
+            ann.select_option(f"#table-seats select[data-seat='{seat}']", who)
+        ann.click("#create-table")
+        ann.wait_for_selector("#room:not(.hidden)")
+        link = ann.get_attribute(".room-link[data-seat='2']", "value")
+        assert link and "token=" in link
+        bob.goto(link)
+        bob.wait_for_selector("#room:not(.hidden)")
+        ann.wait_for_selector("#room-seats li[data-seat='2'][data-state='here']")
+        ann.click("#room-start")
+        for page in (ann, bob):
+            page.wait_for_selector("#game:not(.hidden)")
+        game = json.loads(ann.evaluate("sessionStorage.getItem('binocle-game')"))["game"]
+        pages = {0: ann, 2: bob}
+        settle(pages, db, game)
+        for page, partner in ((ann, 2), (bob, 0)):
+            tags = page.locator(f".seat[data-seat='{partner}'] .tag").all_inner_texts()
+            assert "partner" in tags, tags
+            for other in (1, 3):
+                assert (
+                    "partner"
+                    not in page.locator(f".seat[data-seat='{other}'] .tag").all_inner_texts()
+                )
+        moves = play(pages, db, game)
+        table = kept_table(db, game)
+        assert table.state.current_player is None and len(table.state.results) == 1
+        result = table.state.results[0]
+        assert moves >= 5 and result.outcome == "played"
+        assert result.delta[0] == result.delta[2] and result.delta[1] == result.delta[3]
+        for page in pages.values():
+            page.wait_for_selector("#sheet:not(.hidden), #over:not(.hidden)")
+        bob.screenshot(path=str(SHOTS / "table-partnership-bob.png"))
     assert errors == []

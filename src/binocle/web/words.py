@@ -426,8 +426,11 @@ def _hand_meld(view: View) -> dict[str, Any] | None:
     text = f"Your meld: {totals[best]} with {_suit(best)} as trump"
     others = ", ".join(f"{suit_text(s)} {totals[s]}" for s in Suit if s is not best)
     by_suit = [{"trump": str(s), "total": totals[s]} for s in Suit]
+    # Cards dealt to no hand while bidding: a widow the bidder takes (not in every game).
+    undealt = view.profile.pack_size - sum(view.hand_sizes)
+    widow = "; the widow may add to it" if undealt > 0 else ""
     return {"by_suit": by_suit, "best": totals[best],
-            "text": f"{text} ({others}); the widow may add to it."}  # fmt: skip
+            "text": f"{text} ({others}){widow}."}  # fmt: skip
 
 
 def _widow_in_hand(view: View, pub: dict[str, Any]) -> list[str]:
@@ -501,9 +504,32 @@ def _sheet(state: GameState, view: View, names: Sequence[str]) -> dict[str, Any]
     targets = pub_now.get("targets") or (getattr(view.profile, "target", None),) * len(names)
     notes: list[str] = []
     rows = []
+    # Partners score together: a side's meld is its players' melds, and a bid is the
+    # side's (each seat alone where the profile has no partnerships).
+    side_of = {seat: side for side in view.profile.sides for seat in side}
+
+    def side_meld(i: int) -> int | None:
+        shown = [declared[j] for j in side_of[i] if declared[j] is not None]
+        return sum(x for x in shown if x is not None) if shown else None
+
+    def side_name(i: int) -> str:
+        side = side_of[i]
+        if len(side) == 1:
+            return names[i]
+        return (
+            "your side"
+            if "you" in (names[j] for j in side)
+            else " and ".join(names[j] for j in side)
+        )
+
+    def loses(i: int) -> str:
+        who = side_name(i)
+        return f"{who} {_verb(who, 'lose') if len(side_of[i]) == 1 else 'lose'}"
+
+    bidder_side = side_of[result.bidder] if result.bidder is not None else ()
     for i in range(len(view.scores)):
         note = []
-        if result.bidder == i:
+        if i in bidder_side:
             if result.outcome == "conceded":
                 note.append(f"conceded: loses the bid once ({result.bid}); the meld does not count")
             elif result.made:
@@ -512,18 +538,18 @@ def _sheet(state: GameState, view: View, names: Sequence[str]) -> dict[str, Any]
                     f" {result.meld[i] + result.tricks[i]}, at least {result.bid}"
                 )
             else:
-                shown = declared[i]
+                shown = side_meld(i)
                 meld_part = f"meld {shown}" if shown is not None else "meld"
                 reached = (shown or 0) + result.tricks[i]
                 double = -result.delta[i] == 2 * (result.bid or 0)
                 note.append(
                     f"{'double set' if double else 'set'}: {meld_part} + tricks"
                     f" {result.tricks[i]} = {reached}, short of the bid {result.bid}:"
-                    f" the meld does not count and {names[i]} {_verb(names[i], 'lose')}"
+                    f" the meld does not count and {loses(i)}"
                     f" {'twice the bid' if double else 'the bid'} ({result.delta[i]})"
                 )
         elif result.bidder is not None and result.outcome == "played":
-            shown = declared[i]
+            shown = side_meld(i)
             if shown and result.meld[i] == 0:
                 note.append(f"meld {shown} forfeited: no counter won in tricks")
         target = targets[i] if i < len(targets) else None
