@@ -128,7 +128,10 @@ def scripted(tmp_path: Path) -> object:
 
 
 def received(log: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in log.read_text().splitlines()]
+    """The messages the scripted engine has logged, whole lines only (the host does not
+    wait on ``game_over`` or ``quit``: the engine may be writing the last one)."""
+    text = log.read_text()
+    return [json.loads(line) for line in text[: text.rfind("\n") + 1].splitlines()]
 
 
 # -- the messages: what a seat may know -------------------------------------------------
