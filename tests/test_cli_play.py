@@ -147,6 +147,24 @@ def test_play_in_colour_and_plain(
     assert ESC in capsys.readouterr().out
 
 
+def test_the_partner_is_named_as_such_at_the_console(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Partnership rules, Players and pack: partners sit opposite.  The person at seat 1
+    reads seat 3 as "your partner" in the deal, the narration and the score lines;
+    seats 0 and 2 stay plain seats."""
+    _feed(monkeypatch, ["pass", "quit"])
+    assert main(["play", "--profile", "partnership", "--seed", "3", "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 3 (your partner): 12 cards" in out
+    assert "scores: seat 0 0, seat 1 (you) 0, seat 2 0, seat 3 (your partner) 0" in out
+    assert re.search(r"^  your partner (bids|passes)", out, re.M), out
+    assert "seat 0 (your partner)" not in out and "seat 2 (your partner)" not in out
+    _feed(monkeypatch, ["quit"])
+    assert main(["play", "--profile", "cutthroat", "--seed", "3"]) == 0
+    assert "partner" not in capsys.readouterr().out  # no partners: plain seats
+
+
 # -- undo ------------------------------------------------------------------------------------
 
 

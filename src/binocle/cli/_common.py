@@ -8,7 +8,7 @@ import os
 import random
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from binocle._io import write_text_atomic
@@ -290,9 +290,22 @@ def print_deal_report(report: Any, args: argparse.Namespace, seed: int) -> int:
     return 0
 
 
-def who(seat: int, me: int | None) -> str:
-    """A seat's name as a person at seat ``me`` reads it: ``seat 1 (you)`` for his own."""
-    return f"seat {seat} (you)" if seat == me else f"seat {seat}"
+def who(seat: int, me: int | None, sides: Sequence[Sequence[int]] = ()) -> str:
+    """A seat's name as a person at seat ``me`` reads it: ``seat 1 (you)`` for his own,
+    ``seat 2 (your partner)`` for a partner's (``sides``: the profile's sides)."""
+    if seat == me:
+        return f"seat {seat} (you)"
+    if me is not None and any(me in side and seat in side for side in sides):
+        return f"seat {seat} (your partner)"
+    return f"seat {seat}"
+
+
+def partner_names(sides: Sequence[Sequence[int]], me: int) -> list[str | None]:
+    """Names for :func:`binocle.narrate.narrate` as the person at ``me`` reads them:
+    "your partner" for a partner's seat, else None (``seat n``)."""
+    seats = sum(len(side) for side in sides)
+    mine = next((side for side in sides if me in side), (me,))
+    return ["your partner" if i in mine and i != me else None for i in range(seats)]
 
 
 def bot_help() -> str:

@@ -29,6 +29,7 @@ from binocle.cli._common import (
     bot_specs,
     fail,
     new_seed,
+    partner_names,
     suit_style,
     use_color,
     who,
@@ -192,7 +193,8 @@ def _table(view: View, me: int, suits: str, paint: Painter) -> list[str]:
         f"— your turn, {who(me, me)} · {view.phase.value} · dealer seat {view.dealer} · trump"
     )
     lines = [
-        "  scores: " + ", ".join(f"{who(i, me)} {v}" for i, v in enumerate(view.scores)),
+        "  scores: "
+        + ", ".join(f"{who(i, me, view.profile.sides)} {v}" for i, v in enumerate(view.scores)),
     ]
     facts = []
     for name, title in (("bid", "high bid"), ("bidder", "bidder: seat")):
@@ -213,17 +215,24 @@ def _table(view: View, me: int, suits: str, paint: Painter) -> list[str]:
     if points and any(points):
         lines.append(
             "  meld scored this hand: "
-            + ", ".join(f"{who(i, me)} {v}" for i, v in enumerate(points))
+            + ", ".join(f"{who(i, me, view.profile.sides)} {v}" for i, v in enumerate(points))
         )
     tables = view.get("tables")
     if tables and any(tables):
         lines.append(
             "  on the table: "
-            + ", ".join(f"{who(i, me)} {cards_text(t, suits)}" for i, t in enumerate(tables) if t)
+            + ", ".join(
+                f"{who(i, me, view.profile.sides)} {cards_text(t, suits)}"
+                for i, t in enumerate(tables)
+                if t
+            )
         )
     if view.trick:
         lines.append(
-            "  trick: " + ", ".join(f"{who(s, me)} {card_text(c, suits)}" for s, c in view.trick)
+            "  trick: "
+            + ", ".join(
+                f"{who(s, me, view.profile.sides)} {card_text(c, suits)}" for s, c in view.trick
+            )
         )
     figures = _knock_figures(view)
     if figures is not None and any(a.kind is Kind.CLAIM for a in view.legal_actions):
@@ -596,6 +605,7 @@ def run(args: argparse.Namespace) -> int:
         for i, spec in zip(others, specs, strict=True)
     }
     hint = BaselineBot(seed * 10 + me)
+    names = partner_names(profile.sides, me)  # the narration says "your partner bids 250"
     seated: list[object] = [bots.get(i) for i in range(n)]
     quit_ = False
     knock = False
@@ -625,7 +635,7 @@ def run(args: argparse.Namespace) -> int:
                         break
                     before, s = s, apply(s, action)
                     trump = None if s.trump is None else int(s.trump)
-                    for line in narrate(before, s, me, suits):
+                    for line in narrate(before, s, me, suits, names=names):
                         print(paint.cards(line, trump))
                     offer = _knock_offer(action, s, me)
                     if offer is not None:
@@ -665,7 +675,7 @@ def _finish(
             f"The game stopped at the hand limit (max_hands={s.profile.max_hands}),"
             " before the rules ended it: the highest score wins."
         )
-    scores = ", ".join(f"{who(i, me)} {v}" for i, v in enumerate(s.scores))
+    scores = ", ".join(f"{who(i, me, s.profile.sides)} {v}" for i, v in enumerate(s.scores))
     _say(f"Scores: {scores}")
     w = winner(s)
     if w is not None:
