@@ -584,6 +584,17 @@ def run(seconds: float, only_engines: bool = False) -> dict[str, Any]:
                 f">= {VECTOR_FLOOR:,}/s",
                 rate >= VECTOR_FLOOR,
             )
+        # Profiles VectorEnv steps through the engine (GameState and apply), not in place:
+        # what that costs, beside the lines above; no floor.
+        for name in (n for n in names if n not in adapter_names):
+            rate, hands = best_rate(vector_playouts(name), seconds)
+            row(
+                f"g. VectorEnv {name}, {VECTOR_ENVS} games (through the engine)",
+                rate,
+                "agent steps/s",
+                f"{hands:,.1f} hands played out/s",
+                rate / skat if skat else None,
+            )
 
     # d. cutthroat melds: the internal counter and the public function.
     from binocle.rules.cutthroat_melds import meld_total
