@@ -244,24 +244,7 @@ class Search:
             i = self._remove(p, c)
             if n == seats:
                 # The trick is complete: its winner leads the next.
-                w = trick[0][0]
-                b = trick[0][1]
-                gained = self.points[b]
-                t = self.trump
-                for pair in (*trick[1:], (p, c)):
-                    x = pair[1]
-                    gained += self.points[x]
-                    if x >> 3 == b >> 3:
-                        if x < b:
-                            b = x
-                            w = pair[0]
-                    elif x >> 3 == t:
-                        b = x
-                        w = pair[0]
-                if self.cards_left == 0:
-                    gained += self.bonus
-                if self.side[w] != 0:
-                    gained = 0
+                w, gained = self._complete(trick, p, c)
                 v = gained + self.value((), w, alpha - gained, beta - gained)
             else:
                 v = self.value((*trick, (p, c)), (p + 1) % seats, alpha, beta)
@@ -322,6 +305,30 @@ class Search:
                 w = q
         return total if self.side[w] == 0 else 0
 
+    def _complete(self, trick: tuple[tuple[int, int], ...], p: int, c: int) -> tuple[int, int]:
+        """Seat ``p`` plays ``c``, the last card of ``trick``: the trick's winner and
+        the points it gains the searching side (its counters, and the last trick's
+        bonus when no card is left; 0 when the other side wins it)."""
+        w = trick[0][0]
+        b = trick[0][1]
+        gained = self.points[b]
+        t = self.trump
+        for pair in (*trick[1:], (p, c)):
+            x = pair[1]
+            gained += self.points[x]
+            if x >> 3 == b >> 3:
+                if x < b:
+                    b = x
+                    w = pair[0]
+            elif x >> 3 == t:
+                b = x
+                w = pair[0]
+        if self.cards_left == 0:
+            gained += self.bonus
+        if self.side[w] != 0:
+            gained = 0
+        return w, gained
+
     def card_value(
         self, trick: tuple[tuple[int, int], ...], p: int, c: int, alpha: int, beta: int
     ) -> int:
@@ -330,25 +337,7 @@ class Search:
         i = self._remove(p, c)
         try:
             if len(trick) + 1 == self.seats:
-                full = (*trick, (p, c))
-                w = full[0][0]
-                b = full[0][1]
-                gained = 0
-                t = self.trump
-                for pair in full:
-                    x = pair[1]
-                    gained += self.points[x]
-                    if x >> 3 == b >> 3:
-                        if x < b:
-                            b = x
-                            w = pair[0]
-                    elif x >> 3 == t:
-                        b = x
-                        w = pair[0]
-                if self.cards_left == 0:
-                    gained += self.bonus
-                if self.side[w] != 0:
-                    gained = 0
+                w, gained = self._complete(trick, p, c)
                 return gained + self.value((), w, alpha - gained, beta - gained)
             return self.value((*trick, (p, c)), (p + 1) % self.seats, alpha, beta)
         finally:
