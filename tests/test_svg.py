@@ -18,7 +18,7 @@ from binocle import Card, InvalidArgumentError, Suit, parse_cards
 from binocle.svg import Theme, card_svg, hand_svg, melds_svg, picture, table_svg, trick_svg
 
 NS = "{http://www.w3.org/2000/svg}"
-PROFILES = ("cutthroat", "classic", "three-handed")
+PROFILES = binocle.profile_names()
 
 
 def _parse(svg: str) -> ET.Element:
@@ -248,3 +248,18 @@ def test_the_command_line_writes_pictures(
     assert main(["show", position, "--seat", "7"]) == 2
     assert main(["show", position, "--names", "just one", "--svg", "-"]) == 2
     assert "binocle show:" in capsys.readouterr().err
+
+
+def test_a_seats_partner_and_the_bidder_are_marked_on_its_table() -> None:
+    """Partnership rules, Players and pack: seat 0's table marks seat 2, opposite, as its
+    partner (no other seat), and the bidder once the bidding is over."""
+    s = binocle.new_game("partnership", seed=23)
+    while s.phase is binocle.Phase.BIDDING:
+        s = binocle.apply(s, "bid 250" if not s.bid else "pass")
+    svg = table_svg(binocle.observe(s, 0))
+    assert "seat 2 · score 0 · partner" in svg
+    assert svg.count("· partner") == 1
+    bidder = binocle.observe(s, 0).get("bidder")
+    assert bidder is not None and svg.count("· bidder") == 1
+    cut = table_svg(binocle.observe(binocle.new_game("cutthroat", seed=1), 0))
+    assert "· partner" not in cut

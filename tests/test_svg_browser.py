@@ -52,7 +52,7 @@ def test_every_card_is_drawn_inside_the_picture(tmp_path: Path) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     with chromium(sync_api) as browser:
         page: Any = browser.new_page(viewport={"width": 1000, "height": 900})
-        for profile in ("cutthroat", "classic", "three-handed"):
+        for profile in binocle.profile_names():
             s = _mid_hand(profile)
             view = binocle.observe(s, s.current_player or 0)
             svg = table_svg(view)

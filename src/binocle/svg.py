@@ -553,8 +553,14 @@ def table_svg(
     order = list(range(players))
     if seat is not None:  # the seat itself last, nearest the reader
         order = order[seat + 1 :] + order[: seat + 1]
+    mine = next((side for side in profile.sides if seat in side), ()) if seat is not None else ()
+    bidder = public.get("bidder")
     for s in order:
         tags = [who[s], f"score {scores[s]}"]
+        if s != seat and s in mine:
+            tags.append("partner")
+        if s == bidder:
+            tags.append("bidder")
         if s == dealer:
             tags.append("dealer")
         if s == to_act:
