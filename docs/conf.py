@@ -91,7 +91,7 @@ nitpick_ignore = [("py:func", "handle")]
 # imports the modules that need them (``pip install -e '.[docs]'`` builds every page).
 # Where a package is installed, the real one is used, so the examples run against it.
 _OPTIONAL = (
-    "numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "uvicorn",
+    "numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "anyio", "uvicorn",
     "h11", "websockets", "tqdm", "distributed", "dask", "librt",
 )  # fmt: skip
 autodoc_mock_imports = [m for m in _OPTIONAL if importlib.util.find_spec(m) is None]

@@ -446,7 +446,7 @@ def check_no_leak(state: Any, seat: int, msg: dict[str, Any]) -> None:
     view = binocle.observe(state, seat)
     seen = _cards(binocle.serial.encode(view))
     assert set(msg) == {
-        "type", "game", "step", "names", "view", "narration", "controls", "table", "over"
+        "type", "game", "step", "seating", "names", "view", "narration", "controls", "table", "over"
     }  # fmt: skip
     assert msg["view"] == protocol.view_json(view)
     # The narration of this hand (binocle.narrate.narrate, with suit symbols) names no

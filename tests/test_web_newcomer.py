@@ -112,10 +112,15 @@ def test_a_person_leaves_and_the_maker_hands_an_absent_person_to_a_bot() -> None
             bob.send_json({"type": "replace", "seat": 2})
             assert "maker" in _read(bob, "error")["message"]
         ann.send_json({"type": "start"})
-        _read(ann, "state")
+        started = _read(ann, "state")
         bob.send_json({"type": "leave", "bot": "random"})
         left = _read(bob, "left")
         assert left == {"type": "left", "game": game.id, "seat": 1, "bot": "random"}
+        # The others are told at once, at the same step (a new seating, not a new move):
+        # before, that state was dropped as a step already sent.
+        told = _read(ann, "state")
+        assert told["step"] == started["step"] and told["seating"] > started["seating"]
+        assert told["names"][1] == "random 1"
         assert 1 in game.bots and 1 not in game.tokens and game.names[1] == "random 1"
         ann.send_json({"type": "replace", "seat": 2, "bot": "random"})
         msg = _read(ann, "state")
@@ -123,7 +128,10 @@ def test_a_person_leaves_and_the_maker_hands_an_absent_person_to_a_bot() -> None
             msg = _read(ann, "state")
         assert 2 in game.bots and set(game.tokens) == {0}
         ann.send_json({"type": "leave"})
-        assert "stays yours" in _read(ann, "error")["message"]
+        while (reply := ann.receive_json())["type"] != "error":
+            if reply["type"] == "state":
+                msg = reply  # the newest state: the bots may have moved meanwhile
+        assert "stays yours" in reply["message"]
         steps = game.steps
         for _ in range(30):  # the game goes on with the bots
             move = choose(msg["controls"])

@@ -147,18 +147,21 @@ class Connection:
         #: Whether the client stopped reading (its table goes on without it).
         self.slow = False
         #: The step of the last state sent for ``table`` (-1: none yet).
-        self.step = -1
+        #: The (step, seating) of the last state message sent.
+        self.seen: tuple[int, int] = (-1, -1)
         self._sending = asyncio.Lock()
 
     async def send_state(self, msg: dict[str, Any]) -> bool:
         """Send a ``state`` message unless this connection has been sent its step (or a
         later one) of that game already: each step at most once, in order, even when
-        updates overlap.  False if not sent."""
+        updates overlap; a step is sent again only with a later seating (a name
+        changed).  False if not sent."""
         async with self._sending:
             table = self.table
-            if table is None or msg["game"] != table.id or msg["step"] <= self.step:
+            seen = (msg["step"], msg.get("seating", 0))
+            if table is None or msg["game"] != table.id or seen <= self.seen:
                 return False
-            self.step = msg["step"]
+            self.seen = seen
             return await self.send(msg)
 
     async def send(self, msg: dict[str, Any]) -> bool:
@@ -300,7 +303,7 @@ class Hub:
         conn.table = table
         conn.seat = seat
         conn.slow = False
-        conn.step = -1
+        conn.seen = (-1, -1)
         self.clients[table.id].add(conn)
 
     def detach(self, conn: Connection) -> None:
@@ -589,9 +592,7 @@ class Hub:
     def _rename(table: Table, seat: int, msg: dict[str, Any]) -> None:
         name = protocol.read_name(msg, table.taken.get(seat, table.names[seat]))
         table.taken[seat] = name
-        names = list(table.names)
-        names[seat] = name
-        table.names = tuple(names)
+        table.set_name(seat, name)
 
     @staticmethod
     def _start(table: Table, conn: Connection) -> None:

@@ -162,6 +162,9 @@ class Table:
     listed: bool = False
     #: When the table was made (seconds since the epoch).
     created: float = field(default_factory=time.time)
+    #: How many times a seat's name changed (a person sat, left, a bot took a seat): a
+    #: ``state`` message of the same step but a later seating is news (not stored).
+    seating: int = 0
 
     def __post_init__(self) -> None:
         if not self.tokens and self.seat not in self.bots:
@@ -182,6 +185,13 @@ class Table:
          self.started, self.bots, self.bot_names, self.tokens) = kept  # fmt: skip
         self.narration[:] = narration
         self.narrations = narrations
+
+    def set_name(self, seat: int, name: str) -> None:
+        """Name ``seat`` (a new seating: see :attr:`seating`)."""
+        names = list(self.names)
+        names[seat] = name
+        self.names = tuple(names)
+        self.seating += 1
 
     def told(self, seat: int) -> list[str]:
         """The narration kept for ``seat``."""
@@ -697,6 +707,7 @@ def state_message(table: Table, seat: int | None = None) -> dict[str, Any]:
         "type": "state",
         "game": table.id,
         "step": table.steps,
+        "seating": table.seating,
         "names": list(table.names),
         "view": view_json(view),
         # The narration in the table's names, the seat as "you" (words.in_names).
@@ -784,9 +795,7 @@ def leave_seat(
     name = read_text(msg, "bot", 80, None)
     if name is None and not table.started:
         table.taken.pop(seat, None)
-        names = list(table.names)
-        names[seat] = f"seat {seat}"
-        table.names = tuple(names)
+        table.set_name(seat, f"seat {seat}")
         return None
     name = next(iter(known), None) if name is None else name
     _seat_bot(table, seat, str(name), _bot(known, name, table.state.seed + table.steps, seat))
@@ -800,9 +809,7 @@ def _seat_bot(table: Table, seat: int, label: str, bot: Bot) -> None:
     """``bot`` (chosen by ``label``) plays ``seat`` from now on, named after its label."""
     table.bots = {**table.bots, seat: bot}
     table.bot_names = {**table.bot_names, seat: label}
-    names = list(table.names)
-    names[seat] = f"{label} {seat}"
-    table.names = tuple(names)
+    table.set_name(seat, f"{label} {seat}")
 
 
 #: The bot that takes the seat of a bot too slow to move (:func:`replace_late_bot`).
