@@ -296,6 +296,11 @@ def test_state_texts_are_checked_json() -> None:
     for junk in ("", "{", "[]", '{"format": "x"}', json.dumps(dict(doc, history="1,2"))):
         with pytest.raises(binocle.InvalidStateError):
             game.deserialize_state(junk)
+    # A key twice is ambiguous (readers differ on which value counts): refused.
+    twice = text.replace('"history":', '"history": [], "history":', 1)
+    assert twice != text
+    with pytest.raises(binocle.InvalidStateError, match="ambiguous: the key 'history' appears twice"):
+        game.deserialize_state(twice)
     # Other games' texts still go to OpenSpiel.
     kuhn = pyspiel.load_game("kuhn_poker")
     k = kuhn.new_initial_state()
