@@ -7,22 +7,17 @@ show there exists, and each listed source is one a listed test saves.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
+
+from helpers import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "update_screenshots", ROOT / "tools" / "update_screenshots.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("update_screenshots")
 
 
 def _saved_patterns(paths: tuple[str, ...]) -> list[re.Pattern[str]]:

@@ -299,7 +299,9 @@ def test_state_texts_are_checked_json() -> None:
     # A key twice is ambiguous (readers differ on which value counts): refused.
     twice = text.replace('"history":', '"history": [], "history":', 1)
     assert twice != text
-    with pytest.raises(binocle.InvalidStateError, match="ambiguous: the key 'history' appears twice"):
+    with pytest.raises(
+        binocle.InvalidStateError, match="ambiguous: the key 'history' appears twice"
+    ):
         game.deserialize_state(twice)
     # Other games' texts still go to OpenSpiel.
     kuhn = pyspiel.load_game("kuhn_poker")

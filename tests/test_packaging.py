@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 
 import binocle
+from helpers import load_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,13 +93,7 @@ def test_the_build_backend_minimum_is_the_one_ci_builds_with() -> None:
 
 
 def _release_check() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "_check_release", ROOT / "tools" / "check_release.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("check_release")
 
 
 def _tree(tmp_path: Path, version: str, changelog: str) -> Path:

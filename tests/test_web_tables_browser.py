@@ -147,6 +147,20 @@ def open_setup(page: Any, address: str, profile: str, name: str) -> None:
     page.fill("#your-name", name)
 
 
+def sit_and_start(maker: Any, guest: Any, seat: int, starter: Any) -> str:
+    """The guest opens the link of ``seat`` the maker's room shows and sits; once the
+    maker's room shows him there, ``starter`` starts the game; the game's id."""
+    link = maker.get_attribute(f".room-link[data-seat='{seat}']", "value")
+    assert link and "token=" in link
+    guest.goto(link)
+    guest.wait_for_selector("#room:not(.hidden)")
+    maker.wait_for_selector(f"#room-seats li[data-seat='{seat}'][data-state='here']")
+    starter.click("#room-start")
+    for page in (maker, guest):
+        page.wait_for_selector("#game:not(.hidden)")
+    return str(json.loads(maker.evaluate("sessionStorage.getItem('binocle-game')"))["game"])
+
+
 def test_two_people_play_a_classic_hand_across_a_server_restart_and_a_third_sits_from_the_lobby(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -162,16 +176,8 @@ def test_two_people_play_a_classic_hand_across_a_server_restart_and_a_third_sits
         open_setup(ann, address, "classic", "Ann")
         ann.click("#create-table")
         ann.wait_for_selector("#room:not(.hidden)")
-        link = ann.get_attribute(".room-link[data-seat='1']", "value")
-        assert link and "token=" in link
         assert ann.is_disabled("#room-start")
-        bob.goto(link)
-        bob.wait_for_selector("#room:not(.hidden)")
-        ann.wait_for_selector("#room-seats li[data-seat='1'][data-state='here']")
-        bob.click("#room-start")
-        for page in (ann, bob):
-            page.wait_for_selector("#game:not(.hidden)")
-        game = json.loads(ann.evaluate("sessionStorage.getItem('binocle-game')"))["game"]
+        game = sit_and_start(ann, bob, 1, starter=bob)
         pages = {0: ann, 1: bob}
         before = play(pages, db, game, stop_at=12)
         assert before >= 10
@@ -248,15 +254,7 @@ def test_two_partners_play_a_partnership_hand_against_two_bots(
             ann.select_option(f"#table-seats select[data-seat='{seat}']", who)
         ann.click("#create-table")
         ann.wait_for_selector("#room:not(.hidden)")
-        link = ann.get_attribute(".room-link[data-seat='2']", "value")
-        assert link and "token=" in link
-        bob.goto(link)
-        bob.wait_for_selector("#room:not(.hidden)")
-        ann.wait_for_selector("#room-seats li[data-seat='2'][data-state='here']")
-        ann.click("#room-start")
-        for page in (ann, bob):
-            page.wait_for_selector("#game:not(.hidden)")
-        game = json.loads(ann.evaluate("sessionStorage.getItem('binocle-game')"))["game"]
+        game = sit_and_start(ann, bob, 2, starter=ann)
         pages = {0: ann, 2: bob}
         settle(pages, db, game)
         for page, partner in ((ann, 2), (bob, 0)):
