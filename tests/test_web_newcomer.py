@@ -60,9 +60,15 @@ def test_a_knock_that_can_only_lose_is_marked_dangerous_in_plain_words() -> None
     table = _two_people()
     while 0 not in binocle.claimants(table.state):
         table.apply(binocle.legal_actions(table.state)[0])
-    knock = protocol.state_message(table, 0)["table"]["knock"]
+    msg = protocol.state_message(table, 0)
+    knock = msg["table"]["knock"]
     assert knock["danger"] is True and knock["correct"] is False
     assert "points needed to win" in knock["text"] and "loses the game" in knock["text"]
+    # Each seat's panel says what a knock would count in words (before: "toward a
+    # knock: 12 of 1000").
+    lines = [line for seat in msg["table"]["seats"] for line in seat["lines"]]
+    assert any(re.fullmatch(r"a knock now would count \d+ of the 1000 needed", x) for x in lines)
+    assert not any("toward a knock" in x for x in lines)
 
 
 def test_the_facts_follow_the_game_to_its_end() -> None:

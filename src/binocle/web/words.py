@@ -364,7 +364,8 @@ def _seat_lines(view: View, pub: dict[str, Any], seat: int, won: list[int]) -> l
         lines.append(f"tricks won {won[seat]}")
     totals = pub.get("claim_totals")
     if totals is not None and targets is not None and len(totals) > seat:
-        lines.append(f"toward a knock: {totals[seat]} of {targets[seat]}")
+        # What a knock now would count (score, meld recorded, cards won), in words.
+        lines.append(f"a knock now would count {totals[seat]} of the {targets[seat]} needed")
     return lines
 
 
