@@ -187,7 +187,7 @@ def test_a_bot_too_slow_to_move_loses_its_seat_to_the_baseline_bot() -> None:
 
 def test_the_bot_time_limit_is_a_positive_number_of_seconds_or_none() -> None:
     assert web_app.Limits(bot_seconds=None).bot_seconds is None
-    for bad in (0, -1, float("nan"), float("inf"), True, "5"):
+    for bad in (0, -1, float("nan"), float("inf"), 10**400, True, "5"):
         with pytest.raises(binocle.errors.InvalidArgumentError, match="bot_seconds"):
             web_app.Limits(bot_seconds=bad)  # type: ignore[arg-type]
 

@@ -44,7 +44,7 @@ from binocle._json import DuplicateKeyError, parse_json
 from binocle.actions import Action
 from binocle.bots import Bot, BotSpec, resolve_bot
 from binocle.core import GameState, Phase
-from binocle.errors import BinocleError, InvalidArgumentError, excerpt
+from binocle.errors import BinocleError, InvalidArgumentError, excerpt, is_finite
 from binocle.web import protocol
 from binocle.web.protocol import MessageError, Table
 from binocle.web.store import MemoryStore, StoredTable, TableStore
@@ -107,9 +107,7 @@ class Limits:
 
     def __post_init__(self) -> None:
         if self.bot_seconds is not None and not (
-            isinstance(self.bot_seconds, (int, float))
-            and not isinstance(self.bot_seconds, bool)
-            and 0 < self.bot_seconds < float("inf")
+            is_finite(self.bot_seconds) and self.bot_seconds > 0
         ):
             raise InvalidArgumentError(
                 f"bot_seconds is a number of seconds above 0 or None, not {excerpt(self.bot_seconds)}"
@@ -146,8 +144,7 @@ class Connection:
         self.creations = _Window(per_minute)
         #: Whether the client stopped reading (its table goes on without it).
         self.slow = False
-        #: The step of the last state sent for ``table`` (-1: none yet).
-        #: The (step, seating) of the last state message sent.
+        #: The (step, seating) of the last state message sent for ``table`` (-1: none yet).
         self.seen: tuple[int, int] = (-1, -1)
         self._sending = asyncio.Lock()
 
