@@ -260,8 +260,7 @@ class BaselineBot:
 
     def _partners(self, view: View) -> tuple[int, ...]:
         """The other seats of this seat's side."""
-        side = next((s for s in view.profile.sides if view.seat in s), (view.seat,))
-        return tuple(i for i in side if i != view.seat)
+        return tuple(i for i in view.profile.side_of(view.seat) if i != view.seat)
 
     def _give_to_bidder(self, view: View, legal: tuple[Action, ...]) -> Action:
         """The bidder's partner passes what helps the bidder most: his trumps, high

@@ -597,6 +597,22 @@ class Profile:
         score, and each partner's game score and hand result show the side's)."""
         return tuple((i,) for i in range(self.players))
 
+    def side_of(self, seat: int) -> tuple[int, ...]:
+        """The seats that score with ``seat``, ``seat`` among them, in seat order: its
+        side of :attr:`sides` (``(seat,)`` where each seat plays alone).
+
+        Raises :class:`~binocle.errors.InvalidArgumentError` unless ``seat`` is a seat
+        of this profile (a whole number 0 to ``players - 1``).
+        """
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            for side in self.sides:
+                if seat in side:
+                    return side
+        raise InvalidArgumentError(
+            f"seat is a whole number 0 to {self.players - 1} in the {self.name} game,"
+            f" not {excerpt(seat)}"
+        )
+
     def options(self) -> dict[str, Any]:
         """Every option of this profile with its value."""
         return {f.name: getattr(self, f.name) for f in _option_fields(type(self))}

@@ -557,8 +557,8 @@ def _report(
     lineups = _lineups(bots)
     n = len(bots)
     # Partners score together: a seat (a place) is compared with the other side's.
-    sides = get_profile(spec).sides
-    mates = {i: next((s for s in sides if i in s), (i,)) for i in range(n)}
+    profile = get_profile(spec)
+    mates = {i: profile.side_of(i) for i in range(n)}
     # Each place's points over a deal's rotations (its duplicate result).
     totals = []
     for deal in points:

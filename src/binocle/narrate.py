@@ -684,7 +684,7 @@ def _game_over_line(position: View | GameState, words: _Words) -> str:
         over = position.phase is Phase.OVER
     reason = results[-1].game_end if over and results else None
     winners = words.says(won, "wins")
-    side = next((s for s in position.profile.sides if won in s), ())
+    side = position.profile.side_of(won) if won is not None else ()
     if len(side) > 1:  # partners win together: "seats 1 and 3 win", "you and Bob win"
         parts = [words.who(s) for s in side]
         if all(part.startswith("seat ") for part in parts):

@@ -553,7 +553,7 @@ def table_svg(
     order = list(range(players))
     if seat is not None:  # the seat itself last, nearest the reader
         order = order[seat + 1 :] + order[: seat + 1]
-    mine = next((side for side in profile.sides if seat in side), ()) if seat is not None else ()
+    mine = profile.side_of(seat) if seat is not None else ()
     bidder = public.get("bidder")
     for s in order:
         tags = [who[s], f"score {scores[s]}"]

@@ -8,11 +8,12 @@ import os
 import random
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from binocle._io import write_text_atomic
 from binocle._json import finite_json
+from binocle.core import Profile
 from binocle.narrate import SUIT_STYLES
 from binocle.profiles import profile_names
 
@@ -290,22 +291,21 @@ def print_deal_report(report: Any, args: argparse.Namespace, seed: int) -> int:
     return 0
 
 
-def who(seat: int, me: int | None, sides: Sequence[Sequence[int]] = ()) -> str:
+def who(seat: int, me: int | None, profile: Profile | None = None) -> str:
     """A seat's name as a person at seat ``me`` reads it: ``seat 1 (you)`` for his own,
-    ``seat 2 (your partner)`` for a partner's (``sides``: the profile's sides)."""
+    ``seat 2 (your partner)`` for a partner's (one of ``me``'s side in ``profile``)."""
     if seat == me:
         return f"seat {seat} (you)"
-    if me is not None and any(me in side and seat in side for side in sides):
+    if me is not None and profile is not None and seat in profile.side_of(me):
         return f"seat {seat} (your partner)"
     return f"seat {seat}"
 
 
-def partner_names(sides: Sequence[Sequence[int]], me: int) -> list[str | None]:
+def partner_names(profile: Profile, me: int) -> list[str | None]:
     """Names for :func:`binocle.narrate.narrate` as the person at ``me`` reads them:
     "your partner" for a partner's seat, else None (``seat n``)."""
-    seats = sum(len(side) for side in sides)
-    mine = next((side for side in sides if me in side), (me,))
-    return ["your partner" if i in mine and i != me else None for i in range(seats)]
+    mine = profile.side_of(me)
+    return ["your partner" if i in mine and i != me else None for i in range(profile.players)]
 
 
 def bot_help() -> str:

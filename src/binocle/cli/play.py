@@ -194,7 +194,7 @@ def _table(view: View, me: int, suits: str, paint: Painter) -> list[str]:
     )
     lines = [
         "  scores: "
-        + ", ".join(f"{who(i, me, view.profile.sides)} {v}" for i, v in enumerate(view.scores)),
+        + ", ".join(f"{who(i, me, view.profile)} {v}" for i, v in enumerate(view.scores)),
     ]
     facts = []
     for name, title in (("bid", "high bid"), ("bidder", "bidder: seat")):
@@ -215,14 +215,14 @@ def _table(view: View, me: int, suits: str, paint: Painter) -> list[str]:
     if points and any(points):
         lines.append(
             "  meld scored this hand: "
-            + ", ".join(f"{who(i, me, view.profile.sides)} {v}" for i, v in enumerate(points))
+            + ", ".join(f"{who(i, me, view.profile)} {v}" for i, v in enumerate(points))
         )
     tables = view.get("tables")
     if tables and any(tables):
         lines.append(
             "  on the table: "
             + ", ".join(
-                f"{who(i, me, view.profile.sides)} {cards_text(t, suits)}"
+                f"{who(i, me, view.profile)} {cards_text(t, suits)}"
                 for i, t in enumerate(tables)
                 if t
             )
@@ -230,9 +230,7 @@ def _table(view: View, me: int, suits: str, paint: Painter) -> list[str]:
     if view.trick:
         lines.append(
             "  trick: "
-            + ", ".join(
-                f"{who(s, me, view.profile.sides)} {card_text(c, suits)}" for s, c in view.trick
-            )
+            + ", ".join(f"{who(s, me, view.profile)} {card_text(c, suits)}" for s, c in view.trick)
         )
     figures = _knock_figures(view)
     if figures is not None and any(a.kind is Kind.CLAIM for a in view.legal_actions):
@@ -605,7 +603,7 @@ def run(args: argparse.Namespace) -> int:
         for i, spec in zip(others, specs, strict=True)
     }
     hint = BaselineBot(seed * 10 + me)
-    names = partner_names(profile.sides, me)  # the narration says "your partner bids 250"
+    names = partner_names(profile, me)  # the narration says "your partner bids 250"
     seated: list[object] = [bots.get(i) for i in range(n)]
     quit_ = False
     knock = False
@@ -675,11 +673,11 @@ def _finish(
             f"The game stopped at the hand limit (max_hands={s.profile.max_hands}),"
             " before the rules ended it: the highest score wins."
         )
-    scores = ", ".join(f"{who(i, me, s.profile.sides)} {v}" for i, v in enumerate(s.scores))
+    scores = ", ".join(f"{who(i, me, s.profile)} {v}" for i, v in enumerate(s.scores))
     _say(f"Scores: {scores}")
     w = winner(s)
     if w is not None:
-        side = next((t for t in s.profile.sides if w in t), (w,))
+        side = s.profile.side_of(w)
         if me in side:
             _say("You win!" if len(side) == 1 else "You and your partner win!")
         else:

@@ -371,7 +371,7 @@ def _seat_lines(view: View, pub: dict[str, Any], seat: int, won: list[int]) -> l
 
 def _seats(view: View, pub: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
     won = _tricks_won(view, pub.get("played") or ())
-    mine = next((s for s in view.profile.sides if view.seat in s), (view.seat,))
+    mine = view.profile.side_of(view.seat)
     out = []
     for seat in range(len(view.hand_sizes)):
         tags = [
@@ -507,14 +507,14 @@ def _sheet(state: GameState, view: View, names: Sequence[str]) -> dict[str, Any]
     rows = []
     # Partners score together: a side's meld is its players' melds, and a bid is the
     # side's (each seat alone where the profile has no partnerships).
-    side_of = {seat: side for side in view.profile.sides for seat in side}
+    side_of = view.profile.side_of
 
     def side_meld(i: int) -> int | None:
-        shown = [declared[j] for j in side_of[i] if declared[j] is not None]
+        shown = [declared[j] for j in side_of(i) if declared[j] is not None]
         return sum(x for x in shown if x is not None) if shown else None
 
     def side_name(i: int) -> str:
-        side = side_of[i]
+        side = side_of(i)
         if len(side) == 1:
             return names[i]
         return (
@@ -525,9 +525,9 @@ def _sheet(state: GameState, view: View, names: Sequence[str]) -> dict[str, Any]
 
     def loses(i: int) -> str:
         who = side_name(i)
-        return f"{who} {_verb(who, 'lose') if len(side_of[i]) == 1 else 'lose'}"
+        return f"{who} {_verb(who, 'lose') if len(side_of(i)) == 1 else 'lose'}"
 
-    bidder_side = side_of[result.bidder] if result.bidder is not None else ()
+    bidder_side = side_of(result.bidder) if result.bidder is not None else ()
     for i in range(len(view.scores)):
         note = []
         if i in bidder_side:
