@@ -38,6 +38,9 @@ OPTIONAL_PACKAGES = {
     "anyio": "web",
     "tqdm": "arena",
     "distributed": "distributed",
+    "stable_baselines3": "sb3",
+    "sb3_contrib": "sb3",
+    "torch": "sb3",
 }
 
 
@@ -101,6 +104,7 @@ EXTRAS_MODULES = {
     "test_web_newcomer",
     "test_svg_browser",
     "test_site_browser",
+    "test_learner_vector",
 }
 EXTRAS_TESTS = {
     "test_external_engines.py::test_an_engine_takes_a_seat_at_a_web_table",

@@ -43,7 +43,7 @@ from binocle.core import GameState, Phase
 from binocle.encoding._arrays import generator_seed
 from binocle.encoding._classic_batch import ClassicBatch
 from binocle.encoding._cutthroat_batch import CutthroatBatch
-from binocle.encoding._fast import FastEncoder
+from binocle.encoding._fast import WAIT, FastEncoder
 from binocle.encoding._three_handed_batch import ThreeHandedBatch
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
 from binocle.game import apply, legal_actions, start
@@ -242,22 +242,34 @@ class VectorEnv:
         many short-lived objects and no reference cycle, and the collector's passes
         over the games' states would otherwise take about a third of its time.
         """
+        if not self._started:
+            raise InvalidArgumentError("reset() the environment before its first step")
+        return self._paused_gc(_ids(actions, self.num_envs), False)
+
+    def _paused_gc(
+        self, ids: list[int], waits: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         running = gc.isenabled()
         if running:
             gc.disable()
         try:
-            return self._step(actions)
+            return self._step(ids, waits)
         finally:
             if running:
                 gc.enable()
 
-    def _step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        if not self._started:
-            raise InvalidArgumentError("reset() the environment before its first step")
-        ids = _ids(actions, self.num_envs)
+    def _step_some(self, ids: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`step` where a game whose id is ``WAIT`` (-1) does not move: its
+        reward row is 0, its ``dones`` entry False, its arrays as they were."""
+        return self._paused_gc(ids, True)
+
+    def _step(
+        self, ids: list[int], waits: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         size = self.num_actions
-        if ids and (min(ids) < 0 or max(ids) >= size):
-            i = next(i for i, a in enumerate(ids) if not 0 <= a < size)
+        low = WAIT if waits else 0
+        if ids and (min(ids) < low or max(ids) >= size):
+            i = next(i for i, a in enumerate(ids) if not low <= a < size)
             raise IllegalActionError(
                 f"game {i}: action id {excerpt(ids[i])} is not legal now (ids are 0..{size - 1})",
                 RuleCode.NOT_LEGAL,

@@ -26,7 +26,7 @@ from binocle.actions import PLAY, Action
 from binocle.cards import Card
 from binocle.core import GameState, Phase
 from binocle.encoding._actions import _space
-from binocle.encoding._fast import FastEncoder
+from binocle.encoding._fast import WAIT, FastEncoder
 from binocle.errors import IllegalActionError, RuleCode
 from binocle.profiles._classic_rules import announcement_action
 from binocle.rules.classic_melds import Announcement, Combination, MeldTable, announcements_of
@@ -174,6 +174,8 @@ class Batch:
         for i in range(len(ids)):
             g = games[i]
             a = ids[i]
+            if a == WAIT:
+                continue
             lo = g.lo
             hi = g.hi
             ok = False
@@ -192,13 +194,20 @@ class Batch:
     def step(self, ids: list[int], played: BytesWriter, rewards: BytesWriter) -> list[int]:
         """Play ``ids[i]`` in game ``i`` (checked by :meth:`check`); write, for a card
         played, ``i * width + kind`` to ``played``, and every seat's score change to
-        ``rewards`` (int64, little endian).  Return the games where nobody decides now."""
+        ``rewards`` (int64, little endian).  A game whose id is :data:`WAIT` does not
+        move (its score changes are 0).  Return the games where nobody decides now."""
         idle: list[int] = []
         games = self.games
         three = self.players == 3
         for i in range(len(ids)):
             g = games[i]
             a = ids[i]
+            if a == WAIT:
+                write_i64_le(rewards, 0)
+                write_i64_le(rewards, 0)
+                if three:
+                    write_i64_le(rewards, 0)
+                continue
             g.log.append(a)
             scores = g.scores
             s0 = scores[0]

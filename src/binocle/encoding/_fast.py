@@ -45,6 +45,8 @@ _PLAY: Final = Kind.PLAY
 _DEAL_KIND: Final = Kind.DEAL
 _MELD_KIND: Final = Kind.MELD
 _MEMO_SIZE: Final = 4_096
+#: The id that leaves a game where it is in a step of many games (its seat waits).
+WAIT: Final = -1
 
 
 class FastEncoder:
@@ -224,14 +226,18 @@ class FastEncoder:
         states: list[GameState],
         legal_maps: list[tuple[tuple[Action, ...], tuple[int, ...]]],
         ids: list[int],
-    ) -> list[Action]:
+    ) -> list[Action | None]:
         """The action each id stands for in its game (``legal_maps[i]``: the legal
         actions of ``states[i]`` with their ids).  An id not legal in its game raises
-        :class:`~binocle.IllegalActionError` naming the game, before any game moves."""
-        chosen: list[Action] = []
+        :class:`~binocle.IllegalActionError` naming the game, before any game moves.
+        A game whose id is :data:`WAIT` gets None: it does not move."""
+        chosen: list[Action | None] = []
         for i in range(len(ids)):
             legal, legal_ids = legal_maps[i]
             a = ids[i]
+            if a == WAIT:
+                chosen.append(None)
+                continue
             n = len(legal_ids)
             k = 0
             while k < n and legal_ids[k] != a:
@@ -249,20 +255,25 @@ class FastEncoder:
     def advance(
         self,
         states: list[GameState],
-        chosen: list[Action],
+        chosen: list[Action | None],
         played: list[int],
         rewards: list[int],
     ) -> list[int]:
         """Apply ``chosen[i]`` to ``states[i]`` in place; for each card played, append
         ``i * width + k`` to ``played`` (``k``: the card's kind, ``width``: the
         number of kinds); append each seat's score change to ``rewards`` (flat, game
-        by game).  Return the games where nobody decides now."""
+        by game; 0s for a game whose action is None, which does not move).  Return the
+        games where nobody decides now."""
         idle: list[int] = []
         kind = self.kind
         width = self.width
         for i in range(len(states)):
             before = states[i]
             action = chosen[i]
+            if action is None:  # the game waits
+                for _ in before.scores:
+                    rewards.append(0)
+                continue
             s = apply(before, action)
             if action.kind is _PLAY:
                 card = action.card
