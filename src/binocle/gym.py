@@ -158,13 +158,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._scale: np.ndarray | None = None
         if normalised:
             self._scale = np.asarray(tensor_scale(self.profile, "observation"), np.float32)
-            low, high = tensor_bounds(self.profile, "observation", normalised=True)
-            box_low = np.clip(np.asarray(low, np.float32), -_BOUND, _BOUND)
-            box_high = np.clip(np.asarray(high, np.float32), -_BOUND, _BOUND)
-            self.observation_space = spaces.Box(box_low, box_high, dtype=np.float32)
-        else:
-            # Counts and flags lie in 0..2; points and scores far within a million.
-            self.observation_space = spaces.Box(-_BOUND, _BOUND, (size,), np.float32)
+        self.observation_space = _observation_box(self.profile, normalised, size)
         self._episodes = 0
         self.seat = 0 if seat == "random" else int(seat)
         self.state: GameState | None = None
@@ -433,6 +427,10 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
                 [not label.startswith(enders) for label in action_labels(self.profile)]
             )
         self._ready = False
+        self._observed = True  # the games' observations are written for their state
+        #: The decisions made in the games so far, every seat's (the learner's ids
+        #: and the other seats' moves), for counting agent steps.
+        self.agent_steps = 0
 
     # -- episodes ------------------------------------------------------------------
 
@@ -463,6 +461,7 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self._returns[:] = 0
         n = self.num_envs
         # Nobody has decided yet: what the other seats do goes to the first step's reward.
+        self._observed = True  # the reset wrote them
         self._until_learner(np.zeros(n), np.ones(n, np.bool_), np.zeros(n))
         self._ready = True
         return self._observations(), self._info(None, None)
@@ -489,10 +488,12 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         ids = _learner_ids(actions, self.num_envs)
         self._ready = False  # until the step is over: a refused opponent leaves it so
         try:
-            games._step_some(ids)
+            self._observed = self.opponent_policy is not None
+            games._step_some(ids, observe=self._observed)
         except BaseException:
             self._ready = True  # the learner's ids were refused: nothing moved
             raise
+        self.agent_steps += self.num_envs
         rewards = self._carry.copy()
         self._carry[:] = 0
         ended = np.zeros(self.num_envs, np.bool_)
@@ -536,9 +537,14 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         while True:
             others = games.current_player != self.seats
             if not others.any():
+                if not self._observed:
+                    games._observe()
                 return
             ids = self._opponent_ids(others)
-            games._step_some(ids)
+            # The other seats' observations are written only for a policy that reads them.
+            self._observed = self.opponent_policy is not None
+            games._step_some(ids, observe=self._observed)
+            self.agent_steps += int(others.sum())
             self._account(rewards, ended, finals)
 
     def _opponent_ids(self, others: np.ndarray) -> list[int]:

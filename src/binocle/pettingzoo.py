@@ -79,7 +79,51 @@ def env(profile: Any = "cutthroat", **kwargs: Any) -> AECEnv:
     and ``render_mode`` (None, ``"ansi"``: :meth:`~raw_env.render` returns the text,
     or ``"human"``: it prints it).
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(profile, **kwargs))
+    return _Ordered(raw_env(profile, **kwargs))
+
+
+class _Ordered(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper, its checks unchanged, with the calls of a
+    training loop (``agent_iter``, ``last``, ``step`` and the attributes they read)
+    going straight to the environment instead of through the wrapper's attribute
+    lookup, which costs a loop a fifth of its time."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        out: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return out
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _Agents(self.env, max_iter)
+
+
+class _Agents:
+    """The agents to act, one per step, while any is left (``agent_iter``)."""
+
+    def __init__(self, env: raw_env, max_iter: int) -> None:
+        self.env = env
+        self.left = max_iter
+
+    def __iter__(self) -> _Agents:
+        return self
+
+    def __next__(self) -> str:
+        env = self.env
+        if not env.agents or self.left <= 0:
+            raise StopIteration
+        self.left -= 1
+        agent: str = env.agent_selection
+        return agent
 
 
 class raw_env(AECEnv):  # type: ignore[misc]

@@ -247,24 +247,32 @@ class VectorEnv:
         return self._paused_gc(_ids(actions, self.num_envs), False)
 
     def _paused_gc(
-        self, ids: list[int], waits: bool
+        self, ids: list[int], waits: bool, observe: bool = True
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         running = gc.isenabled()
         if running:
             gc.disable()
         try:
-            return self._step(ids, waits)
+            return self._step(ids, waits, observe)
         finally:
             if running:
                 gc.enable()
 
-    def _step_some(self, ids: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _step_some(
+        self, ids: list[int], observe: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`step` where a game whose id is ``WAIT`` (-1) does not move: its
-        reward row is 0, its ``dones`` entry False, its arrays as they were."""
-        return self._paused_gc(ids, True)
+        reward row is 0, its ``dones`` entry False.  Unless ``observe``, games held
+        in place write their masks and seats to decide but not their observations
+        (:meth:`_observe` writes them later)."""
+        return self._paused_gc(ids, True, observe)
+
+    def _observe(self) -> None:
+        """Write every game's observation (after steps that did not)."""
+        self._write()
 
     def _step(
-        self, ids: list[int], waits: bool
+        self, ids: list[int], waits: bool, observe: bool = True
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         size = self.num_actions
         low = WAIT if waits else 0
@@ -308,7 +316,15 @@ class VectorEnv:
         self.rewards.reshape(-1)[:] = rewards
         self.returns += self.rewards
         self.returns[dones] = 0
-        self._write()
+        if observe or batch is None:
+            self._write()
+        else:
+            legal_at = BytesWriter()
+            totals: list[int] = []
+            seats: list[int] = []
+            batch.write_legal(legal_at, totals, seats)
+            legal = np.frombuffer(legal_at.getvalue(), _INT64)
+            self._legal_written(legal, _ints(totals), seats)
         return self.observations, self.action_masks, self.rewards, self.dones
 
     def _ended(self, results: int, outcome: str) -> None:

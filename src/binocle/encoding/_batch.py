@@ -238,6 +238,28 @@ class Batch:
 
     # -- the arrays -------------------------------------------------------------------
 
+    def write_legal(self, legal: BytesWriter, totals: list[int], seats: list[int]) -> None:
+        """What :meth:`write` writes of the legal ids and the seats to decide, without
+        the observations (for steps whose observations nobody reads)."""
+        actions: i64 = self.space.size
+        games = self.games
+        mask_base: i64 = 0
+        for i in range(len(games)):
+            g = games[i]
+            seats.append(g.current)
+            glo = g.lo
+            ghi = g.hi
+            total = 0
+            for k in range(len(glo)):
+                hi: i64 = ghi[k]
+                a: i64 = glo[k]
+                total += hi - a
+                while a < hi:
+                    write_i64_le(legal, mask_base + a)
+                    a += 1
+            totals.append(total)
+            mask_base += actions
+
     def write(
         self,
         counts: BytesWriter,
