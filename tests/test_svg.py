@@ -15,7 +15,17 @@ from hypothesis import strategies as st
 
 import binocle
 from binocle import Card, InvalidArgumentError, Suit, parse_cards
-from binocle.svg import Theme, card_svg, hand_svg, melds_svg, picture, table_svg, trick_svg
+from binocle.bots import play_game
+from binocle.svg import (
+    Theme,
+    card_svg,
+    hand_result_svg,
+    hand_svg,
+    melds_svg,
+    picture,
+    table_svg,
+    trick_svg,
+)
 
 NS = "{http://www.w3.org/2000/svg}"
 PROFILES = binocle.profile_names()
@@ -208,6 +218,19 @@ def test_the_theme_sizes_and_colours_the_picture() -> None:
         lambda: table_svg(binocle.new_game("classic", seed=1), seat=2),
         lambda: table_svg(binocle.observe(binocle.new_game("classic", seed=1), 0), seat=1),
         lambda: card_svg(Card("AS"), theme="dark"),  # type: ignore[arg-type]
+        lambda: hand_result_svg("result"),  # type: ignore[arg-type]
+        lambda: hand_result_svg(binocle.new_game("cutthroat", seed=1)),
+        lambda: hand_result_svg(_played("classic", 1, 2), hand=2),
+        lambda: hand_result_svg(_played("classic", 1, 2), hand=-3),
+        lambda: hand_result_svg(_played("classic", 1, 2), hand=True),
+        lambda: hand_result_svg(_played("classic", 1, 2).results[0], hand=0),
+        lambda: hand_result_svg(_played("classic", 1, 2), sides=[[0], [0]]),
+        lambda: hand_result_svg(_played("classic", 1, 2), sides=[[0]]),
+        lambda: hand_result_svg(_played("classic", 1, 2), sides="01"),  # type: ignore[arg-type]
+        lambda: hand_result_svg(_played("classic", 1, 2), sides=[[0, None], [1]]),  # type: ignore[list-item]
+        lambda: hand_result_svg(_played("classic", 1, 2), sides=[[0, 1]]),
+        lambda: hand_result_svg(_played("classic", 1, 2).results[0], scores=[1]),
+        lambda: hand_result_svg(_played("classic", 1, 2).results[0], scores=[1, "2"]),  # type: ignore[list-item]
     ],
 )
 def test_anything_else_is_refused_with_the_documented_error(call: Any) -> None:
@@ -263,3 +286,116 @@ def test_a_seats_partner_and_the_bidder_are_marked_on_its_table() -> None:
     assert bidder is not None and svg.count("· bidder") == 1
     cut = table_svg(binocle.observe(binocle.new_game("cutthroat", seed=1), 0))
     assert "· partner" not in cut
+
+
+def _played(profile: str, seed: int, hands: int) -> binocle.GameState:
+    """A game between the baseline bots, over after ``hands`` hands."""
+    return play_game(profile, seed=seed, max_hands=hands)
+
+
+def _rows(root: ET.Element) -> dict[str, dict[str, str]]:
+    """Each side's row of a score sheet: its name and its cells' values, by its seats."""
+    rows = {}
+    for g in root.iter(NS + "g"):
+        if g.get("class") != "side":
+            continue
+        texts = list(g.iter(NS + "text"))
+        row = {"name": texts[0].text or ""}
+        for t in texts[1:]:
+            assert t.get("class") == "cell"
+            row[t.get("data-column") or ""] = t.get("data-value") or ""
+            row[(t.get("data-column") or "") + " text"] = t.text or ""
+        rows[g.get("data-seats") or ""] = row
+    return rows
+
+
+# Seeds whose last hand has a bidder who made the bid (cutthroat) and a bidding side
+# that was set (partnership); classic and three-handed have no bidding.
+SCORED = {"cutthroat": 3, "classic": 6, "three-handed": 3, "partnership": 3}
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_scored_hand_shows_each_sides_figures_from_its_result(profile: str) -> None:
+    """A scored hand's picture has a row for each side of the profile (partners
+    together), giving exactly its HandResult's meld, trick points and score change, the
+    bid with made or set in the bidder's row only (no bid column where the hand has no
+    bidder), and the game score after the hand; of an earlier hand, the score then."""
+    s = _played(profile, SCORED[profile], 2)
+    assert len(s.results) == 2
+    names = [f"Player{i}" for i in range(s.profile.players)]
+    svg = hand_result_svg(s, names=names)
+    _self_contained(svg)
+    root = _parse(svg)
+    rows = _rows(root)
+    result = s.results[-1]
+    assert list(rows) == [" ".join(map(str, side)) for side in s.profile.sides]
+    for side in s.profile.sides:
+        row, first = rows[" ".join(map(str, side))], side[0]
+        assert row["name"] == " & ".join(names[i] for i in side)
+        assert int(row["meld"]) == result.meld[first]
+        assert int(row["tricks"]) == result.tricks[first]
+        assert int(row["change"]) == result.delta[first]
+        assert row["change text"].lstrip("+") == str(result.delta[first])
+        assert int(row["score"]) == s.scores[first]
+        if result.bidder is not None and result.bidder in side:
+            assert int(row["bid"]) == result.bid
+            assert row["bid text"].endswith(" made" if result.made else " set")
+        else:
+            assert "bid" not in row
+    headings = [t.text for t in root.iter(NS + "text") if t.get("class") == "column"]
+    assert ("bid" in headings) == (result.bidder is not None)
+    assert f"hand 2 · trump {binocle.svg._SUIT_SYMBOL[result.trump]}" in svg
+    assert f"dealer {names[result.dealer]}" in svg
+    if profile in ("cutthroat", "partnership"):
+        assert result.bidder is not None and result.made is (profile == "cutthroat")
+    first_hand = _rows(_parse(hand_result_svg(s, hand=0)))
+    for side in s.profile.sides:
+        assert int(first_hand[" ".join(map(str, side))]["score"]) == s.results[0].delta[side[0]]
+
+
+def test_a_hand_result_alone_is_drawn_by_seat_or_as_grouped() -> None:
+    """A HandResult on its own: one row a seat and no score column, unless sides and
+    scores are given; a hand settled in chips heads its change column "chips" and says
+    the hand's worth; seats grouped as a side must share their figures."""
+    s = play_game("cutthroat(settlement=chips,max_hands=2)", seed=3)
+    result = s.results[-1]
+    assert result.chips is not None
+    root = _parse(hand_result_svg(result))
+    rows = _rows(root)
+    assert list(rows) == ["0", "1", "2"] and all("score" not in r for r in rows.values())
+    headings = [t.text for t in root.iter(NS + "text") if t.get("class") == "column"]
+    assert headings == ["meld", "tricks", "bid", "chips"]
+    assert f"the hand is worth {result.chips} chips" in hand_result_svg(result)
+    assert [int(rows[str(i)]["change"]) for i in range(3)] == list(result.delta)
+    p = _played("partnership", 3, 1)
+    alone = _rows(_parse(hand_result_svg(p.results[0], sides=[(0, 2), (1, 3)], scores=p.scores)))
+    assert list(alone) == ["0 2", "1 3"] and int(alone["1 3"]["score"]) == p.scores[1]
+    with pytest.raises(InvalidArgumentError):
+        hand_result_svg(result, sides=[(0, 1), (2,)])
+
+
+def test_every_rules_page_draws_melds_each_trick_obligation_and_a_scored_hand() -> None:
+    """Rule (docs): each rules page shows, as pictures made by binocle.svg while the
+    docs are built, melds, a trick under each obligation its profile can play under
+    (its options included) and a scored hand in its scoring section."""
+    from binocle.rules.tricks import Obligation
+
+    docs = Path(__file__).resolve().parent.parent / "docs" / "profiles"
+    for name in PROFILES:
+        text = (docs / f"{name}.rst").read_text(encoding="utf-8")
+        blocks = re.findall(r"^\.\. binocle-picture::.*\n\n((?:   .*\n|\n)+)", text, re.M)
+        code = "\n".join(blocks)
+        assert "melds_svg(" in code, name
+        assert "trick_svg(" in code, name
+        p = binocle.profile(name)
+        variants = [p]
+        if "easier_tricks" in p.options():
+            variants.append(binocle.profile(f"{name}(easier_tricks=true)"))
+        needed = {v.play_obligation(done) for v in variants for done in (False, True)}
+        shown = {o for o in Obligation if f"Obligation.{o.name})" in code}
+        assert needed <= shown, (name, needed - shown)
+        scoring = text.split("-scoring:", 1)[-1] if "-scoring:" in text else text
+        if name == "classic":
+            scoring = text.split(".. _classic-end:", 1)[1]
+        section = scoring.split("\n.. _", 1)[0]
+        assert "hand_result_svg(play_game(" in section, name

@@ -27,13 +27,14 @@ from typing import Any
 import attrs
 
 from binocle.cards import Card, Rank, Suit, set_picture
-from binocle.core import GameState, MeldResult, View
+from binocle.core import GameState, HandResult, MeldResult, View
 from binocle.errors import InvalidArgumentError, excerpt, expect
 
 __all__ = [
     "DEFAULT_THEME",
     "Theme",
     "card_svg",
+    "hand_result_svg",
     "hand_svg",
     "melds_svg",
     "picture",
@@ -490,6 +491,206 @@ def _draw_melds(
         y += h + w * 0.15
     canvas.text(x, y + w * 0.3, f"total {result.total}", size=w * 0.26, bold=True)
     return y + w * 0.45
+
+
+_OUTCOME = {
+    "conceded": "the bidder gave up",
+    "thrown-in": "everyone passed: thrown in",
+    "redeal": "a bunched hand: dealt again",
+    "claimed": "a claim ended the hand",
+    "retired": "a wrong claim retired a player",
+}
+
+_GAME_END = {"target": "a target reached", "claim": "a claim", "limit": "the last hand played"}
+
+
+def _sides(sides: object, players: int) -> tuple[tuple[int, ...], ...]:
+    """``sides`` checked: groups of seats, each seat in exactly one."""
+    if sides is None:
+        return tuple((s,) for s in range(players))
+    if isinstance(sides, (str, bytes)) or not isinstance(sides, Sequence):
+        raise InvalidArgumentError(f"sides are groups of seats, not {excerpt(sides)}")
+    out: list[tuple[int, ...]] = []
+    for side in sides:
+        if isinstance(side, (str, bytes)) or not isinstance(side, Sequence) or not side:
+            raise InvalidArgumentError(f"a side is a group of seats, not {excerpt(side)}")
+        seats = []
+        for s in side:
+            checked = _check_seat(s, players, "a side's seat")
+            if checked is None:
+                raise InvalidArgumentError("a side's seat is a seat, not None")
+            seats.append(checked)
+        out.append(tuple(seats))
+    if sorted(s for side in out for s in side) != list(range(players)):
+        raise InvalidArgumentError(f"sides hold each of the {players} seats once")
+    return tuple(out)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def hand_result_svg(
+    game: GameState | HandResult,
+    *,
+    hand: int | None = None,
+    sides: Sequence[Sequence[int]] | None = None,
+    scores: Sequence[int] | None = None,
+    names: Sequence[str] | None = None,
+    theme: Theme = DEFAULT_THEME,
+) -> str:
+    """A scored hand as a score sheet: a row for each side (each seat alone, or partners
+    together), giving its meld and trick points, the bid in the bidder's row with
+    "made" or "set" (where the hand had a bidder), the change of its game score (chips
+    where the hand was settled in chips) and, where known, its game score after the
+    hand; above them the hand's trump, dealer and outcome.  Every figure comes from the
+    :class:`~binocle.core.HandResult`: a column the result has nothing for is left out.
+
+    ``game`` is a state (its ``results[hand]``, the last hand by default: the sides are
+    its profile's :attr:`~binocle.core.Profile.sides`, the game scores after that hand
+    its scores less the later hands' changes) or a :class:`~binocle.core.HandResult`
+    (then ``sides`` may group the seats, one seat a side by default, and ``scores``
+    gives the game scores after the hand, by seat).  ``names`` gives one name a seat.
+    Each row is a group ``<g class="side" data-seats="0 2">`` whose figures are texts
+    ``class="cell"`` with ``data-column`` (``meld``, ``tricks``, ``bid``, ``change``,
+    ``score``) and ``data-value``.
+
+    >>> from binocle.bots import play_game
+    >>> s = play_game("partnership", seed=1, max_hands=1)
+    >>> picture = hand_result_svg(s)
+    >>> picture.count('class="side"'), 'data-seats="0 2"' in picture
+    (2, True)
+    """
+    number: int | None = None
+    if isinstance(game, GameState):
+        results = game.results
+        if not results:
+            raise InvalidArgumentError("no hand of this game has been scored yet")
+        if hand is None:
+            hand = len(results) - 1
+        if isinstance(hand, bool) or not isinstance(hand, int):
+            raise InvalidArgumentError(f"hand is a whole number, not {excerpt(hand)}")
+        if not -len(results) <= hand < len(results):
+            raise InvalidArgumentError(
+                f"hand is one of the {len(results)} hands scored (0 to {len(results) - 1}),"
+                f" not {hand}"
+            )
+        hand %= len(results)
+        number = hand + 1
+        result = results[hand]
+        if sides is None:
+            sides = game.profile.sides
+        if scores is None:
+            later = results[hand + 1 :]
+            scores = [
+                game.scores[s] - sum(r.delta[s] for r in later) for s in range(len(game.scores))
+            ]
+    elif isinstance(game, HandResult):
+        if hand is not None:
+            raise InvalidArgumentError("hand picks a hand of a state; a HandResult is one hand")
+        result = game
+    else:
+        raise InvalidArgumentError(f"game is a GameState or a HandResult, not {excerpt(game)}")
+    players = len(result.delta)
+    groups = _sides(sides, players)
+    if scores is not None and (
+        isinstance(scores, (str, bytes))
+        or not isinstance(scores, Sequence)
+        or len(scores) != players
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in scores)
+    ):
+        raise InvalidArgumentError(f"scores are one whole number for each of the {players} seats")
+    who = _seat_names(players, names, None)
+    columns: list[tuple[str, str]] = [("meld", "meld"), ("tricks", "tricks")]
+    if result.bidder is not None:
+        columns.append(("bid", "bid"))
+    columns.append(("change", "chips" if result.chips is not None else "hand"))
+    if scores is not None:
+        columns.append(("score", "score"))
+    rows: list[tuple[tuple[int, ...], str, dict[str, tuple[str, int | None]]]] = []
+    for side in groups:
+        first = side[0]
+        for field in ("meld", "tricks", "delta"):
+            figures = getattr(result, field)
+            if len({figures[s] for s in side}) != 1:
+                raise InvalidArgumentError(
+                    f"the seats of a side have one {field} figure: seats"
+                    f" {', '.join(map(str, side))} differ"
+                )
+        cells: dict[str, tuple[str, int | None]] = {
+            "meld": (str(result.meld[first]), result.meld[first]),
+            "tricks": (str(result.tricks[first]), result.tricks[first]),
+            "change": (_signed(result.delta[first]), result.delta[first]),
+        }
+        if result.bidder is not None and result.bidder in side:
+            bid = result.bid if result.bid is not None else 0
+            verdict = "made" if result.made else "set"
+            if result.outcome == "conceded":
+                verdict = "gave up"
+            cells["bid"] = (f"{bid} {verdict}", bid)
+        if scores is not None:
+            cells["score"] = (str(scores[first]), scores[first])
+        rows.append((side, " & ".join(_short(who[s], 12) for s in side), cells))
+    canvas = _Canvas(_theme(theme))
+    w = canvas.w
+    size = w * 0.25
+    em = 0.6 * size  # the rough width of a character, as the canvas reckons it
+    facts = [f"hand {number}" if number is not None else "a hand"]
+    facts.append(f"trump {_SUIT_SYMBOL[result.trump]}" if result.trump is not None else "no trump")
+    facts.append(f"dealer {who[result.dealer]}")
+    canvas.text(6, w * 0.34, " · ".join(facts), size=w * 0.28, bold=True, cls="heading")
+    said = _OUTCOME.get(result.outcome, "")
+    if result.outcome == "played" and result.bidder is not None:
+        said = f"{who[result.bidder]} bid {result.bid}: " + ("made" if result.made else "set")
+    elif result.outcome == "played":
+        said = "played to the last trick"
+    if result.chips is not None:
+        said += f" · the hand is worth {result.chips} chips"
+    if result.game_end is not None:
+        said += " · game over: " + _GAME_END.get(result.game_end, result.game_end)
+    canvas.text(6, w * 0.34 + size * 1.5, said, size=size, cls="outcome")
+    # Column edges: names left-aligned, figures right-aligned under their headings.
+    name_width = max(len(name) for _, name, _ in rows) * em
+    x = 6 + max(name_width, 5 * em) + 1.5 * em
+    placed: list[tuple[str, str, float]] = []  # each column's key, heading and right edge
+    for key, title in columns:
+        widest = max([len(title), *(len(c[key][0]) for _, _, c in rows if key in c)])
+        x += widest * em
+        placed.append((key, title, x))
+        x += 2.2 * em
+    right_edge = placed[-1][2]
+    y = w * 0.34 + size * 3.3
+    for _, title, right in placed:
+        canvas.text(right, y, title, size=size, anchor="end", cls="column")
+    canvas.parts.append(
+        f'<line x1="6" y1="{_n(y + size * 0.45)}" x2="{_n(right_edge)}" y2="{_n(y + size * 0.45)}"'
+        f' stroke="{canvas.theme.ink}" stroke-opacity="0.6" stroke-width="1"/>'
+    )
+    for side, name, cells in rows:
+        y += size * 1.6
+        bidding = result.bidder is not None and result.bidder in side
+        weight = ' font-weight="bold"' if bidding else ""
+        seats = " ".join(map(str, side))
+        canvas.parts.append(f'<g class="side" data-seats="{seats}">')
+        canvas.text(6, y, name, size=size, bold=bidding, cls="name")
+        for key, _, right in placed:
+            if key not in cells:
+                continue
+            text, value = cells[key]
+            canvas.parts.append(
+                f'<text class="cell" data-column="{key}" data-value="{value}" x="{_n(right)}"'
+                f' y="{_n(y)}" font-size="{_n(size)}" text-anchor="end"'
+                f' fill="{canvas.theme.ink}"{weight}>'
+                f"{_escape(text)}</text>"
+            )
+        canvas.parts.append("</g>")
+    canvas.grow(right_edge + em, y + size * 0.6)
+    title = (
+        " · ".join(facts)
+        + ": "
+        + "; ".join(f"{name} {cells['change'][0]}" for _, name, cells in rows)
+    )
+    return canvas.svg(title)
 
 
 def _public(view: View) -> dict[str, Any]:
