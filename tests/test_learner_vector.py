@@ -239,3 +239,28 @@ def test_stable_baselines3_check_env_passes_the_one_seat_environment(profile: st
         check_env(BinocleEnv(profile, illegal=-1.0, normalised=True, reward="normalised"))
     with pytest.raises(IllegalActionError, match="illegal= a reward"):
         check_env(BinocleEnv(profile, opponents="baseline"))
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_margin_reward_is_the_score_change_less_the_other_sides(profile: str) -> None:
+    """Rule: under ``reward="margin"`` an episode's return is the learner's score change
+    less the mean of the other side's seats' (the games' own returns say what they were)."""
+    n = 4
+    env = BinocleVectorEnv(profile, num_envs=n, seat=0, seed=21, reward="margin")
+    prof = env.profile
+    others = [p for p in range(prof.players) if p not in prof.side_of(0)]
+    env.reset()
+    rng = np.random.default_rng(4)
+    total = np.zeros(n)
+    checked = 0
+    for _ in range(150):
+        _, rewards, terminated, _, info = env.step(_uniform(env, rng))
+        total += rewards
+        for i in np.flatnonzero(terminated).tolist():
+            change = env.games.final_returns[i]
+            margin = change[0] - np.mean([change[p] for p in others])
+            assert info["final_info"]["return"][i] == pytest.approx(total[i])
+            assert total[i] == pytest.approx(margin)
+            total[i] = 0
+            checked += 1
+    assert checked > 0

@@ -328,10 +328,11 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
     episode).  ``dealer``, ``hands`` and ``seed`` as for
     :class:`~binocle.vector.VectorEnv` (a seed fixes every game's episodes,
     dealers and seats included, and the bots' seeds).  ``reward``: ``"score"``
-    (the learner's score change since its previous decision) or ``"normalised"``
+    (the learner's score change since its previous decision), ``"normalised"``
     (the same divided by the larger magnitude of
     :func:`binocle.encoding.reward_bounds`, so an episode's return lies in
-    [-1, 1]).  ``normalised``: observations divided by
+    [-1, 1]) or ``"margin"`` (its score change less the mean of the other side's
+    seats', in points: a zero-sum reward, winning by more counting more).  ``normalised``: observations divided by
     :func:`binocle.encoding.tensor_scale`, as :class:`BinocleEnv` does.
     ``copy``: return new arrays from :meth:`reset` and :meth:`step` (the default,
     as Gymnasium's vector environments do); False returns the environment's
@@ -385,8 +386,10 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
             raise InvalidArgumentError(
                 f"seat is 'random' or a seat 0..{players - 1}, not {excerpt(seat)}"
             )
-        if reward not in ("score", "normalised"):
-            raise InvalidArgumentError(f"reward is 'score' or 'normalised', not {excerpt(reward)}")
+        if reward not in ("score", "normalised", "margin"):
+            raise InvalidArgumentError(
+                f"reward is 'score', 'normalised' or 'margin', not {excerpt(reward)}"
+            )
         for what, flag in (("normalised", normalised), ("copy", copy)):
             if not isinstance(flag, bool):
                 raise InvalidArgumentError(f"{what} is True or False, not {excerpt(flag)}")
@@ -403,7 +406,16 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self.normalised = normalised
         self.copy = copy
         low, high = reward_bounds(self.profile, hands, "score")
-        self._reward_scale = 1.0 if reward == "score" else float(max(-low, high, 1))
+        self._reward_scale = 1.0 if reward != "normalised" else float(max(-low, high, 1))
+        # Each seat's reward from every seat's score change: its own, less under
+        # "margin" the mean of the other side's (the other seats where each plays alone).
+        weights = np.eye(players)
+        if reward == "margin":
+            for seat in range(players):
+                side = self.profile.side_of(seat)
+                others = [p for p in range(players) if p not in side]
+                weights[seat, others] -= 1.0 / len(others)
+        self._weights = weights.T
         self._scale: np.ndarray | None = None
         single = _observation_box(self.profile, normalised, games.observation_size)
         if normalised:
@@ -515,7 +527,7 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         whose learner's episode goes on, else (``ended``) to the next episode's first
         reward; an episode ending now puts its return in ``finals`` and joins ``ended``."""
         games = self.games
-        step = games.rewards[self._rows, self.seats].astype(np.float64)
+        step = (games.rewards.astype(np.float64) @ self._weights)[self._rows, self.seats]
         live = ~ended
         rewards[live] += step[live]
         self._carry[ended] += step[ended]
