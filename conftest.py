@@ -107,6 +107,7 @@ EXTRAS_MODULES = {
     "test_learner_vector",
 }
 EXTRAS_TESTS = {
+    "test_examples.py::test_the_ppo_example_trains_and_plays_in_smoke_mode",
     "test_external_engines.py::test_an_engine_takes_a_seat_at_a_web_table",
 }
 #: Test modules and tests that take long: whole games by the thousand, search bots,
@@ -116,6 +117,10 @@ SLOW_MODULES = {
     "test_web_load", "test_svg_browser", "test_site_browser",
 }  # fmt: skip
 SLOW_TESTS = {
+    # Stable-Baselines3 and PyTorch: the sb3 extra, installed where the slow tests run.
+    "test_learner_vector.py::test_stable_baselines3_trains_on_it_with_masks_and_self_play",
+    "test_learner_vector.py::test_stable_baselines3_check_env_passes_the_one_seat_environment",
+    "test_examples.py::test_the_ppo_example_trains_and_plays_in_smoke_mode",
     "test_classic.py::test_consistency_checker",
     "test_classic_melds.py::test_everything_doubled",
     "test_cli_errors.py::test_bad_input_is_explained_with_status_2",
