@@ -9,7 +9,7 @@ states positionally and share every part that did not change.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final, Literal, TypeVar, overload
 
 import attrs
@@ -139,6 +139,7 @@ class HandResult:
 T = TypeVar("T", bound="GameState")
 F = TypeVar("F", bound="FrozenValue")
 _D = TypeVar("_D")
+_E = TypeVar("_E")
 
 
 # A value class is written out by hand, not made by attrs: compiled (the mypyc build),
@@ -535,6 +536,20 @@ def _max_hands_option(instance: Any, attribute: Any, value: Any) -> None:
         )
 
 
+def _rules_entry(profile: Profile, table: Mapping[type, _E]) -> _E | None:
+    """The entry of ``table`` for the rules ``profile`` is built on: that of its own
+    class, else of its nearest base class in ``table``; None where there is none.
+
+    Code kept by rules family outside the profiles (tensor layouts, action spaces, the
+    determinizer's reading of a view) is looked up so: a profile built on existing
+    rules (partnership on cutthroat's) takes theirs without an entry of its own.
+    """
+    for k in type(profile).__mro__:
+        if k in table:
+            return table[k]
+    return None
+
+
 @attrs.frozen(slots=True)
 class Profile:
     """A rule profile: options as frozen fields, the phase machine as methods.
@@ -557,6 +572,24 @@ class Profile:
     #: Whether the validator plays a hand out past a revoke and scores it with
     #: :meth:`revoke_scores` (the profile's rules page, "Revoke", says how).
     revokes_played_out: "ClassVar[bool]" = False
+    #: Whether a wrong claim (a knock short of the target) loses the game at once
+    #: (classic rules, Claiming); False where it retires the claimant (three-handed
+    #: rules, Game) or where nobody claims.
+    wrong_claim_loses: "ClassVar[bool]" = False
+    #: Whether each seat's meld is laid on the table for all to see, the whole of it in
+    #: the meld phase (cutthroat, partnership and three-handed rules, Meld); False where
+    #: melds are announced one by one after a trick won (classic rules, Announcements).
+    #: A view then lists each seat's meld under ``melds``.
+    melds_shown: "ClassVar[bool]" = False
+    #: The keys of a view's public facts (:attr:`View.public`) that the cards hidden
+    #: from the viewer decide (a meld shown is its hand's whole meld, an overlooked meld
+    #: is counted against a hand): a deal that fits what the viewer saw may differ in
+    #: them (:func:`binocle.determinize` lets them differ).
+    hidden_facts: "ClassVar[frozenset[str]]" = frozenset()
+    #: Whether the turn-up, the last card dealt, stays on show once its hand is over
+    #: (three-handed rules, Deal): the view of the last hand of a game, or of a hand a
+    #: retirement ended, still names it under ``turn_up``.
+    turn_up_stays: "ClassVar[bool]" = False
 
     max_hands: int | None = attrs.field(
         default=None, converter=_max_hands_value, validator=_max_hands_option, kw_only=True
@@ -612,6 +645,59 @@ class Profile:
             f"seat is a whole number 0 to {self.players - 1} in the {self.name} game,"
             f" not {excerpt(seat)}"
         )
+
+    @property
+    def retirement_game(self) -> Profile | None:
+        """The game the players left go on with after a retirement (a wrong claim
+        retires its claimant; three-handed rules, Game: the two others play the
+        classic game with a stock), or None where nobody retires.
+
+        A retirement's game is played inside the state (``state.sub``); its hands
+        count as hands of their own in an episode, and a player who retired leaves
+        dead cards on the trick.
+        """
+        return None
+
+    def stock_game(self, state: GameState) -> GameState | None:
+        """The part of ``state`` that draws from a stock after each trick, whose draws
+        are chance outcomes: ``state`` itself in the classic game, the two-handed game
+        after a three-handed retirement, None where there is no stock."""
+        return None
+
+    def max_decisions_per_hand(self) -> int:
+        """An upper bound on the decisions (not chance outcomes) one hand can take: the
+        length of a hand's part of the perfect-recall tensor
+        (:func:`binocle.encoding.max_decisions_per_hand`).
+
+        Raises :class:`~binocle.errors.InvalidArgumentError` where the profile gives
+        no bound.
+        """
+        raise InvalidArgumentError(f"no episode bounds are defined for the {self.name} profile")
+
+    def hand_bounds(self) -> tuple[int, int, int]:
+        """Per hand: the lowest and highest change of one seat's score, and the highest
+        change of two seats' scores added together (what
+        :func:`binocle.encoding.utility_bounds` builds on).
+
+        Raises :class:`~binocle.errors.InvalidArgumentError` where the profile gives
+        no bounds.
+        """
+        raise InvalidArgumentError(f"no episode bounds are defined for the {self.name} profile")
+
+    def highest_before_last_hand(self, gained: int) -> int:
+        """A bound on one seat's score before the last hand of an episode begun at a
+        new game, when two seats' scores gained at most ``gained`` together in the
+        hands before it (:func:`binocle.encoding.utility_bounds`).
+
+        Below the target, unless two seats stand at the target together and play on
+        (classic and three-handed rules, End of a hand: both reached it, their targets
+        raised): then one of them holds at most what the two gained less the other's
+        target.
+        """
+        target: int = getattr(self, "target", 0)
+        below = target - 1
+        both = gained - target
+        return max(below, both) if both >= target else below
 
     def options(self) -> dict[str, Any]:
         """Every option of this profile with its value."""

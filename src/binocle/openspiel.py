@@ -712,7 +712,7 @@ def _replay(new: BinocleState, moves: Any, rng: random.Random) -> None:
 
 
 def _stock(state: GameState) -> tuple[Any, ...]:
-    part: Any = state if state.profile.name == "classic" else getattr(state, "sub", None)
+    part: Any = state.profile.stock_game(state)
     return () if part is None or part.phase is Phase.OVER else tuple(part.stock)
 
 

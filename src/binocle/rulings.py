@@ -205,8 +205,8 @@ def _profile(profile: Any, two_handed: object = False) -> Profile:
         return p
     if two_handed is not True:
         raise InvalidArgumentError(f"two_handed is True or False, not {excerpt(two_handed)}")
-    classic = getattr(p, "classic", None)
-    if p.name != "three-handed" or not isinstance(classic, Profile):
+    classic = p.retirement_game
+    if classic is None:
         raise InvalidArgumentError(
             f"two_handed=True asks for the two-handed game after a three-handed retirement;"
             f" the {p.name} game has none"
@@ -229,7 +229,7 @@ def _dead(p: Profile, played: tuple[Card, ...], dead: object) -> frozenset[int]:
                 f" not {excerpt(i)}"
             )
         found.add(i)
-    if found and p.name != "three-handed":
+    if found and p.retirement_game is None:
         raise InvalidArgumentError(
             f"the {p.name} game has no dead cards (only a three-handed player who retires"
             " after a wrong claim leaves one on the trick)"

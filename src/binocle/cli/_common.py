@@ -19,6 +19,7 @@ from binocle.profiles import profile_names
 
 __all__ = [
     "COLOR_CHOICES",
+    "DEFAULT_PROFILE",
     "DealsUnavailable",
     "HelpFormatter",
     "Painter",
@@ -66,6 +67,10 @@ class HelpFormatter(argparse.HelpFormatter):
         return f"{text} (default: %(default)s)"
 
 
+#: The profile of ``--profile`` left out.
+DEFAULT_PROFILE = "cutthroat"
+
+
 def add_command(sub: Subparsers[argparse.ArgumentParser], name: str, summary: str) -> Any:
     """A new command's parser: ``summary`` is its one line in ``binocle --help`` and the
     description of its own ``--help``, which states every default."""
@@ -83,7 +88,7 @@ def add_profile_option(parser: argparse.ArgumentParser) -> None:
     names = ", ".join(profile_names())
     parser.add_argument(
         "--profile",
-        default="cutthroat",
+        default=DEFAULT_PROFILE,
         metavar="P",
         help=f"the rule profile: {names}, options in parentheses, e.g. 'cutthroat(min_bid=300)'",
     )

@@ -19,6 +19,7 @@ from binocle.actions import Action, Kind, claim
 from binocle.bots import BaselineBot, Bot, bot_label, knocker, resolve_bot
 from binocle.cards import Card, Rank, Suit
 from binocle.cli._common import (
+    DEFAULT_PROFILE,
     Painter,
     Subparsers,
     add_color_option,
@@ -276,7 +277,7 @@ def _sure(view: View) -> bool:
     if figures is None or figures[0] >= figures[1]:
         return True
     total, target = figures
-    loses = " and loses the game" if view.profile.name == "classic" else ""
+    loses = " and loses the game" if view.profile.wrong_claim_loses else ""
     try:
         text = input(
             f"you have {total} of {target}: a knock now is wrong{loses}."
@@ -561,7 +562,8 @@ def _start(args: argparse.Namespace) -> tuple[GameState, int, str] | str:
     except _Unloadable as exc:
         return str(exc)
     asked = get_profile(args.profile)
-    if args.profile != "cutthroat" and asked.spec() != state.profile.spec():
+    # --profile left at its default does not ask for a profile: the file's is played.
+    if args.profile != DEFAULT_PROFILE and asked.spec() != state.profile.spec():
         return (
             f"{args.load} holds a game of {state.profile.spec()}, not of --profile {args.profile}"
         )

@@ -88,7 +88,6 @@ from binocle.determinize._proposal import _Model
 from binocle.errors import BinocleError, InvalidArgumentError
 from binocle.game import apply, observe, start
 from binocle.notation import set_sampler
-from binocle.profiles._cutthroat_rules import CutthroatRules
 
 __all__ = ["Determinizer", "determinize"]
 
@@ -117,26 +116,13 @@ CURRENT_MISSES = 200
 #: The fields of a view that its history and its seat's cards fix, whatever the others
 #: hold: a proposal that replays and misses one of them shows the view is impossible.
 _FIXED = ("seat", "dealer", "hand", "history", "deck")
-#: Public facts that the hidden cards decide, by profile (a meld shown is a hand's whole
-#: meld, an overlooked meld is claimed against a hand): a proposal may miss them and the
-#: next fit.
-_HIDDEN_PUBLIC: dict[str, frozenset[str]] = {
-    "cutthroat": frozenset({"melds"}),
-    "three-handed": frozenset(
-        {
-            "announced", "claim_totals", "melds", "overlooked", "recorded", "scored",
-            "taken", "tricks", "two_handed", "payers",
-        }
-    ),
-}  # fmt: skip
 
 
 def _hidden_public(profile: Profile) -> frozenset[str]:
-    """The public facts the hidden cards decide: a profile built on the cutthroat rules
-    has cutthroat's (the melds shown)."""
-    if isinstance(profile, CutthroatRules):
-        return _HIDDEN_PUBLIC["cutthroat"]
-    return _HIDDEN_PUBLIC.get(profile.name, frozenset())
+    """Public facts that the hidden cards decide (a meld shown is a hand's whole meld, an
+    overlooked meld is claimed against a hand): a proposal may miss them and the next fit
+    (:attr:`~binocle.core.Profile.hidden_facts`)."""
+    return profile.hidden_facts
 
 
 #: The public facts of the hand a retirement ended that change in the two-handed game.
@@ -316,7 +302,7 @@ class Determinizer:
         #: determinizer of its own (None outside it).
         self.two_handed: _TwoHanded | None = None
         if (
-            view.profile.name == "three-handed"
+            view.profile.retirement_game is not None
             and view.get("two_handed") is not None
             and view.get("pair") is not None
         ):

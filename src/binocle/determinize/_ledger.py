@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from binocle.actions import Action, Kind
 from binocle.cards import CARDS, Card
-from binocle.core import GameState, View
+from binocle.core import GameState, View, _rules_entry
 from binocle.errors import InvalidArgumentError, excerpt
+from binocle.profiles._classic_rules import ClassicRules
 from binocle.profiles._cutthroat_rules import CutthroatRules
+from binocle.profiles._three_handed_rules import ThreeHandedRules
 from binocle.rules.tricks import Obligation, _allowed_cards
 
 _CACHE: dict[tuple[Card, tuple[int, ...], int | None, Obligation], frozenset[int]] = {}
@@ -77,7 +79,7 @@ class _Ledger:
         # of the hand in progress and saw none of its deal.
         seen = current and not spectator
         known: tuple[Card | None, ...] = view.deck if seen else (None,) * size
-        if final and p.name == "three-handed":
+        if final and p.turn_up_stays:
             up = view.get("turn_up")
             if isinstance(up, int) and 0 <= up < 32:
                 known = (*known[:-1], CARDS[up])  # the turn-up, dealt last
@@ -116,15 +118,10 @@ class _Ledger:
             for q in positions.get(seat, ()):
                 self._acquire_pos(seat, q)
         self.positions = positions
-        name = p.name
-        if isinstance(p, CutthroatRules):  # cutthroat, and the profiles built on its rules
-            self._cutthroat(p, s, positions, view)
-        elif name == "classic":
-            self._classic(p, s, positions)
-        elif name == "three-handed":
-            self._three_handed(p, s, positions, view)
-        else:  # pragma: no cover - every registered profile is handled above
-            raise InvalidArgumentError(f"determinize does not know the profile {excerpt(name)}")
+        fill = _rules_entry(p, _FILLS)
+        if fill is None:  # pragma: no cover - every registered profile has its rules' entry
+            raise InvalidArgumentError(f"determinize does not know the profile {excerpt(p.name)}")
+        fill(self, p, s, positions, view)
 
     # -- the ledger -------------------------------------------------------------------
 
@@ -328,7 +325,9 @@ class _Ledger:
                 if seat != self.observer and seat < len(melds) and melds[seat] is not None:
                     self.meld_targets[seat] = melds[seat]
 
-    def _classic(self, p: Any, s: GameState, positions: dict[int | str, list[int]]) -> None:
+    def _classic(
+        self, p: Any, s: GameState, positions: dict[int | str, list[int]], view: View
+    ) -> None:
         size = self.size
         up: tuple[str, Any] | None = ("pos", 24)
         dix_rank = 7 if size == 64 else 5
@@ -397,3 +396,13 @@ class _Ledger:
             self._acquire_pos(seat, up[1])
         else:
             self.kh[seat][up[1]] += 1
+
+
+#: How the cards a view fixes are read into the ledger, by the rules class a profile is
+#: built on (a profile takes its nearest base's): a profile on existing rules needs no
+#: entry of its own; new rules add theirs.
+_FILLS: dict[type, Callable[[_Ledger, Any, GameState, dict[int | str, list[int]], View], None]] = {
+    CutthroatRules: _Ledger._cutthroat,
+    ClassicRules: _Ledger._classic,
+    ThreeHandedRules: _Ledger._three_handed,
+}

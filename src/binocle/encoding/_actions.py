@@ -10,10 +10,12 @@ import attrs
 from binocle import actions as A
 from binocle.actions import Action, Kind, parse_action_text
 from binocle.cards import CARDS, Card
-from binocle.core import GameState, Phase, Profile, View
+from binocle.core import GameState, Phase, Profile, View, _rules_entry
 from binocle.encoding._common import _check_state, _profile_of, kinds
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
 from binocle.notation import sample_view
+from binocle.profiles._classic_rules import ClassicRules
+from binocle.profiles._three_handed_rules import ThreeHandedRules
 from binocle.rules.classic_melds import KINDS, MeldTable
 
 _FOUR_NAMES: Final = ((0, "aces"), (2, "kings"), (3, "queens"), (4, "jacks"))
@@ -248,6 +250,25 @@ class ActionSpace:
         return found
 
 
+#: The rules whose melds are announcements of cards from hand and table (classic,
+#: three-handed), by rules class (a profile takes its nearest base's): the actions
+#: that come first in their action space, with their labels.  The plays from hand and
+#: from the table and the announcements (a combination and how its cards are split
+#: between hand and table) follow.  A profile that lists its actions
+#: (``fixed_actions``, those on the cutthroat rules) needs no entry.
+_ANNOUNCING: Final[dict[type, tuple[tuple[str, Action], ...]]] = {
+    ClassicRules: (("pass", A.PASS), ("dix", A.DIX), ("claim", A.CLAIM)),
+    ThreeHandedRules: (
+        ("pass", A.PASS),
+        ("dix", A.DIX),
+        ("dix 2", Action(Kind.DIX, number=2)),
+        ("meld", A.MELD),
+        ("claim", A.CLAIM),
+        ("claim overlooked", A.CLAIM_OVERLOOKED),
+    ),
+}
+
+
 def _build_space(profile: Profile) -> ActionSpace:
     cards = kinds(profile.pack_size)
     labels: list[str] = []
@@ -261,21 +282,15 @@ def _build_space(profile: Profile) -> ActionSpace:
         labels.append(label)
 
     table_play = melds = -1
-    name = profile.name
     fixed_actions = getattr(profile, "fixed_actions", None)
+    leading = _rules_entry(profile, _ANNOUNCING)
     if fixed_actions is not None:
         # A profile that lists its actions (those built on the cutthroat rules): one id each.
         for action in fixed_actions():
             add(str(action), action)
-    elif name in ("classic", "three-handed"):
-        add("pass", A.PASS)
-        add("dix", A.DIX)
-        if name == "three-handed":
-            add("dix 2", Action(Kind.DIX, number=2))
-            add("meld", A.MELD)
-        add("claim", A.CLAIM)
-        if name == "three-handed":
-            add("claim overlooked", A.CLAIM_OVERLOOKED)
+    elif leading is not None:
+        for label, action in leading:
+            add(label, action)
         for c in cards:
             add(f"play {c}", A.PLAY[c])
         table_play = len(labels)
@@ -284,7 +299,7 @@ def _build_space(profile: Profile) -> ActionSpace:
             add(f"play {c} table/2")
         melds = len(labels)
     else:
-        raise InvalidArgumentError(f"no action space is defined for the {name} profile")
+        raise InvalidArgumentError(f"no action space is defined for the {profile.name} profile")
     combo_base: dict[tuple[str, tuple[int, ...]], int] = {}
     if melds >= 0:
         for kind, combo in _COMBOS:

@@ -2,33 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from binocle.encoding._common import _check_hands, _profile_of
-from binocle.errors import InvalidArgumentError
 
-#: The trick points of a hand played to its last trick (common rules, Card points).
-_TRICK_POINTS: Final = 250
-
-#: The highest cutthroat meld of 15 cards (the bidder's after his discards): spades
-#: trump, a double run, A♥ A♦ A♣ and J♦ J♦ (1500 + double pinochle 300 + Aces
-#: around 100).  Found exactly by ``tools/meld_bounds.py``.
-_CUTTHROAT_MELD: Final = 1900
-#: The highest cutthroat meld of two 15-card hands together (one pack, one trump), also
-#: exact (``tools/meld_bounds.py``).
-_CUTTHROAT_PAIR: Final = 2320
-
-#: Upper bounds on announced meld (dix included) from ``tools/meld_bounds.py``, by
-#: (pack, grand_binocle): one classic seat in one hand, and the two seats together.
-_CLASSIC_SEAT: Final = {(48, False): 1010, (48, True): 1070, (64, False): 1390, (64, True): 1490}
-_CLASSIC_PAIR: Final = {(48, False): 1270, (48, True): 1310, (64, False): 1470, (64, True): 1550}
-#: The same for three-handed Binocle, by grand_binocle: one seat's meld ("plenty of
-#: time", 16 cards; reached: a double sequence and six Aces make 680), and the three
-#: seats' melds together (what a seat can add by claiming the others' overlooked meld).
-_THREE_SEAT: Final = {False: 680, True: 770}
-_THREE_ALL: Final = {False: 1460, True: 1580}
-#: The most dix one seat shows in a three-handed hand: both Nines of trumps.
-_THREE_DIX: Final = 20
+# The meld figures the profiles' bounds are made of, found by ``tools/meld_bounds.py``
+# (whose test reads them here).
+from binocle.profiles._classic_rules import _CLASSIC_PAIR as _CLASSIC_PAIR
+from binocle.profiles._classic_rules import _CLASSIC_SEAT as _CLASSIC_SEAT
+from binocle.profiles._cutthroat_rules import _CUTTHROAT_MELD as _CUTTHROAT_MELD
+from binocle.profiles._cutthroat_rules import _CUTTHROAT_PAIR as _CUTTHROAT_PAIR
+from binocle.profiles._three_handed_rules import _THREE_ALL as _THREE_ALL
+from binocle.profiles._three_handed_rules import _THREE_SEAT as _THREE_SEAT
 
 
 def max_decisions_per_hand(profile: Any) -> int:
@@ -40,47 +25,17 @@ def max_decisions_per_hand(profile: Any) -> int:
     announcements (each lays down a fresh card) and the end of his melds; 48
     cards; two wrong claims; two answers per seat to an overlooked meld.  (After
     a retirement each classic hand of the two left counts as a hand of its own.)
+    The profile gives it: :meth:`binocle.core.Profile.max_decisions_per_hand`.
     """
-    p = _profile_of(profile)
-    own = getattr(p, "max_decisions_per_hand", None)
-    if own is not None:  # a profile that gives its own bound
-        return int(own())
-    if p.name == "cutthroat":
-        bids = (p.max_bid - p.min_bid) // 10 + 1  # type: ignore[attr-defined]
-        return int(bids) + 2 + 3 + 1 + 3 + 45
-    if p.name == "classic":
-        return p.pack_size + (p.pack_size - 24) // 2
-    if p.name == "three-handed":
-        return 3 + 3 * 17 + 48 + 2 + 6
-    raise InvalidArgumentError(f"no episode bounds are defined for the {p.name} profile")
+    return _profile_of(profile).max_decisions_per_hand()
 
 
 def hand_bounds(profile: Any) -> tuple[int, int, int]:
     """Per hand: the lowest and highest change of one seat's score, and the highest
-    change of two seats' scores added together (what :func:`utility_bounds` builds on).
+    change of two seats' scores added together (what :func:`utility_bounds` builds on),
+    as the profile gives them (:meth:`binocle.core.Profile.hand_bounds`).
     """
-    p: Any = _profile_of(profile)
-    own = getattr(p, "hand_bounds", None)
-    if own is not None:  # a profile that gives its own bounds
-        low, high, pair = own()
-        return int(low), int(high), int(pair)
-    if p.name == "cutthroat":
-        low = -(p.max_bid if p.single_set else 2 * p.max_bid)
-        high = _CUTTHROAT_MELD + _TRICK_POINTS
-        return low, high, _CUTTHROAT_PAIR + _TRICK_POINTS
-    if p.name == "classic":
-        key = (p.pack_size, p.grand_binocle)
-        return 0, _CLASSIC_SEAT[key] + _TRICK_POINTS, _CLASSIC_PAIR[key] + _TRICK_POINTS
-    if p.name == "three-handed":
-        g = p.grand_binocle
-        # After a retirement the two left play classic hands (48 cards).
-        classic_seat = _CLASSIC_SEAT[48, g] + _TRICK_POINTS
-        classic_pair = _CLASSIC_PAIR[48, g] + _TRICK_POINTS
-        meld = _THREE_ALL[g] if p.claim_overlooked else _THREE_SEAT[g]
-        seat = meld + _THREE_DIX + _TRICK_POINTS
-        pair = _THREE_ALL[g] + _THREE_DIX + _TRICK_POINTS
-        return 0, max(seat, classic_seat), max(pair, classic_pair)
-    raise InvalidArgumentError(f"no episode bounds are defined for the {p.name} profile")
+    return _profile_of(profile).hand_bounds()
 
 
 def utility_bounds(profile: Any, hands: int = 1) -> tuple[int, int]:
@@ -126,21 +81,15 @@ def utility_bounds(profile: Any, hands: int = 1) -> tuple[int, int]:
     begins at a new game, as the adapters' do; from a position in progress
     (:meth:`Episode.from_state`) ``hands`` times the bounds of one hand hold.
     """
-    p: Any = _profile_of(profile)
+    p = _profile_of(profile)
     hands = _check_hands(hands)
     low, high, pair = hand_bounds(p)
-    if p.name != "three-handed" and p.max_hands is not None:
+    # max_hands counts the game's hands; after a retirement each hand of the game the
+    # others go on with counts as a hand of its own, beyond that count.
+    if p.retirement_game is None and p.max_hands is not None:
         hands = min(hands, p.max_hands)
     if hands == 1:
         return low, high
     before = (hands - 1) * high
-    if p.name == "cutthroat":
-        # Scores move in tens; a tie of two non-bidders at the target shares the pair's gains.
-        below = (p.target - 1) // 10 * 10
-        tie = (hands - 1) * pair // 2 // 10 * 10
-        cap = max(below, tie) if tie >= p.target else below
-    else:
-        below = p.target - 1
-        both = (hands - 1) * pair - p.target
-        cap = max(below, both) if both >= p.target else below
+    cap = p.highest_before_last_hand((hands - 1) * pair)
     return low * hands, high + min(before, cap)

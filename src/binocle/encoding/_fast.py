@@ -34,6 +34,9 @@ from binocle.encoding._tensors import (
 )
 from binocle.errors import IllegalActionError, RuleCode
 from binocle.profiles import ClassicState, CutthroatState, ThreeHandedState
+from binocle.profiles.classic import Classic
+from binocle.profiles.cutthroat import Cutthroat
+from binocle.profiles.three_handed import ThreeHanded
 from binocle.rules.classic_melds import MeldTable
 
 # By the member's identity: an enum member's own hash is a Python function.
@@ -45,6 +48,18 @@ _PLAY: Final = Kind.PLAY
 _DEAL_KIND: Final = Kind.DEAL
 _MELD_KIND: Final = Kind.MELD
 _MEMO_SIZE: Final = 4_096
+_CUTTHROAT: Final = 1
+_CLASSIC: Final = 2
+_THREE_HANDED: Final = 3
+#: The profiles whose tensor is written from the state's own fields, by the profile's
+#: class, with the writer that does it (:meth:`FastEncoder.observe`): a profile not
+#: here (partnership, a profile of one's own) has its tensor read from its view, the
+#: same tensor, slower.  A state writer is written for the fields of one state class.
+_STATE_WRITERS: Final[dict[type, int]] = {
+    Cutthroat: _CUTTHROAT,
+    Classic: _CLASSIC,
+    ThreeHanded: _THREE_HANDED,
+}
 #: The id that leaves a game where it is in a step of many games (its seat waits).
 WAIT: Final = -1
 
@@ -62,7 +77,8 @@ class FastEncoder:
 
     def __init__(self, profile: Profile, full: bool = False) -> None:
         self.profile = profile
-        self.name: str = profile.name
+        # Which of the state writers below serves the profile (0: none, the view's).
+        self.family: int = _STATE_WRITERS.get(type(profile), 0)
         self.players: int = profile.players
         self.full = full
         layout = _layout_cached(profile, full)
@@ -344,13 +360,13 @@ class FastEncoder:
         them), except where the tensor is read from the view: the return value
         says so (True: the whole tensor was written).
         """
-        name = self.name
+        family = self.family
         full = self.full
         phase = state.phase
         if phase is _DEAL or phase is _OVER:  # between hands and at the end: rare
             self._from_view(state, seat, at, values)
             return True
-        if name == "cutthroat" and isinstance(state, CutthroatState):
+        if family == _CUTTHROAT and isinstance(state, CutthroatState):
             self._common(state, seat, ones, at, values)
             if full:
                 self._played(state, ones)
@@ -363,7 +379,7 @@ class FastEncoder:
                     ones.append(gone[c])
             self._cutthroat(state, seat, ones, at, values)
             return False
-        if name == "classic" and isinstance(state, ClassicState):
+        if family == _CLASSIC and isinstance(state, ClassicState):
             self._common(state, seat, ones, at, values)
             if full:
                 self._played(state, ones)
@@ -371,7 +387,7 @@ class FastEncoder:
                 self._piles(state.piles, state.trick, ones)
             self._classic(state, seat, ones, at, values)
             return False
-        if name == "three-handed" and isinstance(state, ThreeHandedState) and state.sub is None:
+        if family == _THREE_HANDED and isinstance(state, ThreeHandedState) and state.sub is None:
             self._common(state, seat, ones, at, values)
             if full:
                 self._played(state, ones)

@@ -28,7 +28,6 @@ from binocle.encoding._tensors import (
     information_state_tensor,
 )
 from binocle.errors import InvalidArgumentError, excerpt
-from binocle.profiles._cutthroat_rules import CutthroatRules
 
 #: The kinds of tensor :func:`tensor_layout` describes.
 _KINDS: Final = ("information_state", "observation", "perfect_recall")
@@ -40,8 +39,8 @@ def _id_bits(profile: Profile) -> int:
 
 
 def _shows_melds(profile: Profile) -> bool:
-    """Melds laid down for all to see: three-handed, and the cutthroat rules' profiles."""
-    return profile.name == "three-handed" or isinstance(profile, CutthroatRules)
+    """Melds laid down for all to see (:attr:`~binocle.core.Profile.melds_shown`)."""
+    return profile.melds_shown
 
 
 def _hand_parts(profile: Profile, k: int) -> list[tuple[str, tuple[int, ...]]]:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 import attrs
 
 from binocle.cards import CARDS, Card
-from binocle.core import MeldResult, Phase, Profile, View
+from binocle.core import MeldResult, Phase, Profile, View, _rules_entry
 from binocle.encoding._common import _check_view, _kind_index, kinds
 from binocle.errors import InvalidArgumentError
+from binocle.profiles._classic_rules import ClassicRules
 from binocle.profiles._cutthroat_rules import CutthroatRules
+from binocle.profiles._three_handed_rules import ThreeHandedRules
 from binocle.profiles.three_handed import Overlooked
 from binocle.rules.classic_melds import KINDS
 
@@ -71,58 +73,75 @@ def _layout(profile: Profile, full: bool) -> TensorLayout:
         ("scores", (p,)),
     ]
     parts.append(("played", (p, n)) if full else ("gone", (n,)))
-    name = profile.name
-    if isinstance(profile, CutthroatRules):  # cutthroat and the profiles on its rules
-        bids = (profile.max_bid - profile.min_bid) // 10 + 1
-        if full:
-            parts.append(("bids", (bids, p)))
-        parts += [
-            ("passed", (p,)),
-            ("bidder", (p,)),
-            ("bid", (1,)),
-            ("widow", (n,)),
-            ("discards", (n,)),
-            ("discard_count", (1,)),
-            ("meld_points", (p,)),
-        ]
-        if "passing" in profile.options():
-            # The cards passed between partners: those this seat knows, and how many.
-            parts += [("given", (n,)), ("given_count", (1,))]
-        if full:
-            parts.append(("melds", (p, n)))
-    elif name == "classic":
-        parts += [
-            ("turn_up", (n,)),
-            ("stock_size", (1,)),
-            ("concealed", (n,)),
-            ("tables", (p, n)),
-            ("meld_points", (p,)),
-            ("taken", (p,)),
-            ("dixes", (1,)),
-            ("targets", (p,)),
-        ]
-        if full:
-            parts.append(("table_melds", (p, len(_COMBO_KINDS), 2)))
-    elif name == "three-handed":
-        parts += [
-            ("turn_up", (n,)),
-            ("exchanged", (1,)),
-            ("dix_shown", (p,)),
-            ("announced", (p,)),
-            ("scored", (p,)),
-            ("recorded", (p,)),
-            ("taken", (p,)),
-            ("targets", (p,)),
-            ("retired", (p,)),
-            ("overlooked", (p + 1,)),
-            ("stock_size", (1,)),
-            ("tables", (p, n)),
-        ]
-        if full:
-            parts.append(("melds", (p, n)))
-    else:
-        raise InvalidArgumentError(f"no tensor layout is defined for the {name} profile")
+    extend = _rules_entry(profile, _FAMILIES)
+    if extend is None:
+        raise InvalidArgumentError(f"no tensor layout is defined for the {profile.name} profile")
+    parts += extend[0](profile, full, n, p)
     return TensorLayout(tuple(parts))
+
+
+_Parts = list[tuple[str, tuple[int, ...]]]
+
+
+def _auction_layout(profile: Any, full: bool, n: int, p: int) -> _Parts:
+    """The parts of the profiles on the cutthroat rules: the auction, the widow, the
+    discards, the melds shown (and the cards passed between partners, where passed)."""
+    bids = (profile.max_bid - profile.min_bid) // 10 + 1
+    parts: _Parts = [("bids", (bids, p))] if full else []
+    parts += [
+        ("passed", (p,)),
+        ("bidder", (p,)),
+        ("bid", (1,)),
+        ("widow", (n,)),
+        ("discards", (n,)),
+        ("discard_count", (1,)),
+        ("meld_points", (p,)),
+    ]
+    if "passing" in profile.options():
+        # The cards passed between partners: those this seat knows, and how many.
+        parts += [("given", (n,)), ("given_count", (1,))]
+    if full:
+        parts.append(("melds", (p, n)))
+    return parts
+
+
+def _classic_layout(profile: Any, full: bool, n: int, p: int) -> _Parts:
+    """The parts of the classic rules: the stock, the announcements on the table."""
+    parts: _Parts = [
+        ("turn_up", (n,)),
+        ("stock_size", (1,)),
+        ("concealed", (n,)),
+        ("tables", (p, n)),
+        ("meld_points", (p,)),
+        ("taken", (p,)),
+        ("dixes", (1,)),
+        ("targets", (p,)),
+    ]
+    if full:
+        parts.append(("table_melds", (p, len(_COMBO_KINDS), 2)))
+    return parts
+
+
+def _three_handed_layout(profile: Any, full: bool, n: int, p: int) -> _Parts:
+    """The parts of the three-handed rules: dix, the melds, the claims and retirement,
+    the two-handed game after it."""
+    parts: _Parts = [
+        ("turn_up", (n,)),
+        ("exchanged", (1,)),
+        ("dix_shown", (p,)),
+        ("announced", (p,)),
+        ("scored", (p,)),
+        ("recorded", (p,)),
+        ("taken", (p,)),
+        ("targets", (p,)),
+        ("retired", (p,)),
+        ("overlooked", (p + 1,)),
+        ("stock_size", (1,)),
+        ("tables", (p, n)),
+    ]
+    if full:
+        parts.append(("melds", (p, n)))
+    return parts
 
 
 @functools.lru_cache(maxsize=128)
@@ -207,61 +226,9 @@ def _tensor(view: View, full: bool) -> list[float]:
             w.cards("played", (card,), seat)
     else:
         w.cards("gone", [c for _, c in plays])
-    name = profile.name
-    g = view.get
-    if isinstance(profile, CutthroatRules):
-        calls: tuple[tuple[int, int], ...] = g("calls", ())
-        passed = [0] * profile.players
-        for seat, amount in calls:
-            if amount:
-                if full:
-                    w.one_hot("bids", seat, (amount - profile.min_bid) // 10)
-            else:
-                passed[seat] = 1
-        w.value("passed", passed)
-        w.one_hot("bidder", g("bidder"))
-        w.value("bid", [g("bid") or 0])
-        w.cards("widow", g("widow"))
-        w.cards("discards", g("discards"))
-        w.value("discard_count", [g("discard_count", 0)])
-        if "given" in w.at:
-            given, count = g("given"), g("given_count", 0)
-            w.cards("given", given if isinstance(given, tuple) else None)
-            w.value("given_count", [count if isinstance(count, int) else 0])
-        melds: tuple[MeldResult | None, ...] = g("melds", ())
-        w.value("meld_points", [0 if m is None else m.total for m in melds])
-        if full:
-            for seat, m in enumerate(melds):
-                if m is not None:
-                    w.cards("melds", _meld_cards(m), seat)
-    elif name == "classic":
-        _classic_parts(w, dict(view.public), full)
-    else:
-        turn_up = g("turn_up")
-        w.cards("turn_up", [turn_up] if turn_up is not None else None)
-        w.value("exchanged", [1.0 if g("exchanged") else 0.0])
-        w.value("dix_shown", g("dix_shown", ()))
-        w.value("announced", g("announced", ()))
-        w.value("scored", [1.0 if x else 0.0 for x in g("scored", ())])
-        w.value("recorded", g("recorded", ()))
-        w.value("taken", g("taken", ()))
-        w.value("targets", g("targets", ()))
-        w.one_hot("retired", g("retired"))
-        offer = g("overlooked")
-        if isinstance(offer, Overlooked):
-            # Who overlooked a meld, and its points, while it is offered to the others.
-            w.one_hot("overlooked", offer.seat)
-            start, _ = w.at["overlooked"]
-            w.out[start + profile.players] = float(offer.points)
-        two: dict[str, Any] = dict(g("two_handed", ()) or ())
-        pair = g("pair")
-        if two and pair is not None:
-            w.value("stock_size", [two.get("stock_size", 0)])
-            for i, table in enumerate(two.get("tables", ())):
-                w.cards("tables", table, pair[i])
-        if full:
-            for seat, m in enumerate(g("melds", ())):
-                w.cards("melds", _meld_cards(m), seat)
+    write = _rules_entry(profile, _FAMILIES)
+    if write is not None:
+        write[1](w, view, profile, full)
     return w.out
 
 
@@ -282,6 +249,86 @@ def _classic_parts(w: _Writer, public: dict[str, Any], full: bool) -> None:
             for kind, _, intact in melds:
                 k = _COMBO_KINDS.index(kind)
                 w.out[start + (seat * shape[1] + k) * 2 + (0 if intact else 1)] += 1.0
+
+
+def _auction_write(w: _Writer, view: View, profile: Any, full: bool) -> None:
+    """The parts of :func:`_auction_layout`, from the view."""
+    g = view.get
+    calls: tuple[tuple[int, int], ...] = g("calls", ())
+    passed = [0] * profile.players
+    for seat, amount in calls:
+        if amount:
+            if full:
+                w.one_hot("bids", seat, (amount - profile.min_bid) // 10)
+        else:
+            passed[seat] = 1
+    w.value("passed", passed)
+    w.one_hot("bidder", g("bidder"))
+    w.value("bid", [g("bid") or 0])
+    w.cards("widow", g("widow"))
+    w.cards("discards", g("discards"))
+    w.value("discard_count", [g("discard_count", 0)])
+    if "given" in w.at:
+        given, count = g("given"), g("given_count", 0)
+        w.cards("given", given if isinstance(given, tuple) else None)
+        w.value("given_count", [count if isinstance(count, int) else 0])
+    melds: tuple[MeldResult | None, ...] = g("melds", ())
+    w.value("meld_points", [0 if m is None else m.total for m in melds])
+    if full:
+        for seat, m in enumerate(melds):
+            if m is not None:
+                w.cards("melds", _meld_cards(m), seat)
+
+
+def _classic_write(w: _Writer, view: View, profile: Any, full: bool) -> None:
+    """The parts of :func:`_classic_layout`, from the view."""
+    _classic_parts(w, dict(view.public), full)
+
+
+def _three_handed_write(w: _Writer, view: View, profile: Any, full: bool) -> None:
+    """The parts of :func:`_three_handed_layout`, from the view."""
+    g = view.get
+    turn_up = g("turn_up")
+    w.cards("turn_up", [turn_up] if turn_up is not None else None)
+    w.value("exchanged", [1.0 if g("exchanged") else 0.0])
+    w.value("dix_shown", g("dix_shown", ()))
+    w.value("announced", g("announced", ()))
+    w.value("scored", [1.0 if x else 0.0 for x in g("scored", ())])
+    w.value("recorded", g("recorded", ()))
+    w.value("taken", g("taken", ()))
+    w.value("targets", g("targets", ()))
+    w.one_hot("retired", g("retired"))
+    offer = g("overlooked")
+    if isinstance(offer, Overlooked):
+        # Who overlooked a meld, and its points, while it is offered to the others.
+        w.one_hot("overlooked", offer.seat)
+        start, _ = w.at["overlooked"]
+        w.out[start + profile.players] = float(offer.points)
+    two: dict[str, Any] = dict(g("two_handed", ()) or ())
+    pair = g("pair")
+    if two and pair is not None:
+        w.value("stock_size", [two.get("stock_size", 0)])
+        for i, table in enumerate(two.get("tables", ())):
+            w.cards("tables", table, pair[i])
+    if full:
+        for seat, m in enumerate(g("melds", ())):
+            w.cards("melds", _meld_cards(m), seat)
+
+
+#: The parts and the writer of each rules family's tensor, by the rules class a profile
+#: is built on (a profile takes its nearest base's: partnership cutthroat's, its parts
+#: read from its options and view).  New rules add their entry.
+_FAMILIES: dict[
+    type,
+    tuple[
+        Callable[[Any, bool, int, int], _Parts],
+        Callable[[_Writer, View, Any, bool], None],
+    ],
+] = {
+    CutthroatRules: (_auction_layout, _auction_write),
+    ClassicRules: (_classic_layout, _classic_write),
+    ThreeHandedRules: (_three_handed_layout, _three_handed_write),
+}
 
 
 @functools.lru_cache(maxsize=4096)

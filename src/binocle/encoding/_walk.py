@@ -42,10 +42,9 @@ _ANNOUNCE: Final = _PHASE_ANNOUNCE
 
 
 def classic_part(state: GameState) -> Any:
-    """The classic (two-handed, with a stock) state inside ``state``, or None."""
-    if state.profile.name == "classic":
-        return state
-    return getattr(state, "sub", None)
+    """The classic (two-handed, with a stock) state inside ``state``, or None: the part
+    that draws from a stock (:meth:`~binocle.core.Profile.stock_game`)."""
+    return state.profile.stock_game(state)
 
 
 def with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
@@ -497,7 +496,8 @@ class Walk:
             for _ in range(counts[i]):
                 rest.append(cards[i])
         dealt = (*deck, card, *sorted(rest))
-        classic = state.profile.name == "classic"
+        # The stock game is the state itself (classic), or inside it (after a retirement).
+        classic = classic_part(state) is state
         if state.phase is _DEAL:
             # The pack's own cards, in a deck order: dealt without the checks of a
             # deck from elsewhere.

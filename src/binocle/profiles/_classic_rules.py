@@ -62,6 +62,12 @@ from binocle.rules.tricks import (
 _NINE, _SEVEN = 5, 7
 #: After the last trick: the player asked declines (``pass``) or knocks (``claim``).
 _KNOCK_OR_PASS: Final = (A.PASS, A.CLAIM)
+#: The card points of a hand played to its last trick (common rules, Card points).
+_TRICK_POINTS: Final = 250
+#: Upper bounds on announced meld (dix included) from ``tools/meld_bounds.py``, by
+#: (pack, grand_binocle): one seat in one hand, and the two seats together.
+_CLASSIC_SEAT: Final = {(48, False): 1010, (48, True): 1070, (64, False): 1390, (64, True): 1490}
+_CLASSIC_PAIR: Final = {(48, False): 1270, (48, True): 1310, (64, False): 1470, (64, True): 1550}
 
 
 @mypyc_attr(native_class=False)
@@ -69,6 +75,9 @@ class ClassicRules(Profile):
     """The reading half of the classic profile (its options are the profile's)."""
 
     __slots__ = ()
+
+    # A wrong claim loses the game at once (classic rules, Claiming).
+    wrong_claim_loses = True
 
     target: int
     grand_binocle: bool
@@ -86,6 +95,22 @@ class ClassicRules(Profile):
     def stock_phase(self, s: ClassicState) -> bool:
         """Whether the stock lasts (free play, announcements)."""
         return bool(s.stock) or s.turn_up is not None
+
+    def stock_game(self, state: GameState) -> GameState | None:
+        """The classic game itself draws from its stock."""
+        return state
+
+    def max_decisions_per_hand(self) -> int:
+        """Every card played, and one announcement (or pass) per draw."""
+        return self.pack_size + (self.pack_size - 24) // 2
+
+    def hand_bounds(self) -> tuple[int, int, int]:
+        """From 0 (no seat loses points) to 250 trick points plus a bound on what the
+        announcements and dix can score (1010; 1070 with ``grand_binocle``; 1390 and
+        1490 with the 64-card pack); two seats: 1270, 1310, 1470 and 1550 with the
+        trick points.  The lowest is exact; the highest a bound, not reached."""
+        key = (self.pack_size, self.grand_binocle)
+        return 0, _CLASSIC_SEAT[key] + _TRICK_POINTS, _CLASSIC_PAIR[key] + _TRICK_POINTS
 
     # -- legal actions -----------------------------------------------------------
 

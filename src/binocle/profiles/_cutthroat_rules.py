@@ -84,6 +84,15 @@ _NO_MELD: Final = MeldResult(0, ())
 #: Card counts before counting a hand: 0, but 2 for the Eights and Sevens, which are
 #: not in the pack, so that one of them, like a third copy of a card, counts past 2.
 _COUNT_START: Final = [2 if c & 7 >= 6 else 0 for c in range(32)]
+#: The card points of a hand played to its last trick (common rules, Card points).
+_TRICK_POINTS: Final = 250
+#: The highest cutthroat meld of 15 cards (the bidder's after his discards): spades
+#: trump, a double run, A♥ A♦ A♣ and J♦ J♦ (1500 + double pinochle 300 + Aces
+#: around 100).  Found exactly by ``tools/meld_bounds.py``.
+_CUTTHROAT_MELD: Final = 1900
+#: The highest cutthroat meld of two 15-card hands together (one pack, one trump), also
+#: exact (``tools/meld_bounds.py``).
+_CUTTHROAT_PAIR: Final = 2320
 
 
 @mypyc_attr(native_class=False)
@@ -91,6 +100,11 @@ class CutthroatRules(Profile):
     """The reading half of the cutthroat profile (its options are the profile's)."""
 
     __slots__ = ()
+
+    # Each seat's whole meld is laid down in the meld phase (cutthroat rules, Meld); what
+    # it scores depends on the cards a viewer does not see.
+    melds_shown = True
+    hidden_facts = frozenset({"melds"})
 
     min_bid: int
     max_bid: int
@@ -126,6 +140,28 @@ class CutthroatRules(Profile):
             A.CONCEDE,
             *(A.PLAY[c] for c in cards),
         )
+
+    def max_decisions_per_hand(self) -> int:
+        """Every bid level once, two passes, three discards, trump, three melds and 45
+        cards."""
+        bids = (self.max_bid - self.min_bid) // 10 + 1
+        return bids + 2 + 3 + 1 + 3 + 45
+
+    def hand_bounds(self) -> tuple[int, int, int]:
+        """The lowest: a bidder set, minus twice ``max_bid`` (once with
+        ``single_set``; cutthroat rules, Scoring a hand).  The highest: the highest
+        meld of 15 cards (1900) with every trick (250); two seats: two hands' highest
+        meld together (2320) and every trick.  All exact."""
+        low = -(self.max_bid if self.single_set else 2 * self.max_bid)
+        high = _CUTTHROAT_MELD + _TRICK_POINTS
+        return low, high, _CUTTHROAT_PAIR + _TRICK_POINTS
+
+    def highest_before_last_hand(self, gained: int) -> int:
+        """Below the target, unless two non-bidders tie at the target (cutthroat rules,
+        Winning: they play on), sharing what the two gained; scores move in tens."""
+        below = (self.target - 1) // 10 * 10
+        tie = gained // 2 // 10 * 10
+        return max(below, tie) if tie >= self.target else below
 
     # -- legal actions -----------------------------------------------------------
 

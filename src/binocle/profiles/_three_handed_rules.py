@@ -56,6 +56,16 @@ _NINE: Final = 5
 _RULE: Final = Obligation.FOLLOW_WIN_TRUMP_UNDERTRUMP
 _DIX2: Final = A.DIX2
 _OFFER_ACTIONS: Final = (A.CLAIM_OVERLOOKED, A.PASS)
+#: The card points of a hand played to its last trick (common rules, Card points).
+_TRICK_POINTS: Final = 250
+#: Bounds on meld from ``tools/meld_bounds.py``, by grand_binocle: one seat's meld
+#: ("plenty of time", 16 cards; reached: a double sequence and six Aces make 680), and
+#: the three seats' melds together (what a seat can add by claiming the others'
+#: overlooked meld).
+_THREE_SEAT: Final = {False: 680, True: 770}
+_THREE_ALL: Final = {False: 1460, True: 1580}
+#: The most dix one seat shows in a hand: both Nines of trumps.
+_THREE_DIX: Final = 20
 _KNOCK_OR_PASS: Final = (A.PASS, A.CLAIM)
 
 
@@ -69,6 +79,19 @@ class ThreeHandedRules(Profile):
 
     __slots__ = ()
 
+    # Each seat's meld is laid on the table (three-handed rules, Meld); the turn-up, dealt
+    # last, stays on show (Deal).  What the hidden cards decide: the melds and what they
+    # score, the overlooked meld, the cards won, and the two-handed game after a
+    # retirement.
+    melds_shown = True
+    turn_up_stays = True
+    hidden_facts = frozenset(
+        {
+            "announced", "claim_totals", "melds", "overlooked", "recorded", "scored",
+            "taken", "tricks", "two_handed", "payers",
+        }
+    )  # fmt: skip
+
     target: int
     claim_overlooked: bool
     grand_binocle: bool
@@ -80,6 +103,35 @@ class ThreeHandedRules(Profile):
         return Classic(
             target=self.target, grand_binocle=self.grand_binocle, max_hands=self.max_hands
         )
+
+    @property
+    def retirement_game(self) -> Profile | None:
+        """The classic game of the two left (:attr:`classic`)."""
+        return self.classic
+
+    def stock_game(self, state: GameState) -> GameState | None:
+        """The two-handed game after a retirement (``state.sub``), None before one."""
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        return s.sub
+
+    def max_decisions_per_hand(self) -> int:
+        """Three dix turns; per seat at most sixteen announcements (each lays down a
+        fresh card) and the end of his melds; 48 cards; two wrong claims; two answers
+        per seat to an overlooked meld.  (After a retirement each classic hand of the
+        two left counts as a hand of its own.)"""
+        return 3 + 3 * 17 + 48 + 2 + 6
+
+    def hand_bounds(self) -> tuple[int, int, int]:
+        """From 0 to the larger of a three-handed hand (the best meld of 16 cards, 680
+        or 770 with ``grand_binocle``; with ``claim_overlooked`` every seat's meld, 1460
+        or 1580; plus dix 20 and 250 trick points) and a classic hand of the two left
+        after a retirement.  The lowest is exact; the highest a bound, not reached."""
+        g = self.grand_binocle
+        _, classic_seat, classic_pair = self.classic.hand_bounds()
+        meld = _THREE_ALL[g] if self.claim_overlooked else _THREE_SEAT[g]
+        seat = meld + _THREE_DIX + _TRICK_POINTS
+        pair = _THREE_ALL[g] + _THREE_DIX + _TRICK_POINTS
+        return 0, max(seat, classic_seat), max(pair, classic_pair)
 
     # -- legal actions -----------------------------------------------------------
 

@@ -41,6 +41,7 @@ from binocle.core import (
     GameState,
     HandResult,
     MeldResult,
+    Profile,
     View,
 )
 from binocle.errors import InvalidStateError, RuleCode, excerpt
@@ -197,6 +198,12 @@ class Partnership(CutthroatRules):
         low = -(2 * self.max_bid if self.double_set else self.max_bid)
         high = _SIDE_MELD + 250
         return low, high, 2 * high
+
+    def highest_before_last_hand(self, gained: int) -> int:
+        """The bound of :meth:`binocle.core.Profile.highest_before_last_hand` (below the target,
+        unless two seats stand at it together), not cutthroat's tie of two non-bidders:
+        partners share one score."""
+        return Profile.highest_before_last_hand(self, gained)
 
     # -- legal actions -----------------------------------------------------------
 

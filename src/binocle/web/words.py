@@ -185,7 +185,7 @@ def knock_figures(view: View, names: Sequence[str]) -> dict[str, Any] | None:
     who = names[seat]
     if correct:
         outcome = "knocking now wins the game"
-    elif view.profile.name == "classic":
+    elif view.profile.wrong_claim_loses:
         outcome = "knocking now loses the game"
     elif getattr(view.profile, "lowest_pays", False):
         outcome = "knocking now retires you, the game ends and you pay"
