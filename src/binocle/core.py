@@ -573,15 +573,15 @@ class Profile:
     #: :meth:`revoke_scores` (the profile's rules page, "Revoke", says how).
     revokes_played_out: "ClassVar[bool]" = False
     #: Whether a wrong claim (a knock short of the target) loses the game at once
-    #: (classic rules, Claiming); False where it retires the claimant (three-handed
-    #: rules, Game) or where nobody claims.
+    #: (classic rules, Claiming (knocking)); False where it retires the claimant
+    #: (three-handed rules, Claiming (knocking)) or where nobody claims.
     wrong_claim_loses: "ClassVar[bool]" = False
     #: Whether each seat's meld is laid on the table for all to see, the whole of it in
-    #: the meld phase (cutthroat, partnership and three-handed rules, Meld); False where
+    #: the meld phase (cutthroat, partnership and three-handed rules, Melds); False where
     #: melds are announced one by one after a trick won (classic rules, Announcements).
     #: A view then lists each seat's meld under ``melds``.
     melds_shown: "ClassVar[bool]" = False
-    #: The keys of a view's public facts (:attr:`View.public`) that the cards hidden
+    #: The keys of a view's public facts (``view.public``) that the cards hidden
     #: from the viewer decide (a meld shown is its hand's whole meld, an overlooked meld
     #: is counted against a hand): a deal that fits what the viewer saw may differ in
     #: them (:func:`binocle.determinize` lets them differ).
@@ -649,8 +649,9 @@ class Profile:
     @property
     def retirement_game(self) -> Profile | None:
         """The game the players left go on with after a retirement (a wrong claim
-        retires its claimant; three-handed rules, Game: the two others play the
-        classic game with a stock), or None where nobody retires.
+        retires its claimant, and the two others play the classic game with a stock:
+        three-handed rules, The two-handed game after a retirement), or None where
+        nobody retires.
 
         A retirement's game is played inside the state (``state.sub``); its hands
         count as hands of their own in an episode, and a player who retired leaves

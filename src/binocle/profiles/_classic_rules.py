@@ -76,7 +76,7 @@ class ClassicRules(Profile):
 
     __slots__ = ()
 
-    # A wrong claim loses the game at once (classic rules, Claiming).
+    # A wrong claim loses the game at once (classic rules, Claiming (knocking)).
     wrong_claim_loses = True
 
     target: int

@@ -101,7 +101,7 @@ class CutthroatRules(Profile):
 
     __slots__ = ()
 
-    # Each seat's whole meld is laid down in the meld phase (cutthroat rules, Meld); what
+    # Each seat's whole meld is laid down in the meld phase (cutthroat rules, Melds); what
     # it scores depends on the cards a viewer does not see.
     melds_shown = True
     hidden_facts = frozenset({"melds"})

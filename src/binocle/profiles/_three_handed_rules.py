@@ -79,7 +79,7 @@ class ThreeHandedRules(Profile):
 
     __slots__ = ()
 
-    # Each seat's meld is laid on the table (three-handed rules, Meld); the turn-up, dealt
+    # Each seat's meld is laid on the table (three-handed rules, Melds); the turn-up, dealt
     # last, stays on show (Deal).  What the hidden cards decide: the melds and what they
     # score, the overlooked meld, the cards won, and the two-handed game after a
     # retirement.
