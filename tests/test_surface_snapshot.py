@@ -38,7 +38,7 @@ DEPRECATED = {"binocle.record", "binocle.validate"}
 #: Optional parts whose modules need their extra.
 OPTIONAL = {"binocle.openspiel", "binocle.pettingzoo", "binocle.web", "binocle.web.app",
             "binocle.web.protocol", "binocle.web.server", "binocle.web.store",
-            "binocle.web.words", "binocle.gym", "binocle.vector"}  # fmt: skip
+            "binocle.web.words", "binocle.gym", "binocle.vector", "binocle.sb3"}  # fmt: skip
 
 
 def public_modules() -> list[str]:
