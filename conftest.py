@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,8 +139,47 @@ SLOW_TESTS = {
     "test_web_hardening.py::test_every_socket_gets_each_step_once_and_in_order_under_load",
 }
 
+#: Tests that need what Pyodide (CPython compiled to WebAssembly, which the static site
+#: runs on) does not have, each with the reason: there (``sys.platform`` is
+#: ``"emscripten"``; .ci/run's stage for Python 3.14) they skip, saying why; everywhere
+#: else they run.
+_PROCESS = "the test starts a process, which Pyodide cannot"
+_THREAD = "the test starts a thread or a pool of workers, which Pyodide cannot"
+EMSCRIPTEN_SKIPS = {
+    "test_external_engines": "an external engine is a process, which Pyodide cannot start",
+    "test_arena.py::test_results_do_not_depend_on_how_the_work_is_split": _THREAD,
+    "test_arena.py::test_cheap_deals_travel_in_batches": _THREAD,
+    "test_arena.py::test_a_bot_that_does_not_answer_in_time_stops_the_game": _THREAD,
+    "test_bot_specs.py::test_a_bot_object_starts_every_deal_afresh_however_the_work_is_split": _THREAD,
+    "test_cli.py::test_simulate_in_parallel_gives_the_same_results": _THREAD,
+    "test_atomic_writes.py::test_play_save_past_a_file_size_limit_keeps_the_earlier_file": _PROCESS,
+    "test_cli.py::test_example_terminal_frontend": _PROCESS,
+    "test_cli.py::test_example_bots_match": _PROCESS,
+    "test_cli.py::test_example_validate_revoke": _PROCESS,
+    "test_cli_errors.py::test_version": _PROCESS,
+    "test_cli_errors.py::test_a_closed_pipe_ends_quietly": _PROCESS,
+    "test_cli_errors.py::test_the_examples_refuse_bad_options": _PROCESS,
+    "test_cli_errors.py::test_ctrl_c_during_demo": _PROCESS,
+    "test_cli_play.py::test_a_signal_saves_the_game": _PROCESS,
+    "test_compiled.py::test_import_binocle_pulls_in_only_attrs_and_typing_extensions": _PROCESS,
+    "test_encoding.py::test_import_binocle_does_not_import_the_adapters": _PROCESS,
+    "test_examples.py::test_the_example_prints_the_validators_penalty": _PROCESS,
+    "test_examples.py::test_the_greedy_bot_example_by_its_importable_path_on_the_command_line": _PROCESS,
+    "test_first_contact.py::test_a_module_of_an_optional_part_skips_its_doctests_without_the_extra": _PROCESS,
+    "test_public_api.py::test_old_module_names_still_give_their_names_with_a_warning": _PROCESS,
+    "test_site.py::test_the_engine_zip_plays_with_the_standard_library_alone": _PROCESS,
+    "test_first_contact.py::test_the_fuzzer_judges_a_hang_by_cpu_time_not_the_wall_clock": (
+        "Pyodide's time.sleep keeps the processor busy, so a sleep is CPU time there"
+    ),
+    "test_errors.py::test_states_of_any_length_pickle_copy_and_round_trip": (
+        "freeing a history of 20,000 actions (a chain of nested tuples) overflows the"
+        " JavaScript stack under Pyodide 314.0.7; 5,000 actions pass"
+    ),
+}
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    emscripten = sys.platform == "emscripten"
     for item in items:
         module = item.path.stem
         test = f"{item.path.name}::{item.originalname if isinstance(item, pytest.Function) else item.name}"
@@ -147,6 +187,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         if module in EXTRAS_MODULES or test in EXTRAS_TESTS:
             item.add_marker(pytest.mark.extras)
+        if emscripten and (module in EMSCRIPTEN_SKIPS or test in EMSCRIPTEN_SKIPS):
+            reason = EMSCRIPTEN_SKIPS.get(module) or EMSCRIPTEN_SKIPS[test]
+            item.add_marker(pytest.mark.skip(reason=reason))
 
 
 #: ``.ci/run`` names a file here: the README's test command (the test extra alone) writes

@@ -11,7 +11,7 @@ import nox
 nox.options.sessions = ["tests", "typing", "lint", "docs"]
 nox.options.reuse_existing_virtualenvs = True
 
-PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+PYTHONS = ["3.10", "3.11", "3.12", "3.13", "3.14"]
 
 
 @nox.session(python=PYTHONS)

@@ -51,6 +51,18 @@ def test_a_failing_write_leaves_the_earlier_file_and_no_fragment(
     assert os.listdir(tmp_path) == ["saved.json"]
 
 
+def test_write_new_needs_no_hard_links(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the system has no hard links (Pyodide and WASI have no ``os.link``), a new
+    file is still written under a fresh name, the files there left as they were."""
+    monkeypatch.delattr(_io.os, "link", raising=False)
+    first = write_text_new(str(tmp_path), "binocle-game-7-", ".json", "one")
+    second = write_text_new(str(tmp_path), "binocle-game-7-", ".json", "two")
+    assert first != second
+    assert Path(first).read_text(encoding="utf-8") == "one"
+    assert Path(second).read_text(encoding="utf-8") == "two"
+    assert sorted(os.listdir(tmp_path)) == sorted([Path(first).name, Path(second).name])
+
+
 def test_write_new_never_replaces_a_file(tmp_path: Path) -> None:
     """A new file gets a fresh name; the files there stay as they were."""
     first = write_text_new(str(tmp_path), "binocle-game-7-", ".json", "one")

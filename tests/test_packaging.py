@@ -21,7 +21,7 @@ else:  # the test extra brings tomli to Python 3.10
     tomllib = pytest.importorskip("tomli")
 
 #: The Pythons the project supports, and so tests and builds wheels for.
-PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+PYTHONS = ["3.10", "3.11", "3.12", "3.13", "3.14"]
 
 
 def _pyproject() -> dict[str, Any]:

@@ -85,7 +85,10 @@ def write_text_new(directory: str, prefix: str, suffix: str, text: str) -> str:
             continue
         tmp = _written(directory, os.path.basename(target), text)
         try:
-            os.link(tmp, target)  # fails if the name was taken meanwhile
+            link = getattr(os, "link", None)
+            if link is None:  # no hard links on this system (Pyodide, WASI)
+                raise OSError("os.link is not available")
+            link(tmp, target)  # fails if the name was taken meanwhile
         except FileExistsError:
             continue
         except OSError:
