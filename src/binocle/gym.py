@@ -567,11 +567,15 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         policy = self.opponent_policy
         if policy is not None:
             masks = games.action_masks[rows]
-            chosen = np.asarray(policy(self._scaled(games.observations[rows]), masks))
+            answer = policy(self._scaled(games.observations[rows]), masks)
+            try:
+                chosen = np.asarray(answer)
+            except (ValueError, TypeError, OverflowError):  # ragged or strange: refused below
+                chosen = np.zeros(0, np.float64)
             if chosen.shape != (len(rows),) or chosen.dtype.kind not in "iu":
                 raise InvalidArgumentError(
                     f"opponent_policy must return {len(rows)} whole numbers (one per row),"
-                    f" not {excerpt(chosen)}: reset() the environment"
+                    f" not {excerpt(answer)}: reset() the environment"
                 )
             legal = (chosen >= 0) & (chosen < games.num_actions)
             legal[legal] = masks[np.flatnonzero(legal), chosen[legal]]

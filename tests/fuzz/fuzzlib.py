@@ -1301,6 +1301,97 @@ def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
             tally.note("wrong", f"vector step accepted {actions!r:.60}, legal {legal}")
 
 
+def check_learner_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
+    """The learner's vector environment: settings of any value, then steps whose ids are
+    legal, illegal or junk, and opponent policies that answer junk; a refused learner's
+    step changes no game and no array, an accepted one only legal ids, and a refused
+    opponent policy leaves the environment refusing steps until a reset."""
+    try:
+        import numpy as np
+
+        from binocle.gym import BinocleVectorEnv
+    except ImportError:  # the extra is not installed: nothing to try
+        return
+    spec = rng.choice(("cutthroat", "classic", "three-handed", "partnership", "classic(pack=64)"))
+    kw: dict[str, Any] = {}
+    for key, values in (
+        ("num_envs", (1, 2, 5, 0, True, 2.0, -(10**5000))),
+        ("seat", (0, 1, 3, "random", "left", True, None)),
+        ("reward", ("score", "normalised", "margin", "win", None, 3)),
+        ("normalised", (True, False, 1, "yes")),
+        ("copy", (True, False, None)),
+        ("opponents", ("random", "baseline", ["random", "nope"], 7, "os:system")),
+        ("seed", (0, 7, -1, 2**80, "x", 1.5)),
+    ):
+        if rng.random() < 0.3:
+            kw[key] = rng.choice(values)
+    kw.setdefault("num_envs", rng.randrange(1, 4))
+    kw.setdefault("seed", rng.randrange(1000))
+    policy_kind = rng.random()
+    if policy_kind < 0.15:
+
+        def junk_policy(obs: Any, masks: Any) -> Any:
+            return junk_value(rng)
+
+        kw["opponent_policy"] = junk_policy
+    elif policy_kind < 0.3:
+
+        def lowest(obs: Any, masks: Any) -> Any:
+            return np.array([int(np.flatnonzero(m)[0]) for m in masks], np.int64)
+
+        kw["opponent_policy"] = lowest
+    ok, env = timed(
+        tally, lambda: f"BinocleVectorEnv({spec}, {kw})", lambda: BinocleVectorEnv(spec, **kw)
+    )
+    if not ok or env is None:
+        return
+    ok, _ = timed(tally, lambda: f"learner reset {kw}", env.reset)
+    if not ok:
+        return
+    n = env.num_envs
+    for _ in range(rng.randrange(1, 30)):
+        try:
+            ids, starts = env.legal_ids()
+        except binocle.InvalidArgumentError:
+            return  # a refused opponent policy: the environment waits for a reset
+        legal = [tuple(ids[starts[i] : starts[i + 1]].tolist()) for i in range(n)]
+        r = rng.random()
+        actions: Any
+        if r < 0.75:
+            actions = np.array([rng.choice(x) for x in legal])
+        elif r < 0.9:
+            actions = [_junk_id(rng, x) for x in legal]
+        else:
+            actions = junk_value(rng)
+        before = (
+            [env.games.state(i) for i in range(n)],
+            env.games.observations.copy(),
+            env.action_masks().copy(),
+        )
+        ok, _ = timed(
+            tally,
+            lambda actions=actions: f"learner step({actions!r:.60}) {spec} {kw}",
+            lambda actions=actions: env.step(actions),
+        )
+        if ok:
+            chosen = np.asarray(actions).tolist()
+            if any(a not in x for a, x in zip(chosen, legal, strict=True)):
+                tally.note("wrong", f"learner step accepted {actions!r:.60}, legal {legal}")
+            continue
+        if not env._ready:  # the opponent policy was refused after the learner moved
+            step = timed(tally, lambda: "step after a refused policy", lambda: env.step([0] * n))
+            if step[0]:
+                tally.note("wrong", "a step went on after a refused opponent policy")
+            return
+        same = (
+            [env.games.state(i) for i in range(n)] == before[0]
+            and np.array_equal(env.games.observations, before[1])
+            and np.array_equal(env.action_masks(), before[2])
+        )
+        if not same:
+            tally.note("changed", f"learner step({actions!r:.60}) {spec} {kw}")
+
+
 #: Every target, by name: (checker, relative cost weight for a time budget).
 def _junk_doc(rng: random.Random, value: Any, depth: int = 0) -> Any:
     """``value`` (a view's JSON) with one entry, somewhere inside, replaced by junk or
@@ -1365,6 +1456,7 @@ TARGETS: dict[str, tuple[Callable[[random.Random, Pool, Tally], None], float]] =
     "gym": (check_gym, 1.0),
     "openspiel": (check_openspiel, 1.5),
     "vector": (check_vector, 1.5),
+    "learner_vector": (check_learner_vector, 1.0),
     "ratings": (check_ratings, 0.5),
     "helpers": (check_helpers, 1.0),
     "engine": (check_engine, 1.0),
