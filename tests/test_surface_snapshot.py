@@ -21,6 +21,7 @@ import json
 import pkgutil
 import sys
 import types
+import typing
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -63,7 +64,11 @@ def _signature(obj: Any) -> str:
 
 def describe(obj: Any) -> Any:
     """A name's kind and signature, as the snapshot holds it.  A type alias such as
-    ``Callable[..., Bot]`` is a value (Python 3.10 also calls it a class)."""
+    ``Callable[..., Bot]`` is a value (Python 3.10 also calls it a class) named "type
+    alias", whatever class the running Python makes it of (``Union[...]`` is a
+    ``_UnionGenericAlias`` up to 3.13, a ``Union`` from 3.14)."""
+    if typing.get_origin(obj) is not None:
+        return {"value": "type alias"}
     if inspect.isclass(obj) and not isinstance(obj, types.GenericAlias):
         if issubclass(obj, enum.Enum):
             return {"enum": [m.name for m in obj]}
