@@ -356,7 +356,8 @@ def test_a_scored_hand_shows_each_sides_figures_from_its_result(profile: str) ->
 def test_a_hand_result_alone_is_drawn_by_seat_or_as_grouped() -> None:
     """A HandResult on its own: one row a seat and no score column, unless sides and
     scores are given; a hand settled in chips heads its change column "chips" and says
-    the hand's worth; seats grouped as a side must share their figures."""
+    the hand's worth; seats grouped as a side must share their figures; the theme's
+    ink, felt and font are the picture's."""
     s = play_game("cutthroat(settlement=chips,max_hands=2)", seed=3)
     result = s.results[-1]
     assert result.chips is not None
@@ -372,6 +373,9 @@ def test_a_hand_result_alone_is_drawn_by_seat_or_as_grouped() -> None:
     assert list(alone) == ["0 2", "1 3"] and int(alone["1 3"]["score"]) == p.scores[1]
     with pytest.raises(InvalidArgumentError):
         hand_result_svg(result, sides=[(0, 1), (2,)])
+    themed = hand_result_svg(result, theme=Theme(ink="#123456", felt="#0a0b0c", font="serif"))
+    assert 'fill="#123456"' in themed and 'fill="#0a0b0c"' in themed
+    assert 'font-family="serif"' in themed and "#f4f4ef" not in themed
 
 
 def test_every_rules_page_draws_melds_each_trick_obligation_and_a_scored_hand() -> None:
