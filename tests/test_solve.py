@@ -23,9 +23,13 @@ from hypothesis import strategies as st
 
 import binocle
 from binocle import GameState, InvalidArgumentError, Kind, Phase
+from binocle.cards import CARDS
 from binocle.profiles.classic import ClassicState
-from binocle.rules.points import COUNTER_POINTS
+from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
+from binocle.rules.tricks import Obligation, allowed_slice, trick_winner
 from binocle.solve import Analysis, analysis_section, analyze, can_reach, makes_bid, solve
+from binocle.solve._position import Position, read_position
+from binocle.solve._search import Search, legal_mask
 
 PROFILES = [
     "cutthroat",
@@ -273,3 +277,98 @@ def test_the_double_dummy_bot_plays_the_best_card_when_all_is_known() -> None:
     assert p is not None
     a = DoubleDummyBot(2, samples=3).choose(binocle.observe(s, p))
     assert a.kind is Kind.PLAY
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    rule=st.sampled_from(list(Obligation)),
+    trump=st.integers(-1, 3),
+    ranks=st.sampled_from([6, 8]),
+)
+def test_the_search_reads_the_engines_legal_cards(
+    seed: int, rule: Obligation, trump: int, ranks: int
+) -> None:
+    """The search reads the legal cards off bit masks: the same cards as the engine's
+    ``allowed_slice`` for any hand and trick, under every trick rule, with a trump or
+    none (a card held twice is one bit)."""
+    rng = random.Random(seed)
+    pack = [c for c in range(32) if c & 7 < ranks] * 2
+    rng.shuffle(pack)
+    hand = tuple(sorted(pack[: rng.randint(1, 12)]))
+    trick_cards = pack[20 : 20 + rng.randint(0, 3)]
+    trick = tuple((i, c) for i, c in enumerate(trick_cards))
+    once = 0
+    for c in hand:
+        once |= 1 << c
+    best = trick[0][1] if trick else 0
+    for _, c in trick[1:]:
+        if (c >> 3 == best >> 3 and c < best) or (c >> 3 == trump and best >> 3 != trump):
+            best = c
+    led = trick[0][1] >> 3 if trick else 0
+    got = legal_mask(once, len(trick), led, best, trump, rule)
+    want = set(allowed_slice(hand, trick, None if trump < 0 else trump, rule))
+    assert {c for c in range(32) if got >> c & 1} == want
+
+
+def _reference(
+    pos: Position,
+    hands: tuple[tuple[int, ...], ...],
+    trick: tuple[tuple[int, int], ...],
+    p: int,
+    memo: dict[object, int],
+    seen: dict[int, int],
+) -> int:
+    """The points side 0 wins from here by plain minimax over ``allowed_slice`` (every
+    legal card, a position remembered only when it recurs exactly).  At each trick
+    boundary it checks the search's bounds and keys there: the value lies within the
+    bounds, and two positions with one key have one value (``seen``)."""
+    here = (hands, trick, p)
+    if here in memo:
+        return memo[here]
+    if not any(hands):
+        return 0
+    trump = None if pos.trump < 0 else pos.trump
+    values = []
+    for c in sorted(set(allowed_slice(hands[p], trick, trump, pos.rule))):
+        i = hands[p].index(c)
+        after = tuple(h[:i] + h[i + 1 :] if q == p else h for q, h in enumerate(hands))
+        played = (*trick, (p, c))
+        if len(played) < len(hands):
+            values.append(_reference(pos, after, played, (p + 1) % len(hands), memo, seen))
+            continue
+        w = played[trick_winner([CARDS[x] for _, x in played], trump)][0]
+        gained = sum(pos.points[x] for _, x in played) + (0 if any(after) else LAST_TRICK)
+        later = _reference(pos, after, (), w, memo, seen)
+        values.append((gained if pos.sides[w] == 0 else 0) + later)
+    v = max(values) if pos.sides[p] == 0 else min(values)
+    memo[here] = v
+    if not trick and sum(map(len, hands)) > len(hands):
+        search = Search(
+            list(hands), list(pos.sides), pos.points, LAST_TRICK, pos.trump, pos.rule, 1, 0.0
+        )
+        lo, hi = search.bounds(p)
+        assert lo <= v <= hi, (hands, p, lo, v, hi)
+        assert seen.setdefault(search.key(p), v) == v, (hands, p)
+    return v
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**6), tricks=st.integers(4, 6), seat=st.integers(0, 2))
+def test_the_pruning_agrees_with_plain_minimax(
+    profile: str, seed: int, tricks: int, seat: int
+) -> None:
+    """On the last four to six tricks, where the search's table, bounds and merged
+    cards all come into play, for any seat's side: its value is plain minimax's; at
+    every trick boundary of the play the bounds (sure trumps, the leader's sure
+    tricks) hold the exact value, and positions sharing a table key (ranks
+    renumbered among those in play, one seat's runs as one group) have the same
+    value."""
+    s = endgame(profile, seed, tricks)
+    seat %= len(s.hands)
+    pos = read_position(s, seat)
+    seen: dict[int, int] = {}
+    want = _reference(pos, pos.hands, pos.trick, pos.player, {}, seen)
+    assert solve(s, seat, cards=False).value == want
+    assert can_reach(s, want, seat) is True and can_reach(s, want + 1, seat) is False
