@@ -42,7 +42,7 @@ from binocle.encoding._strings import observation_string
 from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt, is_finite
 from binocle.game import apply, legal_actions, observe, start
 from binocle.profiles import get_profile, profile_names
-from binocle.vector import VectorEnv
+from binocle.vector import VectorEnv, _ids
 
 __all__ = ["IDS", "BinocleEnv", "BinocleVectorEnv"]
 
@@ -129,19 +129,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise InvalidArgumentError(
                 f"illegal is 'raise' or a finite reward, not {excerpt(illegal)}"
             )
-        specs: list[Any]
-        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
-            specs = [opponents] * (players - 1)
-        else:
-            specs = list(opponents)
-            if len(specs) != players - 1:
-                raise InvalidArgumentError(
-                    f"opponents: one bot for all or {players - 1} (one per other seat),"
-                    f" not {len(specs)}"
-                )
-        for spec in specs:
-            resolve_bot(spec, seed=0, fresh=True)  # refused now, not at the first reset
-        self._specs = specs
+        self._specs = _opponent_specs(opponents, players)
         self.seat_rule = seat
         self.dealer_rule = dealer
         self.hands = hands
@@ -698,21 +686,7 @@ def _observation_box(profile: Any, normalised: bool, size: int) -> spaces.Box:
 
 def _learner_ids(actions: Any, n: int) -> list[int]:
     """The learner's ids, one per game, as whole numbers from 0; anything else refused."""
-    if isinstance(actions, np.ndarray):
-        if actions.shape != (n,) or actions.dtype.kind not in "iu":
-            raise InvalidArgumentError(
-                f"actions must be {n} whole numbers, not an array of shape {actions.shape}"
-                f" and type {actions.dtype}"
-            )
-        ids: list[int] = actions.tolist()
-    elif isinstance(actions, Sequence) and len(actions) == n:
-        ids = []
-        for a in actions:
-            if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
-                raise InvalidArgumentError(f"an action id is a whole number, not {excerpt(a)}")
-            ids.append(int(a))
-    else:
-        raise InvalidArgumentError(f"actions must be {n} whole numbers, one per game")
+    ids = _ids(actions, n)
     bad = next((i for i, a in enumerate(ids) if a < 0), None)
     if bad is not None:
         raise IllegalActionError(

@@ -247,17 +247,7 @@ class Batch:
         for i in range(len(games)):
             g = games[i]
             seats.append(g.current)
-            glo = g.lo
-            ghi = g.hi
-            total = 0
-            for k in range(len(glo)):
-                hi: i64 = ghi[k]
-                a: i64 = glo[k]
-                total += hi - a
-                while a < hi:
-                    write_i64_le(legal, mask_base + a)
-                    a += 1
-            totals.append(total)
+            totals.append(_write_legal(g, mask_base, legal))
             mask_base += actions
 
     def write(
@@ -315,18 +305,7 @@ class Batch:
                     count_one(counts, base + trick_seat[r][who])
                     count_one(counts, base + trick_card[r][c])
                 values_at(base + at_scores, g.scores, at, values)
-            # The legal ids, from their ranges.
-            glo = g.lo
-            ghi = g.hi
-            total = 0
-            for k in range(len(glo)):
-                hi: i64 = ghi[k]
-                a: i64 = glo[k]
-                total += hi - a
-                while a < hi:
-                    write_i64_le(legal, mask_base + a)
-                    a += 1
-            totals.append(total)
+            totals.append(_write_legal(g, mask_base, legal))
             base += size
             mask_base += actions
 
@@ -375,6 +354,22 @@ def take(hands: list[tuple[int, ...]], p: int, c: int) -> None:
     hand = hands[p]
     i = bisect_cards(hand, c, 0, len(hand))
     hands[p] = hand[:i] + hand[i + 1 :]
+
+
+def _write_legal(g: BatchGame, mask_base: i64, legal: BytesWriter) -> int:
+    """Write game ``g``'s legal ids, from their ranges, as flat positions in the masks
+    (its mask starting at ``mask_base``) to ``legal``; return how many."""
+    glo = g.lo
+    ghi = g.hi
+    total = 0
+    for k in range(len(glo)):
+        hi: i64 = ghi[k]
+        a: i64 = glo[k]
+        total += hi - a
+        while a < hi:
+            write_i64_le(legal, mask_base + a)
+            a += 1
+    return total
 
 
 def replay(g: BatchGame, profile: Any, space: Any, action_of: list[Action | None]) -> GameState:
