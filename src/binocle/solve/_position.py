@@ -69,7 +69,7 @@ class Solution:
     meet is exact.  ``cards``: each distinct legal card of the seat to
     play with the value after it (exact; with ``cards=False``, or past the
     budget, only those searched in full), best first for the player; ``best``:
-    the best card found.  ``nodes``, ``probes`` and ``hits``: the search's
+    the best card found (None when the budget ran out before one was proven).  ``nodes``, ``probes`` and ``hits``: the search's
     nodes and the position cache's look-ups and hits.
     """
 
@@ -239,37 +239,27 @@ def answer(pos: Position, search: Search, cards: bool) -> Solution:
     moves = search.moves(pos.trick, p, -1)
     found: list[tuple[int, int]] = []
     exact = True
-    alpha, beta = -1, total + 1
-    try:
-        for c in moves:
-            if cards:
-                v = search.card_value(pos.trick, p, c, -1, total + 1)
-                found.append((c, v))
-            else:
-                v = search.card_value(pos.trick, p, c, alpha, beta)
-                if maximise and v > alpha:
-                    alpha = v
-                    found.append((c, v))
-                elif not maximise and v < beta:
-                    beta = v
-                    found.append((c, v))
-    except Stop:
-        exact = False
     if not cards:
-        # Only the best card's value is exact (the others were cut off).
-        found = found[-1:]
-    values = [v for _, v in found]
-    if exact:
-        value = max(values) if maximise else min(values)
-        lower = upper = value
-    elif maximise:
-        lower = max(values, default=0)
-        upper = total
-        value = lower
+        lower, upper = _converge(pos, search, moves, maximise, total, found)
+        value = lower if maximise else upper
     else:
-        lower = 0
-        upper = min(values, default=total)
-        value = upper
+        try:
+            for c in moves:
+                found.append((c, search.card_value(pos.trick, p, c, -1, total + 1)))
+        except Stop:
+            exact = False
+        values = [v for _, v in found]
+        if exact:
+            value = max(values) if maximise else min(values)
+            lower = upper = value
+        elif maximise:
+            lower = max(values, default=0)
+            upper = total
+            value = lower
+        else:
+            lower = 0
+            upper = min(values, default=total)
+            value = upper
     exact = lower == upper
     # Every legal card with the value of the card it is equivalent to.
     legal = pos.hands[p]
@@ -299,6 +289,45 @@ def answer(pos: Position, search: Search, cards: bool) -> Solution:
         search.probes,
         search.hits,
     )
+
+
+def _converge(
+    pos: Position,
+    search: Search,
+    moves: list[int],
+    maximise: bool,
+    total: int,
+    found: list[tuple[int, int]],
+) -> tuple[int, int]:
+    """The value by null-window searches closing in on it (MTD(f): each answers "at
+    least ``g``?" and its bound moves ``g``; the table keeps what each proved for the
+    next), then a best card: the first card that reaches the value, again by a
+    null-window search.  The bounds proven (equal when exact); the best card and its
+    value go to ``found``.  Past the budget, the bounds proven so far."""
+    lower, upper = 0, total
+    g = total // 2
+    try:
+        while lower < upper:
+            beta = g if g > lower else lower + 1
+            g = search.value(pos.trick, pos.player, beta - 1, beta)
+            if g < beta:
+                upper = g
+            else:
+                lower = g
+        for c in moves:
+            if maximise:
+                v = search.card_value(pos.trick, pos.player, c, lower - 1, lower)
+                if v >= lower:
+                    found.append((c, lower))
+                    break
+            else:
+                v = search.card_value(pos.trick, pos.player, c, lower, lower + 1)
+                if v <= lower:
+                    found.append((c, lower))
+                    break
+    except Stop:
+        pass
+    return lower, upper
 
 
 def _equivalents(search: Search, pos: Position, c: int) -> set[int]:
