@@ -791,7 +791,14 @@ def solver_rows(count: int, cap: float) -> list[Row]:
     """The solver lines: ``count`` seeded positions each, every search capped at ``cap``
     seconds (a capped search counts as at least ``cap``, and is reported).  Times are
     CPU seconds a position; nodes a second and the cache's hits over the positions."""
-    from binocle.solve import makes_bid, solve
+    from binocle.solve import solve
+    from binocle.solve._position import DEFAULT_NODES, reach_search, read_position
+
+    def makes_bid(s: binocle.GameState) -> tuple[bool | None, Any]:
+        # binocle.solve.makes_bid's own steps, keeping its search to read the counters.
+        pos = read_position(s)
+        assert pos.needed is not None
+        return reach_search(pos, pos.needed, DEFAULT_NODES, time.perf_counter() + cap)
 
     def measure(line: str, positions: list[binocle.GameState], ask: Callable[..., Any]) -> Row:
         times: list[float] = []
@@ -800,7 +807,13 @@ def solver_rows(count: int, cap: float) -> list[Row]:
             t0 = time.process_time()
             out = ask(s)
             spent = time.process_time() - t0
-            if out is not None and not isinstance(out, bool):
+            if isinstance(out, tuple):
+                out, search = out
+                if search is not None:
+                    nodes += search.nodes
+                    probes += search.probes
+                    hits += search.hits
+            elif out is not None and not isinstance(out, bool):
                 nodes += out.nodes
                 probes += out.probes
                 hits += out.hits
@@ -848,7 +861,7 @@ def solver_rows(count: int, cap: float) -> list[Row]:
         measure(
             "cutthroat 15 tricks, can the bidder make the bid",
             whole,
-            lambda s: makes_bid(s, seconds=cap),
+            makes_bid,
         ),
         measure(
             "cutthroat 15 tricks, exact value",

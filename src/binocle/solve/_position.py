@@ -17,7 +17,8 @@ from binocle.rules.points import BINOCLE_POINTS, COUNTER_POINTS, LAST_TRICK
 from binocle.solve._search import Search, Stop
 
 __all__ = [
-    "Position", "Solution", "answer", "can_reach", "make_search", "makes_bid", "read_position", "solve",
+    "Position", "Solution", "answer", "can_reach", "make_search", "makes_bid", "reach_search",
+    "read_position", "solve",
 ]  # fmt: skip
 
 #: The node budget when none is given: far above any hand's need.
@@ -381,15 +382,24 @@ def can_reach(
 
 
 def _reach(pos: Position, target: int, limit: int, deadline: float) -> bool | None:
+    return reach_search(pos, target, limit, deadline)[0]
+
+
+def reach_search(
+    pos: Position, target: int, limit: int, deadline: float
+) -> tuple[bool | None, Search | None]:
+    """Whether the side measured in ``pos`` can win ``target`` more points (None past
+    the budget), and the search that found it (None when no search was needed: the
+    benchmark reads its counters)."""
     if target <= 0:
-        return True
+        return True, None
     if target > pos.remaining:
-        return False
+        return False, None
     search = make_search(pos, limit, deadline)
     try:
-        return search.value(pos.trick, pos.player, target - 1, target) >= target
+        return search.value(pos.trick, pos.player, target - 1, target) >= target, search
     except Stop:
-        return None
+        return None, search
 
 
 def makes_bid(
