@@ -5,7 +5,8 @@ to :func:`binocle.solve.solve`, :func:`~binocle.solve.can_reach` or
 :func:`~binocle.solve.makes_bid` with a seat, a target and a budget that may be
 junk.  The contract: a documented refusal (a BinocleError), or an answer whose
 bounds hold (``0 <= lower <= value <= upper <= remaining``, an exact answer's
-bounds equal, each card's value within what is left).
+bounds equal, each card's value within what is left), and an exact value the
+same whether the cards' values are asked for or not.
 
 Registered in ``fuzzlib.TARGETS`` by this module's ``TARGETS``.
 """
@@ -53,6 +54,12 @@ def check_solve(rng: random.Random, pool: fuzzlib.Pool, tally: fuzzlib.Tally) ->
             and all(0 <= v <= got.remaining for _, v in got.cards)
         ):
             tally.note("wrong", f"solve gave {got!r:.200}")
+        elif ok and got.exact and isinstance(cards, bool):
+            # The other way to the value (per-card windows, or null windows closing in)
+            # proves the same value when it too finishes within the budget.
+            other = solve(state, seat, cards=not cards, nodes=nodes, seconds=seconds)
+            if other.exact and other.value != got.value:
+                tally.note("wrong", f"solve gave {got.value} and {other.value} by the two ways")
     elif which == 1:
         points = _arg(rng, (0, 10, 50, 250, -5))
         ok, got = lib.timed(
