@@ -261,16 +261,20 @@ def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
 def learner_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
     """One learning seat in ``num_envs`` games (:class:`binocle.gym.BinocleVectorEnv`,
     the random bot's policy in the other seats, drawn for every game at once), the
-    learner choosing uniformly among its legal ids as the docs' loop does; agent steps
-    (the decisions of every seat) counted, and the hands played to their last trick."""
+    learner choosing uniformly among its legal ids but claims and concessions (as the
+    honest playouts do), from the sparse ids the docs' loop reads; agent steps (the
+    decisions of every seat) counted, and the hands played to their last trick."""
     import numpy as np
 
+    from binocle.encoding import action_labels
     from binocle.gym import BinocleVectorEnv
 
     env = BinocleVectorEnv(name, num_envs=num_envs, seed=1, copy=False)
     env.reset()
+    calm = np.array([label not in _ENDER_LABELS for label in action_labels(name)])
     rng = np.random.default_rng(1)
     games = env.games
+    rows = np.arange(num_envs)
 
     def batch() -> tuple[int, int]:
         before = games.hands_played_out
@@ -278,9 +282,17 @@ def learner_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
         for _ in range(8):
             ids, starts = env.legal_ids()
             counts = np.diff(starts)
-            actions = ids[starts[:-1] + (rng.random(num_envs) * counts).astype(np.intp)]
+            owner = np.repeat(rows, counts)
+            allowed = calm[ids]
+            stuck = np.bincount(owner, allowed, num_envs) == 0
+            if stuck.any():  # only a claim or a concession is legal: take it
+                allowed |= stuck[owner]
+            where = np.flatnonzero(allowed)
+            counts = np.bincount(owner[where], minlength=num_envs)
+            firsts = np.cumsum(counts) - counts
+            pick = where[firsts + (rng.random(num_envs) * counts).astype(np.intp)]
             moved = env.agent_steps
-            env.step(actions)
+            env.step(ids[pick])
             decisions += env.agent_steps - moved
         return decisions, games.hands_played_out - before
 
