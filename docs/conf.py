@@ -71,7 +71,7 @@ _EXTERNAL = (
     "argparse", "asyncio", "collections", "concurrent", "enum", "importlib", "os", "pathlib",
     "random", "sqlite3", "typing", "typing_extensions", "attr", "attrs", "numpy", "np",
     "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "uvicorn", "h11",
-    "websockets", "distributed",
+    "websockets", "distributed", "stable_baselines3", "sb3_contrib", "torch",
 )  # fmt: skip
 nitpick_ignore_regex = [
     (r"py:.*", rf"({'|'.join(_EXTERNAL)})(\..*)?"),

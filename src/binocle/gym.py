@@ -283,7 +283,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """``num_envs`` games of ``profile`` in which one seat learns, stepped together: a
-    Gymnasium vector environment (and, through :func:`binocle.sb3.vec_env`, a
+    Gymnasium vector environment (and, through :class:`binocle.sb3.BinocleVecEnv`, a
     Stable-Baselines3 ``VecEnv``).
 
     The games are those of :class:`binocle.vector.VectorEnv` (the same deals and

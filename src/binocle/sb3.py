@@ -41,7 +41,7 @@ class BinocleVecEnv(VecEnv):
     (False) and ``"return"`` (the episode's return).  Wrap it in
     ``VecMonitor`` for Stable-Baselines3's episode statistics.
 
-    :meth:`seed` sets the seed of the next :meth:`reset` (the first game's seed
+    ``seed(n)`` (Stable-Baselines3's) sets the seed of the next :meth:`reset` (the first game's seed
     Stable-Baselines3 computes is the environment's seed: see
     :class:`~binocle.gym.BinocleVectorEnv`).  :meth:`get_attr` and
     :meth:`set_attr` read and set an attribute of the underlying environment
@@ -67,7 +67,7 @@ class BinocleVecEnv(VecEnv):
         )
 
     def reset(self) -> np.ndarray:
-        """Start every game afresh (with the seed :meth:`seed` gave, if any)."""
+        """Start every game afresh (with the seed ``seed(n)`` gave, if any)."""
         seed = self._seeds[0]
         obs, info = self.env.reset(seed=seed)
         self._reset_seeds()
