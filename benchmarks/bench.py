@@ -234,28 +234,34 @@ def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
     rng = np.random.default_rng(1)
     games = np.arange(num_envs)
 
-    def pick() -> Any:
-        ids, starts = env.legal_ids()
-        counts = np.diff(starts)
-        rows = np.repeat(games, counts)
-        allowed = calm[ids]
-        stuck = np.bincount(rows, allowed, num_envs) == 0
-        if stuck.any():  # only a claim or a concession is legal: take it
-            allowed |= stuck[rows]
-        where = np.flatnonzero(allowed)
-        counts = np.bincount(rows[where], minlength=num_envs)
-        firsts = np.cumsum(counts) - counts
-        return ids[where[firsts + (rng.random(num_envs) * counts).astype(np.intp)]]
-
     def batch() -> tuple[int, int]:
         before = env.hands_played_out
         n = 0
         for _ in range(8):
-            env.step(pick())
+            env.step(_calm_pick(env.legal_ids(), calm, games, rng))
             n += num_envs
         return n, env.hands_played_out - before
 
     return timed(batch)
+
+
+def _calm_pick(legal: tuple[Any, Any], calm: Any, rows: Any, rng: Any) -> Any:
+    """One id per game from sparse legal ids ``(ids, starts)``: uniform among the ids
+    ``calm`` allows (not claims and concessions), or among all where it allows none."""
+    import numpy as np
+
+    ids, starts = legal
+    n = len(rows)
+    counts = np.diff(starts)
+    owner = np.repeat(rows, counts)
+    allowed = calm[ids]
+    stuck = np.bincount(owner, allowed, n) == 0
+    if stuck.any():  # only a claim or a concession is legal: take it
+        allowed |= stuck[owner]
+    where = np.flatnonzero(allowed)
+    counts = np.bincount(owner[where], minlength=n)
+    firsts = np.cumsum(counts) - counts
+    return ids[where[firsts + (rng.random(n) * counts).astype(np.intp)]]
 
 
 def learner_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
@@ -280,19 +286,8 @@ def learner_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
         before = games.hands_played_out
         decisions = 0
         for _ in range(8):
-            ids, starts = env.legal_ids()
-            counts = np.diff(starts)
-            owner = np.repeat(rows, counts)
-            allowed = calm[ids]
-            stuck = np.bincount(owner, allowed, num_envs) == 0
-            if stuck.any():  # only a claim or a concession is legal: take it
-                allowed |= stuck[owner]
-            where = np.flatnonzero(allowed)
-            counts = np.bincount(owner[where], minlength=num_envs)
-            firsts = np.cumsum(counts) - counts
-            pick = where[firsts + (rng.random(num_envs) * counts).astype(np.intp)]
             moved = env.agent_steps
-            env.step(ids[pick])
+            env.step(_calm_pick(env.legal_ids(), calm, rows, rng))
             decisions += env.agent_steps - moved
         return decisions, games.hands_played_out - before
 

@@ -135,8 +135,7 @@ class BinocleEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.hands = hands
         self.illegal = illegal
         self.reward = reward
-        low, high = reward_bounds(self.profile, hands, "score")
-        self._reward_scale = 1.0 if reward == "score" else float(max(-low, high, 1))
+        self._reward_scale = _reward_scale(self.profile, hands, reward)
         self.render_mode = render_mode
         self._encoder = FastEncoder(self.profile)
         self._writer = DenseWriter(self._encoder)
@@ -393,8 +392,7 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self.reward = reward
         self.normalised = normalised
         self.copy = copy
-        low, high = reward_bounds(self.profile, hands, "score")
-        self._reward_scale = 1.0 if reward != "normalised" else float(max(-low, high, 1))
+        self._reward_scale = _reward_scale(self.profile, hands, reward)
         # Each seat's reward from every seat's score change: its own, less under
         # "margin" the mean of the other side's (the other seats where each plays alone).
         weights = np.eye(players)
@@ -671,6 +669,15 @@ def _opponent_specs(opponents: Any, players: int) -> list[Any]:
     for spec in specs:
         resolve_bot(spec, seed=0, fresh=True)
     return specs
+
+
+def _reward_scale(profile: Any, hands: int, reward: str) -> float:
+    """What a reward is divided by: the larger magnitude of the score change's bounds
+    under ``"normalised"``, else 1."""
+    if reward != "normalised":
+        return 1.0
+    low, high = reward_bounds(profile, hands, "score")
+    return float(max(-low, high, 1))
 
 
 def _observation_box(profile: Any, normalised: bool, size: int) -> spaces.Box:
