@@ -133,3 +133,21 @@ def test_a_profile_without_bounds_says_so() -> None:
         Profile().hand_bounds()
     with pytest.raises(InvalidArgumentError, match="no episode bounds"):
         Profile().max_decisions_per_hand()
+
+
+@pytest.mark.parametrize("name", binocle.profile_names())
+def test_the_profile_hooks_refuse_what_is_not_theirs(name: str) -> None:
+    """A profile's stock_game takes a state of its own game only, and
+    highest_before_last_hand a whole number from 0: anything else is refused with
+    InvalidArgumentError (the compiled build included), never a wrong answer."""
+    p = binocle.profile(name)
+    other = "classic" if name != "classic" else "cutthroat"
+    for junk in (3, None, "state", binocle.new_game(other, seed=1)):
+        with pytest.raises(InvalidArgumentError, match="not a state of the"):
+            p.stock_game(junk)
+    own = binocle.new_game(name, seed=1)
+    assert p.stock_game(own) in (None, own)
+    for junk in (-1, True, 2.0, "10", None):
+        with pytest.raises(InvalidArgumentError, match="gained is a whole number"):
+            p.highest_before_last_hand(junk)
+    assert p.highest_before_last_hand(0) >= 0

@@ -536,6 +536,23 @@ def _max_hands_option(instance: Any, attribute: Any, value: Any) -> None:
         )
 
 
+def _own_state(profile: Profile, state: Any) -> GameState:
+    """``state`` when it is a state of ``profile``'s game, else
+    :class:`~binocle.errors.InvalidArgumentError` (for the profile's methods that take
+    a state)."""
+    if isinstance(state, GameState) and (state.profile is profile or state.profile == profile):
+        return state
+    raise InvalidArgumentError(f"not a state of the {profile.name} game: {excerpt(state)}")
+
+
+def _whole_number(value: Any, what: str) -> int:
+    """``value`` when it is a whole number from 0, else
+    :class:`~binocle.errors.InvalidArgumentError` naming ``what``."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise InvalidArgumentError(f"{what} is a whole number from 0, not {excerpt(value)}")
+
+
 def _rules_entry(profile: Profile, table: Mapping[type, _E]) -> _E | None:
     """The entry of ``table`` for the rules ``profile`` is built on: that of its own
     class, else of its nearest base class in ``table``; None where there is none.
@@ -630,13 +647,14 @@ class Profile:
         score, and each partner's game score and hand result show the side's)."""
         return tuple((i,) for i in range(self.players))
 
-    def side_of(self, seat: int) -> tuple[int, ...]:
+    def side_of(self, seat: Any) -> tuple[int, ...]:
         """The seats that score with ``seat``, ``seat`` among them, in seat order: its
         side of :attr:`sides` (``(seat,)`` where each seat plays alone).
 
         Raises :class:`~binocle.errors.InvalidArgumentError` unless ``seat`` is a seat
         of this profile (a whole number 0 to ``players - 1``).
         """
+        # ``seat`` is typed Any: the compiled build would turn True into 1 before this.
         if isinstance(seat, int) and not isinstance(seat, bool):
             for side in self.sides:
                 if seat in side:
@@ -659,10 +677,12 @@ class Profile:
         """
         return None
 
-    def stock_game(self, state: GameState) -> GameState | None:
+    def stock_game(self, state: Any) -> GameState | None:
         """The part of ``state`` that draws from a stock after each trick, whose draws
         are chance outcomes: ``state`` itself in the classic game, the two-handed game
-        after a three-handed retirement, None where there is no stock."""
+        after a three-handed retirement, None where there is no stock.  Anything but a
+        state of this profile's game raises :class:`~binocle.errors.InvalidArgumentError`."""
+        _own_state(self, state)
         return None
 
     def max_decisions_per_hand(self) -> int:
@@ -685,7 +705,7 @@ class Profile:
         """
         raise InvalidArgumentError(f"no episode bounds are defined for the {self.name} profile")
 
-    def highest_before_last_hand(self, gained: int) -> int:
+    def highest_before_last_hand(self, gained: Any) -> int:
         """A bound on one seat's score before the last hand of an episode begun at a
         new game, when two seats' scores gained at most ``gained`` together in the
         hands before it (:func:`binocle.encoding.utility_bounds`).
@@ -693,8 +713,10 @@ class Profile:
         Below the target, unless two seats stand at the target together and play on
         (classic and three-handed rules, End of a hand: both reached it, their targets
         raised): then one of them holds at most what the two gained less the other's
-        target.
+        target.  ``gained`` is a whole number from 0, else
+        :class:`~binocle.errors.InvalidArgumentError`.
         """
+        gained = _whole_number(gained, "gained")
         target: int = getattr(self, "target", 0)
         below = target - 1
         both = gained - target

@@ -9,7 +9,7 @@ revoke penalty, the meld total and the state checks of
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from binocle import actions as A
 from binocle._mypyc import mypyc_attr
@@ -32,6 +32,7 @@ from binocle.core import (
     MeldResult,
     Profile,
     View,
+    _own_state,
     current_deal,
 )
 from binocle.errors import InvalidArgumentError, InvalidStateError, RuleCode
@@ -96,9 +97,9 @@ class ClassicRules(Profile):
         """Whether the stock lasts (free play, announcements)."""
         return bool(s.stock) or s.turn_up is not None
 
-    def stock_game(self, state: GameState) -> GameState | None:
+    def stock_game(self, state: Any) -> GameState | None:
         """The classic game itself draws from its stock."""
-        return state
+        return _own_state(self, state)
 
     def max_decisions_per_hand(self) -> int:
         """Every card played, and one announcement (or pass) per draw."""

@@ -40,6 +40,7 @@ from binocle.core import (
     Phase,
     Profile,
     View,
+    _whole_number,
 )
 from binocle.errors import InvalidArgumentError, InvalidStateError, RuleCode
 from binocle.profiles._common import (
@@ -156,9 +157,10 @@ class CutthroatRules(Profile):
         high = _CUTTHROAT_MELD + _TRICK_POINTS
         return low, high, _CUTTHROAT_PAIR + _TRICK_POINTS
 
-    def highest_before_last_hand(self, gained: int) -> int:
+    def highest_before_last_hand(self, gained: Any) -> int:
         """Below the target, unless two non-bidders tie at the target (cutthroat rules,
         Winning: they play on), sharing what the two gained; scores move in tens."""
+        gained = _whole_number(gained, "gained")
         below = (self.target - 1) // 10 * 10
         tie = gained // 2 // 10 * 10
         return max(below, tie) if tie >= self.target else below

@@ -35,6 +35,7 @@ from binocle.core import (
     Phase,
     Profile,
     View,
+    _own_state,
 )
 from binocle.errors import InvalidStateError, RuleCode
 from binocle.profiles._classic_rules import announcement_refusal
@@ -109,9 +110,9 @@ class ThreeHandedRules(Profile):
         """The classic game of the two left (:attr:`classic`)."""
         return self.classic
 
-    def stock_game(self, state: GameState) -> GameState | None:
+    def stock_game(self, state: Any) -> GameState | None:
         """The two-handed game after a retirement (``state.sub``), None before one."""
-        s: ThreeHandedState = state  # type: ignore[assignment]
+        s: ThreeHandedState = _own_state(self, state)  # type: ignore[assignment]
         return s.sub
 
     def max_decisions_per_hand(self) -> int:

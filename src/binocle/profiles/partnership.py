@@ -199,7 +199,7 @@ class Partnership(CutthroatRules):
         high = _SIDE_MELD + 250
         return low, high, 2 * high
 
-    def highest_before_last_hand(self, gained: int) -> int:
+    def highest_before_last_hand(self, gained: Any) -> int:
         """The bound of :meth:`binocle.core.Profile.highest_before_last_hand` (below the target,
         unless two seats stand at it together), not cutthroat's tie of two non-bidders:
         partners share one score."""
