@@ -35,7 +35,7 @@ from binocle.core import GameState, Phase
 from binocle.encoding._actions import action_id, action_labels
 from binocle.encoding._arrays import dense_mask, dense_tensor, generator_seed
 from binocle.encoding._dense import DenseWriter
-from binocle.encoding._fast import FastEncoder
+from binocle.encoding._fast import WAIT, FastEncoder
 from binocle.encoding._recall import tensor_bounds, tensor_scale
 from binocle.encoding._rewards import reward_bounds
 from binocle.encoding._strings import observation_string
@@ -410,20 +410,17 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self.observation_space = gymnasium.vector.utils.batch_space(single, n)
         self.single_action_space = spaces.Discrete(games.num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(n, games.num_actions, np.int64))
-        seed_sequence = np.random.SeedSequence(generator_seed(seed))
-        self._rng = np.random.default_rng(seed_sequence.spawn(1)[0])
-        self._seeded = seed
+        self._rng = _own_generator(seed)
         self.seats = np.zeros(n, np.int64)
         self._rows = np.arange(n)
         self._carry = np.zeros(n, np.float64)  # rewards of episodes not yet decided in
         self._returns = np.zeros(n, np.float64)
         self._bots: list[dict[int, Bot]] = []
-        self._calm = np.ones(games.num_actions, np.bool_)
-        if self._fast_random:
-            enders = ("claim", "concede")
-            self._calm = np.array(
-                [not label.startswith(enders) for label in action_labels(self.profile)]
-            )
+        # The ids the random bot takes while any is legal: all but claims and concessions.
+        enders = ("claim", "concede")
+        self._calm = np.array(
+            [not label.startswith(enders) for label in action_labels(self.profile)]
+        )
         self._ready = False
         self._observed = True  # the games' observations are written for their state
         #: The decisions made in the games so far, every seat's (the learner's ids
@@ -442,8 +439,7 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         :class:`~binocle.InvalidArgumentError` and changes nothing) makes the reset
         a new environment's first, as :class:`~binocle.vector.VectorEnv` does."""
         if seed is not None:
-            seed = generator_seed(seed)
-            self._rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+            self._rng = _own_generator(seed)
         self._ready = False
         self.games.reset(seed)
         players = self.games.num_players
@@ -536,7 +532,7 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
             others = games.current_player != self.seats
             if not others.any():
                 if not self._observed:
-                    games._observe()
+                    games._write()
                 return
             ids = self._opponent_ids(others)
             # The other seats' observations are written only for a policy that reads them.
@@ -548,7 +544,7 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
     def _opponent_ids(self, others: np.ndarray) -> list[int]:
         """One id per game: the other seat's choice where ``others``, else WAIT."""
         games = self.games
-        ids = np.full(self.num_envs, -1, np.int64)
+        ids = np.full(self.num_envs, WAIT, np.int64)
         rows = np.flatnonzero(others)
         policy = self.opponent_policy
         if policy is not None:
@@ -669,6 +665,13 @@ def _opponent_specs(opponents: Any, players: int) -> list[Any]:
     for spec in specs:
         resolve_bot(spec, seed=0, fresh=True)
     return specs
+
+
+def _own_generator(seed: Any) -> np.random.Generator:
+    """The learner's environment's generator (the seats it draws, the bots' seeds, the
+    random bots' choices): a child of ``seed``'s, so that it draws apart from the
+    games' own generator seeded alike; ``seed`` checked by ``generator_seed``."""
+    return np.random.default_rng(np.random.SeedSequence(generator_seed(seed)).spawn(1)[0])
 
 
 def _reward_scale(profile: Any, hands: int, reward: str) -> float:

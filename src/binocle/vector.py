@@ -264,12 +264,8 @@ class VectorEnv:
         """:meth:`step` where a game whose id is ``WAIT`` (-1) does not move: its
         reward row is 0, its ``dones`` entry False.  Unless ``observe``, games held
         in place write their masks and seats to decide but not their observations
-        (:meth:`_observe` writes them later)."""
+        (:meth:`_write` writes them later)."""
         return self._paused_gc(ids, True, observe)
-
-    def _observe(self) -> None:
-        """Write every game's observation (after steps that did not)."""
-        self._write()
 
     def _step(
         self, ids: list[int], waits: bool, observe: bool = True
@@ -316,15 +312,7 @@ class VectorEnv:
         self.rewards.reshape(-1)[:] = rewards
         self.returns += self.rewards
         self.returns[dones] = 0
-        if observe or batch is None:
-            self._write()
-        else:
-            legal_at = BytesWriter()
-            totals: list[int] = []
-            seats: list[int] = []
-            batch.write_legal(legal_at, totals, seats)
-            legal = np.frombuffer(legal_at.getvalue(), _INT64)
-            self._legal_written(legal, _ints(totals), seats)
+        self._write(observe)
         return self.observations, self.action_masks, self.rewards, self.dones
 
     def _ended(self, results: int, outcome: str) -> None:
@@ -369,9 +357,16 @@ class VectorEnv:
 
     # -- the arrays ----------------------------------------------------------------
 
-    def _write(self) -> None:
-        if self._batch is not None:
-            self._write_in_place(self._batch)
+    def _write(self, observe: bool = True) -> None:
+        """Write the arrays for the games as they stand; unless ``observe``, games held
+        in place write their masks and seats to decide alone (their observations stay
+        as they were until a write that observes)."""
+        batch = self._batch
+        if batch is not None:
+            if observe:
+                self._write_in_place(batch)
+            else:
+                self._write_legal_in_place(batch)
             return
         ones: list[int] = []
         ones_n: list[int] = []
@@ -419,6 +414,14 @@ class VectorEnv:
             obs[whole, part] -= self._gone[whole]
         legal = np.frombuffer(legal_at.getvalue(), _INT64)
         self._legal_written(legal, _ints(totals), seats)
+
+    def _write_legal_in_place(self, batch: _Batch) -> None:
+        """The masks and seats to decide of games held in place, not their observations."""
+        legal_at = BytesWriter()
+        totals: list[int] = []
+        seats: list[int] = []
+        batch.write_legal(legal_at, totals, seats)
+        self._legal_written(np.frombuffer(legal_at.getvalue(), _INT64), _ints(totals), seats)
 
     def _legal_written(
         self, legal: np.ndarray, counts: np.ndarray | None, seats: list[int]
