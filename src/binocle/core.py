@@ -24,7 +24,7 @@ from binocle._build import (
 from binocle._mypyc import mypyc_attr
 from binocle.actions import Action, Kind, claim, new_action
 from binocle.cards import Card, Suit, format_cards, show_picture
-from binocle.errors import InvalidArgumentError, InvalidNotationError, RuleCode, excerpt
+from binocle.errors import InvalidArgumentError, InvalidNotationError, RuleCode, excerpt, is_whole
 from binocle.rules import deal as _deal
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.tricks import Obligation, _trick_winner
@@ -548,7 +548,7 @@ def _own_state(profile: Profile, state: Any) -> GameState:
 def _whole_number(value: Any, what: str) -> int:
     """``value`` when it is a whole number from 0, else
     :class:`~binocle.errors.InvalidArgumentError` naming ``what``."""
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+    if is_whole(value) and value >= 0:
         return value
     raise InvalidArgumentError(f"{what} is a whole number from 0, not {excerpt(value)}")
 
@@ -655,7 +655,7 @@ class Profile:
         of this profile (a whole number 0 to ``players - 1``).
         """
         # ``seat`` is typed Any: the compiled build would turn True into 1 before this.
-        if isinstance(seat, int) and not isinstance(seat, bool):
+        if is_whole(seat):
             for side in self.sides:
                 if seat in side:
                     return side

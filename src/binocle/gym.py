@@ -39,7 +39,14 @@ from binocle.encoding._fast import WAIT, FastEncoder
 from binocle.encoding._recall import tensor_bounds, tensor_scale
 from binocle.encoding._rewards import reward_bounds
 from binocle.encoding._strings import observation_string
-from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt, is_finite
+from binocle.errors import (
+    IllegalActionError,
+    InvalidArgumentError,
+    RuleCode,
+    excerpt,
+    is_finite,
+    is_whole,
+)
 from binocle.game import apply, legal_actions, observe, start
 from binocle.profiles import get_profile, profile_names
 from binocle.vector import VectorEnv, _ids
@@ -367,9 +374,7 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self.profile = games.profile
         players = games.num_players
         n = self.num_envs = games.num_envs
-        if seat != "random" and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
-        ):
+        if seat != "random" and not (is_whole(seat) and 0 <= seat < players):
             raise InvalidArgumentError(
                 f"seat is 'random' or a seat 0..{players - 1}, not {excerpt(seat)}"
             )
