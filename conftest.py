@@ -45,6 +45,11 @@ OPTIONAL_PACKAGES = {
 }
 
 
+#: The package's modules whose extra is their own, whatever package they miss first
+#: (binocle.sb3 misses numpy first, which the pettingzoo extra also brings).
+MODULE_EXTRAS = {"openspiel": "openspiel", "sb3": "sb3"}
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
     """A module of the package whose doctests cannot be imported for want of an optional
@@ -56,7 +61,7 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
     missing = _missing_optional_package(collector.path)
     if missing is None:
         return
-    extra = "openspiel" if collector.path.stem == "openspiel" else OPTIONAL_PACKAGES[missing]
+    extra = MODULE_EXTRAS.get(collector.path.stem, OPTIONAL_PACKAGES[missing])
     reason = f"{missing} is not installed: pip install 'binocle[{extra}]'"
     skipped = pytest.CollectReport(
         report.nodeid, "skipped", (str(collector.path), 0, f"Skipped: {reason}"), []
