@@ -180,9 +180,9 @@ def played_out(state: binocle.GameState) -> int:
 def pettingzoo_playouts(name: str, *, uniform: bool = False) -> Work:
     """Random episodes (one hand each) of binocle's PettingZoo environment in the loop the
     docs show (``env()``, ``agent_iter()``, ``last()``, the legal ids read from the
-    mask, ``random.choice``), but (unless ``uniform``) with claims and concessions
-    passed over while another id is allowed, as the honest playouts of line a; steps
-    counted, and the hands played to their last trick."""
+    mask through a bool view, ``random.choice``), but (unless ``uniform``) with
+    claims and concessions passed over while another id is allowed, as the honest
+    playouts of line a; steps counted, and the hands played to their last trick."""
     from binocle.pettingzoo import env
 
     e = env(name)
@@ -200,7 +200,7 @@ def pettingzoo_playouts(name: str, *, uniform: bool = False) -> Work:
             if termination or truncation:
                 e.step(None)
                 continue
-            legal = obs["action_mask"].nonzero()[0].tolist()
+            legal = obs["action_mask"].view(bool).nonzero()[0].tolist()
             a = rng.choice(legal)
             if a in enders:
                 calm = [x for x in legal if x not in enders]
