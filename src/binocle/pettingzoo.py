@@ -58,7 +58,7 @@ from binocle.encoding._dense import DenseWriter
 from binocle.encoding._episode import WalkedEpisode
 from binocle.encoding._fast import FastEncoder
 from binocle.encoding._rewards import walk_returns
-from binocle.encoding._walk import END, Walk
+from binocle.encoding._walk import CHANCE, END, Walk
 from binocle.errors import InvalidArgumentError, excerpt
 from binocle.profiles import get_profile
 
@@ -299,6 +299,18 @@ class raw_env(AECEnv):  # type: ignore[misc]
         p = self._walk.where()
         return self.possible_agents[0 if p < 0 else p]
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to act's observation (None unless ``observe``), its reward since
+        it last acted, whether its episode ended or was cut short, and its info."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -309,12 +321,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
             walk = self._walk
             before = walk_returns(walk, self.reward)
             scores = None
-        # Refused (a bad or illegal id): nothing changes, uncollected rewards stay.
-        walk.apply(action)
+        # Refused (a bad or illegal id): nothing changes, uncollected rewards stay.  A
+        # plain int goes straight to the walk's step; anything else is checked first.
+        at = walk.step(action) if type(action) is int else walk.apply(action)
         self._snap = None
-        self._chance(walk)
+        if at == CHANCE:
+            self._chance(walk)
+            at = walk.where()
         self._cumulative_rewards[agent] = 0.0
-        over = walk.where() == END
+        over = at == END
         if walk.raw.scores is scores and not over:
             # Nothing a return reads has moved (the scores are the same tuple; a
             # win or a loss is paid at the end): nobody is paid, nothing accumulates.
@@ -326,12 +341,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if over:
                 self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
-        self.agent_selection = self._selected()
+        self.agent_selection = self.possible_agents[0 if at < 0 else at]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation now: its tensor and its action mask (an agent not
         of this game raises :class:`~binocle.InvalidArgumentError`)."""
-        seat = self._seat(agent)
+        try:
+            seat = self._seats[agent]
+        except (KeyError, TypeError):
+            seat = self._seat(agent)  # refused, naming the agents
         walk = self._walk
         writer = self._writer
         # The mask and the state's tensor are written as bytes in compiled code and
