@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from binocle import actions as A
+from binocle._step import _rules_apply as _apply_legal
 from binocle._step import apply as _apply
 from binocle._step import apply_pack_deal as _apply_pack_deal
 from binocle._step import legal_actions as _legal_actions
@@ -44,7 +45,17 @@ _ANNOUNCE: Final = _PHASE_ANNOUNCE
 def classic_part(state: GameState) -> Any:
     """The classic (two-handed, with a stock) state inside ``state``, or None: the part
     that draws from a stock (:meth:`~binocle.core.Profile.stock_game`)."""
-    return state.profile.stock_game(state)
+    profile = state.profile
+    hook = _STOCK_GAME.get(type(profile))
+    if hook is None:
+        hook = _STOCK_GAME[type(profile)] = type(profile).stock_game
+    return hook(profile, state)
+
+
+#: Each profile class's ``stock_game``, read off the class once: a walk asks at every
+#: step, and a bound method looked up on the profile each time costs several times
+#: the call.
+_STOCK_GAME: Final[dict[type, Any]] = {}
 
 
 def with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
@@ -160,19 +171,29 @@ def legal_of(state: GameState, found: _Space | None = None) -> Legal:
     # them again on their way into the lists.
     by_identity: dict[int, Any] = found.by_identity
     ids: list[Any] = []
+    ascending = True
+    last = -1
     for a in legal:
         i = by_identity.get(id(a))
-        ids.append(_id_of(found, state, a) if i is None else i)
-    return tuple(sorted(ids)), ids, legal
+        if i is None:
+            i = _id_of(found, state, a)
+        ids.append(i)
+        if ascending:
+            k: int = i
+            if k < last:
+                ascending = False
+            last = k
+    # Mostly the legal actions come in their ids' order already.
+    return tuple(ids) if ascending else tuple(sorted(ids)), ids, legal
 
 
 def action_of(
     state: GameState, known: Legal | None, action_id: int, found: _Space | None = None
 ) -> Action:
-    """``ActionSpace.action``: the legal action with that id (found among the legal
-    actions, by their ids when they are known, else the interned ones by identity;
-    anything else asked of the space, which raises its errors); ``found`` is the
-    profile's space where the caller keeps it."""
+    """``ActionSpace.action``: the legal action with that id, one of the state's legal
+    actions themselves (found among them by their ids when they are known, else the
+    interned ones by identity; anything else asked of the space, which raises its
+    errors); ``found`` is the profile's space where the caller keeps it."""
     if found is None:
         found = _space_of(state.profile)
     by_id = found.by_id
@@ -188,7 +209,12 @@ def action_of(
                 if a is fixed:
                     return a
     action: Action = found.space.action(state, action_id)
-    return action
+    legal = _legal_actions(state)
+    for a in legal:
+        if a is action:
+            return a
+    # An action equal to a legal one, built by the space: the rules' own object.
+    return legal[legal.index(action)]
 
 
 def locate(state: GameState, first_results: int, hands: int, ready: bool) -> int:
@@ -570,12 +596,14 @@ class Walk:
 
     def decide(self, action: Action, action_id: int) -> None:
         """Take the decision ``action`` (legal here, with id ``action_id``)."""
+        # ``action`` is one of the legal actions themselves (:func:`action_of`): the
+        # rules apply it without the search for it among them.
         before = self.raw
-        s = _apply(before, action)
+        s = _apply_legal(before, action)
         if len(s.results) > len(before.results) and self.tail >= 0:
             # A hand ended before its stock was drawn: its history written out first.
             before = self.settle()
-            s = _apply(before, action)
+            s = _apply_legal(before, action)
         seat = before.current_player
         assert seat is not None
         history = self.history
