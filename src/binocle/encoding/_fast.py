@@ -6,9 +6,11 @@ its deck).  A batched environment needs only the tensor, so :class:`FastEncoder`
 reads the few fields the tensor shows straight from the state, as entries of a flat
 batch (a column and a value each), which the caller sums into its array.  It gives
 exactly the values :func:`~binocle.encoding.observation_tensor` gives of the seat's
-view; a position it has no shortcut for (a custom profile, the two-handed end of a
-three-handed game, a position between hands or at the game's end) goes through the
-view.
+view, at every position of the cutthroat, classic and three-handed profiles (between
+hands and at the game's end, where the view shows the last hand's cards played, and
+in the two-handed game after a three-handed retirement, its seats mapped to the
+table's); a profile it has no writer for (partnership, a profile of one's own) goes
+through the view.
 
 The compiled build compiles this module (its loops over many games are the
 vectorized environment's hot path), so it is written with typed locals and no
@@ -357,19 +359,32 @@ class FastEncoder:
         """Append ``seat``'s observation tensor of ``state`` (columns from 0).
 
         ``with_gone=False`` leaves out the cards played this hand (the caller keeps
-        them), except where the tensor is read from the view: the return value
-        says so (True: the whole tensor was written).
+        them) where the game is in a hand of its own seats: in a hand of the
+        cutthroat, classic or three-handed profile (not the two-handed game after a
+        retirement).
+
+        The return value is True where the caller must take the tensor as written
+        whole, the cards played this hand included: where it was read from the view
+        (a profile without a state writer), or where ``with_gone`` is False and the
+        position is one where the cards played are written anyway (between hands, at
+        the game's end, in the two-handed game after a retirement).  With
+        ``with_gone`` True, True says the view was read: the tensor came from the
+        state's history as well as its fields, so a caller whose state's history is
+        not yet written out (the PettingZoo walk's undrawn stock) reads its settled
+        state again.
         """
         family = self.family
         full = self.full
         phase = state.phase
-        if phase is _DEAL or phase is _OVER:  # between hands and at the end: rare
-            self._from_view(state, seat, at, values)
-            return True
+        # Between hands and at the game's end the view shows the last hand's plays,
+        # read from its log (classic, three-handed) or nothing (cutthroat).
+        between = phase is _DEAL or phase is _OVER
         if family == _CUTTHROAT and isinstance(state, CutthroatState):
             self._common(state, seat, ones, at, values)
-            if full:
-                self._played(state, ones)
+            if between:
+                pass  # the view's plays are ``played`` and the trick: both empty now
+            elif full:
+                self._plays(state.history, None, ones)
             elif with_gone:
                 gone = self.gone
                 for t in state.played:
@@ -378,35 +393,55 @@ class FastEncoder:
                 for _, c in state.trick:
                     ones.append(gone[c])
             self._cutthroat(state, seat, ones, at, values)
-            return False
+            return between and not with_gone
         if family == _CLASSIC and isinstance(state, ClassicState):
             self._common(state, seat, ones, at, values)
-            if full:
-                self._played(state, ones)
+            if full or between:
+                self._plays(state.history, None, ones)
             elif with_gone:
                 self._piles(state.piles, state.trick, ones)
             self._classic(state, seat, ones, at, values)
-            return False
-        if family == _THREE_HANDED and isinstance(state, ThreeHandedState) and state.sub is None:
+            return between and not with_gone
+        if family == _THREE_HANDED and isinstance(state, ThreeHandedState):
             self._common(state, seat, ones, at, values)
-            if full:
-                self._played(state, ones)
-            elif with_gone:
-                self._piles(state.piles, state.trick, ones)
+            sub = state.sub
+            if sub is None:
+                if full or between:
+                    self._plays(state.history, None, ones)
+                elif with_gone:
+                    self._piles(state.piles, state.trick, ones)
+                self._three_handed(state, seat, ones, at, values)
+                return between and not with_gone
+            # The two-handed game after a retirement: its plays, seats mapped by
+            # ``pair``, are written whatever ``with_gone`` says.
+            pair = state.pair
+            assert pair is not None
+            if full or between:
+                self._plays(sub.history, pair, ones)
+            else:
+                self._piles(sub.piles, sub.trick, ones)
             self._three_handed(state, seat, ones, at, values)
-            return False
+            self._two_handed(sub, pair, ones, at, values)
+            return not with_gone
         self._from_view(state, seat, at, values)
         return True
 
-    def _played(self, state: GameState, ones: list[int]) -> None:
-        """The information state's ``played`` part: each card played this hand, in
-        the row of the seat that played it (read back along the history to the
-        hand's deal, or to a history node whose columns are known)."""
+    def _plays(self, top: Any, pair: tuple[int, ...] | None, ones: list[int]) -> None:
+        """The cards played in the hand of history ``top``, read back along it to the
+        hand's deal (or to a history node whose columns are known): in the information
+        state's ``played`` part, each in the row of the seat that played it (mapped
+        by ``pair``, the two-handed game's seats, where given); in the observation's
+        ``gone`` part.  A position between hands reads the last hand's, as the view's
+        log shows them.
+
+        The columns are remembered by the node: a node is read through one game's
+        history, so with one ``pair``, always."""
+        full = self.full
+        gone = self.gone
         start = self.played_at
         width = self.width
         kind = self.kind
         memo = self.played_memo
-        top: Any = state.history
         node: Any = top
         known: tuple[int, ...] = ()
         new: list[int] = []
@@ -420,7 +455,14 @@ class FastEncoder:
             if k is _DEAL_KIND:
                 break
             if k is _PLAY:
-                new.append(start + node[2] * width + kind[action.card])
+                card: int = action.card
+                if not full:
+                    new.append(gone[card])
+                else:
+                    who: int = node[2]
+                    if pair is not None:
+                        who = pair[who]
+                    new.append(start + who * width + kind[card])
             node = node[0]
         if node is not top:  # the top node was not known: keep it
             if new:
@@ -593,7 +635,8 @@ class FastEncoder:
             if x:
                 ones.append(scored + i)
         _values(one["recorded"], s.recorded, at, values)
-        _values(one["taken"], s.taken, at, values)
+        if s.sub is None:  # else the two-handed game's (``_two_handed``)
+            _values(one["taken"], s.taken, at, values)
         _values(one["targets"], s.targets, at, values)
         retired = s.retired
         if retired is not None:
@@ -621,6 +664,36 @@ class FastEncoder:
                     for _ in range(n):
                         ones.append(row + kind[c])
                 row += width
+
+    def _two_handed(
+        self,
+        sub: ClassicState,
+        pair: tuple[int, ...],
+        ones: list[int],
+        at: list[int],
+        values: list[float],
+    ) -> None:
+        """The parts of the three-handed tensor that show the two-handed game after a
+        retirement: its card points taken, stock size and tables, by three-handed seat
+        (``pair``: the three-handed seat of each two-handed one)."""
+        one = self.one
+        taken = one["taken"]
+        inner = sub.taken
+        for j in range(len(pair)):
+            v = inner[j]
+            if v:
+                at.append(taken + pair[j])
+                values.append(v)
+        n = len(sub.stock)
+        if n:
+            at.append(one["stock_size"])
+            values.append(n)
+        tables = self.card["tables"]
+        width = self.width
+        for j, t in enumerate(sub.tables):
+            row = pair[j] * width
+            for c in t.cards:
+                ones.append(row + tables[c])
 
 
 def _values(start: int, numbers: tuple[int, ...], at: list[int], values: list[float]) -> None:
