@@ -23,9 +23,22 @@ from binocle.encoding._fast import FastEncoder
 
 __all__ = ["DenseWriter"]
 
-#: The third and fourth bytes of float32 ``n`` (little endian), for n = 0..255.
-_BYTE2: Final = bytes([pack("<f", n)[2] for n in range(256)])
-_BYTE3: Final = bytes([pack("<f", n)[3] for n in range(256)])
+
+def _next_high() -> list[int]:
+    """By the two high bytes (little endian, as one number) of float32 ``n``, those of
+    ``n + 1``, for n = 0..254: a whole number below 256 has two zero low bytes, so a
+    column's count is stepped on by its high bytes alone."""
+    table = [0] * 0x4380  # 255.0 is 0x437F0000
+    prev = 0
+    for n in range(1, 256):
+        b = pack("<f", n)
+        high = b[2] | (b[3] << 8)
+        table[prev] = high
+        prev = high
+    return table
+
+
+_NEXT_HIGH: Final[list[int]] = _next_high()
 
 
 class DenseWriter:
@@ -33,7 +46,6 @@ class DenseWriter:
 
     def __init__(self, encoder: FastEncoder) -> None:
         self.encoder = encoder
-        self.blank: bytes = bytes(encoder.size)
         self.zeros: bytes = bytes(4 * encoder.size)
         self.no_ids: bytes = bytes(encoder.num_actions)
 
@@ -48,29 +60,31 @@ class DenseWriter:
         at: list[int] = []
         values: list[float] = []
         whole = self.encoder.observe(state, seat, ones, at, values)
-        # Only the columns written are touched: each counted column's count, then its
-        # number's two high bytes (a whole number below 256 has two zero low bytes);
+        # Only the columns written are touched: each counted column's number steps up
+        # by its two high bytes (a whole number below 256 has two zero low bytes);
         # each value's four bytes over them (a column with a value counts nothing).
-        counts = BytesWriter()
-        counts.write(self.blank)
-        for k in ones:
-            counts[k] = counts[k] + 1
         out = BytesWriter()
         out.write(self.zeros)
-        for k in ones:
-            c = counts[k]
-            p = 4 * k
-            out[p + 2] = _BYTE2[c]
-            out[p + 3] = _BYTE3[c]
-        numbers = BytesWriter()
-        for i in range(len(at)):
-            write_f32_le(numbers, values[i])
-            p = 4 * at[i]
-            q = 4 * i
-            out[p] = numbers[q]
-            out[p + 1] = numbers[q + 1]
-            out[p + 2] = numbers[q + 2]
-            out[p + 3] = numbers[q + 3]
+        step = _NEXT_HIGH
+        for j in range(len(ones)):
+            p = 4 * ones[j] + 2
+            lo: int = out[p]
+            hi: int = out[p + 1]
+            high: int = step[lo | (hi << 8)]
+            out[p] = high & 255
+            out[p + 1] = high >> 8
+        m = len(at)
+        if m:
+            numbers = BytesWriter()
+            for i in range(m):
+                write_f32_le(numbers, values[i])
+            for i in range(m):
+                p = 4 * at[i]
+                q = 4 * i
+                out[p] = numbers[q]
+                out[p + 1] = numbers[q + 1]
+                out[p + 2] = numbers[q + 2]
+                out[p + 3] = numbers[q + 3]
         return out.getvalue(), whole
 
     def mask(self, ids: tuple[int, ...]) -> bytes:
