@@ -29,7 +29,12 @@ from binocle.encoding._actions import _space
 from binocle.encoding._fast import WAIT, FastEncoder
 from binocle.errors import IllegalActionError, RuleCode
 from binocle.profiles._classic_rules import announcement_action
-from binocle.rules.classic_melds import Announcement, Combination, MeldTable, announcements_of
+from binocle.rules.classic_melds import Announcement, Combination, MeldTable
+from binocle.rules.classic_melds._announcements import (
+    _TableFacts,
+    announcements_with,
+    new_table_facts,
+)
 from binocle.rules.tricks import bisect_cards
 
 if TYPE_CHECKING:
@@ -39,9 +44,8 @@ if TYPE_CHECKING:
 __all__ = [
     "Batch",
     "BatchGame",
-    "add",
+    "Ranges",
     "add_announcements",
-    "add_cards",
     "count_one",
     "first",
     "hand_columns",
@@ -56,6 +60,76 @@ __all__ = [
 PHASES: Final = list(Phase)
 DEAL: Final = PHASES.index(Phase.DEAL)
 OVER: Final = PHASES.index(Phase.OVER)
+
+
+@mypyc_attr(serializable=True)
+class Ranges:
+    """A game's legal ids as ranges ``[lo[k], hi[k])`` for ``k`` below ``n``, ascending.
+
+    The lists only grow: emptied (``n = 0``) at every step and filled again in place,
+    they keep their room, where clearing them would give it back and appending would
+    ask for it again."""
+
+    def __init__(self) -> None:
+        self.lo: list[int] = []
+        self.hi: list[int] = []
+        self.n = 0
+
+    def add(self, a: int) -> None:
+        """Id ``a`` (above every id so far) into the ranges."""
+        n = self.n
+        if n:
+            last = self.hi[n - 1]
+            if last == a:
+                self.hi[n - 1] = a + 1
+                return
+            if last > a:
+                return
+        self._put(n, a, a + 1)
+
+    def add_run(self, a: int, b: int) -> None:
+        """Ids ``a`` to ``b - 1`` (``a`` above every id so far) into the ranges."""
+        n = self.n
+        if n and self.hi[n - 1] == a:
+            self.hi[n - 1] = b
+        else:
+            self._put(n, a, b)
+
+    def _put(self, n: int, a: int, b: int) -> None:
+        """A new range ``[a, b)`` after the ``n`` ranges."""
+        if n < len(self.lo):
+            self.lo[n] = a
+            self.hi[n] = b
+        else:
+            self.lo.append(a)
+            self.hi.append(b)
+        self.n = n + 1
+
+    def add_cards(self, cards: tuple[int, ...], ids: list[int]) -> None:
+        """The ids of the distinct ``cards`` (sorted; ``ids[c]`` is card ``c``'s), their
+        ids ascending: :meth:`add` of each, the range being built held in locals."""
+        n = self.n
+        hi = self.hi
+        stop = hi[n - 1] if n else -1  # the range being built ends before ``stop``
+        start = -1  # and starts at ``start``; -1: it is the last range (or none)
+        prev = -1
+        for c in cards:
+            if c != prev:
+                prev = c
+                a = ids[c]
+                if a == stop:
+                    stop = a + 1
+                elif stop < a:
+                    if start >= 0:
+                        self._put(self.n, start, stop)
+                    elif n:
+                        hi[n - 1] = stop
+                    start = a
+                    stop = a + 1
+        if start >= 0:
+            self._put(self.n, start, stop)
+        elif n:
+            hi[n - 1] = stop
 
 
 @mypyc_attr(serializable=True)
@@ -79,9 +153,9 @@ class BatchGame:
         # it had played.
         self.seen: GameState | None = None
         self.seen_at = 0
-        # The legal ids now: ranges [lo, hi) of ids, ascending.
-        self.lo: list[int] = []
-        self.hi: list[int] = []
+        # The legal ids now, as ranges of ids.
+        self.ranges = Ranges()
+        self.index = 0  # its place in the batch
 
     def restart(self, seed: int, dealer: int) -> None:
         """The game starts anew, to be dealt by ``dealer`` from ``seed``."""
@@ -134,6 +208,20 @@ class Batch:
         self.blank: bytes = bytes(self.size * len(games))  # every count zero
         # The id of each combination announced with fresh cards alone (classic melds).
         self.fresh_ids: dict[Combination, int] = {}
+        for k in range(len(games)):
+            games[k].index = k
+        # What is kept of each seat's meld table (classic melds), by game and seat.
+        self.memos: list[TableMemo | None] = [None] * (len(games) * self.players)
+
+    def memo(self, g: BatchGame, p: int, table: MeldTable) -> TableMemo:
+        """What is kept of ``table``, seat ``p``'s meld table in game ``g``: kept while
+        the table lasts."""
+        at = g.index * self.players + p
+        memo = self.memos[at]
+        if memo is None or memo.table is not table:
+            memo = TableMemo(table)
+            self.memos[at] = memo
+        return memo
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (and deep-copied) as its arguments and its games: the compiled
@@ -176,10 +264,11 @@ class Batch:
             a = ids[i]
             if a == WAIT:
                 continue
-            lo = g.lo
-            hi = g.hi
+            r = g.ranges
+            lo = r.lo
+            hi = r.hi
             ok = False
-            for k in range(len(lo)):
+            for k in range(r.n):
                 if lo[k] <= a < hi[k]:
                     ok = True
                     break
@@ -324,29 +413,23 @@ class Batch:
         raise NotImplementedError  # pragma: no cover
 
 
+class TableMemo:
+    """What a batch keeps of one seat's meld table while the table lasts: the rules'
+    facts of it and the ids of the announcements found with it, by the announcement's
+    combination (its identity: the combinations are interned), table slots and fresh
+    cards, which are all its id depends on with the table."""
+
+    def __init__(self, table: MeldTable) -> None:
+        self.table = table
+        self.facts: _TableFacts = new_table_facts(table)
+        self.ids: dict[tuple[int, tuple[int, ...], tuple[Card, ...]], int] = {}
+
+
 def _restored(kind: Any, profile: Any, encoder: FastEncoder, games: list[BatchGame]) -> Batch:
     """A pickled batch, read back."""
     batch: Batch = kind(profile, encoder, len(games))
     batch.games = games
     return batch
-
-
-def add(lo: list[int], hi: list[int], a: int) -> None:
-    """Id ``a`` (above every id so far) into the ranges."""
-    if hi and hi[-1] == a:
-        hi[-1] = a + 1
-    elif not hi or hi[-1] < a:
-        lo.append(a)
-        hi.append(a + 1)
-
-
-def add_cards(cards: tuple[int, ...], ids: list[int], lo: list[int], hi: list[int]) -> None:
-    """The ids of the distinct ``cards`` (sorted), as ranges: their ids ascend."""
-    prev = -1
-    for c in cards:
-        if c != prev:
-            add(lo, hi, ids[c])
-            prev = c
 
 
 def take(hands: list[tuple[int, ...]], p: int, c: int) -> None:
@@ -359,10 +442,11 @@ def take(hands: list[tuple[int, ...]], p: int, c: int) -> None:
 def _write_legal(g: BatchGame, mask_base: i64, legal: BytesWriter) -> int:
     """Write game ``g``'s legal ids, from their ranges, as flat positions in the masks
     (its mask starting at ``mask_base``) to ``legal``; return how many."""
-    glo = g.lo
-    ghi = g.hi
+    r = g.ranges
+    glo = r.lo
+    ghi = r.hi
     total = 0
-    for k in range(len(glo)):
+    for k in range(r.n):
         hi: i64 = ghi[k]
         a: i64 = glo[k]
         total += hi - a
@@ -428,26 +512,33 @@ def value_at(k: i64, value: int, at: BytesWriter, values: BytesWriter) -> None:
 def add_announcements(
     encoder: FastEncoder,
     hand: tuple[int, ...],
-    table: MeldTable,
+    memo: TableMemo,
     trump: int,
     grand_binocle: bool,
-    lo: list[int],
-    hi: list[int],
+    ranges: Ranges,
     ids: list[int],
     found: list[Announcement],
     fresh_ids: dict[Combination, int],
 ) -> None:
     """Each single combination the player may announce with ``hand`` (his cards not
-    laid down) and his meld table: its id into the ranges (ascending) and into
-    ``ids``, the announcement into ``found`` (the engine's own legal announcements;
-    card numbers serve as cards).  ``fresh_ids`` keeps the id of each combination
-    announced with fresh cards alone, which does not depend on the table."""
+    laid down) and his meld table (kept in ``memo``): its id into the ranges
+    (ascending) and into ``ids``, the announcement into ``found`` (the engine's own
+    legal announcements; card numbers serve as cards).  ``fresh_ids`` keeps the id of
+    each combination announced with fresh cards alone, which does not depend on the
+    table; ``memo`` the id of each one that uses the table, while the table lasts."""
     pairs: list[tuple[int, Announcement]] = []
     ordered = True
     last = -1
-    for ann in announcements_of(cast(tuple[Card, ...], hand), table, trump, grand_binocle):
-        if ann.table_slots:
-            k = encoder.meld_id(table, announcement_action(ann, table))
+    table = memo.table
+    kept = memo.ids
+    for ann in announcements_with(cast(tuple[Card, ...], hand), memo.facts, trump, grand_binocle):
+        slots = ann.table_slots
+        if slots:
+            key = (id(ann.combination), slots, ann.fresh)
+            k = kept.get(key, -1)
+            if k < 0:
+                k = encoder.meld_id(table, announcement_action(ann, table))
+                kept[key] = k
         else:
             k = fresh_ids.get(ann.combination, -1)
             if k < 0:
@@ -460,7 +551,7 @@ def add_announcements(
     if not ordered:
         pairs.sort(key=first)
     for k, ann in pairs:
-        add(lo, hi, k)
+        ranges.add(k)
         ids.append(k)
         found.append(ann)
 
@@ -472,10 +563,8 @@ def first(pair: tuple[int, Any]) -> int:
 
 def with_card(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
     """The sorted ``hand`` with card ``c`` in its place."""
-    cards = list(hand)
-    cards.append(c)
-    cards.sort()
-    return tuple(cards)
+    i = bisect_cards(hand, c, 0, len(hand))
+    return hand[:i] + (c,) + hand[i:]
 
 
 def values_at(start: i64, numbers: list[int], at: BytesWriter, values: BytesWriter) -> None:

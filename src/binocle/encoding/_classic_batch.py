@@ -41,9 +41,7 @@ from binocle.encoding._batch import (
     PHASES,
     Batch,
     BatchGame,
-    add,
     add_announcements,
-    add_cards,
     count_one,
     first,
     take,
@@ -52,13 +50,13 @@ from binocle.encoding._batch import (
     with_card,
 )
 from binocle.encoding._fast import FastEncoder
-from binocle.profiles._classic_rules import _table_groups
 from binocle.rules.classic_melds import (
     Announcement,
     MeldTable,
     lay_down,
     play_from_table,
 )
+from binocle.rules.classic_melds._announcements import copies_in
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, _trick_winner, allowed_slice
@@ -206,10 +204,8 @@ class ClassicBatch(Batch):
         """The legal ids of the seat to act (classic rules, Play while the stock lasts,
         Announcements, Play after the stock, Claiming (knocking))."""
         g = cast(_Game, game)
-        lo = g.lo
-        hi = g.hi
-        lo.clear()
-        hi.clear()
+        ranges = g.ranges
+        ranges.n = 0
         if g.slot_ids:  # filled in pairs: empty together
             g.slot_ids.clear()
             g.slots.clear()
@@ -222,35 +218,33 @@ class ClassicBatch(Batch):
         concealed = g.concealed[p]
         stock_phase = g.drawn < len(g.stock) or g.turn_up >= 0
         if g.phase == ANNOUNCE:
-            add(lo, hi, self.pass_id)
+            ranges.add(self.pass_id)
             if g.dixes < 2 and g.turn_up >= 0 and g.trump * 8 + self.dix_rank in concealed:
-                add(lo, hi, self.dix_id)
-            add(lo, hi, self.claim_id)
+                ranges.add(self.dix_id)
+            ranges.add(self.claim_id)
             add_announcements(
-                self.encoder, concealed, g.tables[p], g.trump, self.grand_binocle,
-                lo, hi, g.meld_ids, g.anns, self.fresh_ids,
+                self.encoder, concealed, self.memo(g, p, g.tables[p]), g.trump,
+                self.grand_binocle,
+                ranges, g.meld_ids, g.anns, self.fresh_ids,
             )  # fmt: skip
             return
         if not concealed and not (stock_phase and g.tables[p].slots):
             # The last trick is taken: knock or not, before the hand is counted.
-            add(lo, hi, self.pass_id)
-            add(lo, hi, self.claim_id)
+            ranges.add(self.pass_id)
+            ranges.add(self.claim_id)
             return
-        add(lo, hi, self.claim_id)
+        ranges.add(self.claim_id)
         if stock_phase:  # any card, from the hand or the table
-            add_cards(concealed, self.play_id, lo, hi)
+            ranges.add_cards(concealed, self.play_id)
             if g.tables[p].slots:
                 for k, slot in self._table_plays(g, p):
-                    add(lo, hi, k)
+                    ranges.add(k)
                     g.slot_ids.append(k)
                     g.slots.append(slot)
             return
         # Follow suit and win if able; void, trump; else any card.
-        add_cards(
-            allowed_slice(concealed, g.trick, g.trump, _OBLIGATION_FOLLOW_WIN_TRUMP),
-            self.play_id,
-            lo,
-            hi,
+        ranges.add_cards(
+            allowed_slice(concealed, g.trick, g.trump, _OBLIGATION_FOLLOW_WIN_TRUMP), self.play_id
         )
 
     def _table_plays(self, g: _Game, p: int) -> list[tuple[int, int]]:
@@ -262,9 +256,13 @@ class ClassicBatch(Batch):
             return g.plays[p]
         out: list[tuple[int, int]] = []
         first_id = self.table_play_id
-        for card, slots in _table_groups(table).items():
-            k: int = card
-            base = first_id[k]
+        # The table's groups of copies by card: each group's lowest slot, in order.
+        for card, groups in copies_in(self.memo(g, p, table).facts).items():
+            slots: list[int] = []
+            for group in groups:
+                slots.append(group[0])
+            slots.sort()
+            base = first_id[card]
             for copy in range(len(slots)):
                 out.append((base + copy, slots[copy]))
         out.sort(key=first)
@@ -452,7 +450,8 @@ class ClassicBatch(Batch):
             if n:
                 value_at(base + self.at_hand_sizes + k, n, at, values)
             row = base + k * width
-            for _, c in slots:
+            for _, card in slots:
+                c = card  # as an int
                 count_one(counts, row + tables_col[c])
                 if k == seat:
                     count_one(counts, base + hand_col[c])

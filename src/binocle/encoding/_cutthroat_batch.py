@@ -43,8 +43,6 @@ from binocle.encoding._batch import (
     PHASES,
     Batch,
     BatchGame,
-    add,
-    add_cards,
     count_one,
     hand_columns,
     take,
@@ -238,10 +236,8 @@ class CutthroatBatch(Batch):
 
     def _legal(self, game: BatchGame) -> None:
         g = cast(_Game, game)
-        lo = g.lo
-        hi = g.hi
-        lo.clear()
-        hi.clear()
+        ranges = g.ranges
+        ranges.n = 0
         phase = g.phase
         p = g.current
         if p < 0:
@@ -249,14 +245,14 @@ class CutthroatBatch(Batch):
         if phase == PLAY_PHASE:
             hand = g.hands[p]
             if g.trick:
-                add_cards(allowed_slice(hand, g.trick, g.trump, self.rule), self.play_id, lo, hi)
+                ranges.add_cards(allowed_slice(hand, g.trick, g.trump, self.rule), self.play_id)
                 return
             if p == g.bidder and g.tricks == 0:
-                add(lo, hi, self.concede_id)  # its id is below the plays'
-            add_cards(hand, self.play_id, lo, hi)
+                ranges.add(self.concede_id)  # its id is below the plays'
+            ranges.add_cards(hand, self.play_id)
             return
         if phase == BIDDING:
-            add(lo, hi, self.pass_id)
+            ranges.add(self.pass_id)
             if g.bid == 0 and g.passed[0] + g.passed[1] + g.passed[2] == 2:
                 start = stop = self.min_bid
             else:
@@ -265,23 +261,19 @@ class CutthroatBatch(Batch):
             if start <= stop:
                 a = self.bid_base + (start - self.min_bid) // 10
                 b = self.bid_base + (stop - self.min_bid) // 10 + 1
-                if hi[-1] == a:
-                    hi[-1] = b
-                else:
-                    lo.append(a)
-                    hi.append(b)
+                ranges.add_run(a, b)
             if self.bunched_hands and g.bunched[p] and not g.has_bid[p]:
-                add(lo, hi, self.bunch_id)
+                ranges.add(self.bunch_id)
             return
         if phase == DISCARD_PHASE:
-            add_cards(g.hands[p], self.discard_id, lo, hi)
+            ranges.add_cards(g.hands[p], self.discard_id)
             return
         if phase == TRUMP_PHASE:
             for k in self.trump_ids:
-                add(lo, hi, k)
+                ranges.add(k)
             return
         if phase == MELD_PHASE:
-            add(lo, hi, self.meld_id)
+            ranges.add(self.meld_id)
 
     # -- steps ------------------------------------------------------------------------
 

@@ -44,9 +44,7 @@ from binocle.encoding._batch import (
     PHASES,
     Batch,
     BatchGame,
-    add,
     add_announcements,
-    add_cards,
     count_one,
     hand_columns,
     replay,
@@ -60,9 +58,9 @@ from binocle.profiles._three_handed_rules import _obligation_trick, _trick_done,
 from binocle.rules.classic_melds import (
     Announcement,
     MeldTable,
-    best_meld_of,
     table_after,
 )
+from binocle.rules.classic_melds._best import _best_of_counts
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, _trick_winner, allowed_slice
@@ -224,8 +222,12 @@ class ThreeHandedBatch(Batch):
         self._legal(g)
 
     def _best(self, cards: tuple[int, ...], trump: int) -> int:
-        """The best meld of ``cards`` (the engine's function: numbers serve as cards)."""
-        return best_meld_of(cast(tuple[Card, ...], cards), trump, self.grand_binocle)[0]
+        """The best meld of ``cards`` (the engine's :func:`best_meld_of`, from the cards'
+        counts)."""
+        counts = [0] * 32
+        for c in cards:
+            counts[c] += 1
+        return _best_of_counts(counts, trump, self.grand_binocle)[0]
 
     def state(self, i: int) -> GameState:
         """Game ``i``'s state: the engine's own where it steps through the engine,
@@ -240,10 +242,8 @@ class ThreeHandedBatch(Batch):
         """The legal ids of the seat to act (three-handed rules, Dix, Melds, Overlooked
         melds, Play, Claiming (knocking))."""
         g = cast(_Game, game)
-        lo = g.lo
-        hi = g.hi
-        lo.clear()
-        hi.clear()
+        ranges = g.ranges
+        ranges.n = 0
         if g.meld_ids:  # filled in pairs: empty together
             g.meld_ids.clear()
             g.anns.clear()
@@ -257,43 +257,43 @@ class ThreeHandedBatch(Batch):
             g.legal = legal
             g.legal_ids = ids
             for k in sorted(ids):
-                add(lo, hi, k)
+                ranges.add(k)
             return
         phase = g.phase
         if phase == PLAY_PHASE:
             if g.offer_seat >= 0:
-                add(lo, hi, self.pass_id)
-                add(lo, hi, self.overlooked_id)
+                ranges.add(self.pass_id)
+                ranges.add(self.overlooked_id)
                 return
             hand = g.hands[p]
             if not hand:  # the last trick is taken: knock or not
-                add(lo, hi, self.pass_id)
-                add(lo, hi, self.claim_id)
+                ranges.add(self.pass_id)
+                ranges.add(self.claim_id)
                 return
             if self.meld_until_first_card and _before_first_card(g, p) and g.shown[p] < g.best[p]:
                 # Three-handed rules, Melds: more announcements until his first card.
                 if g.shown[p] == 0:
-                    add(lo, hi, self.meld_id)
-                add(lo, hi, self.claim_id)
-                add_cards(self._allowed(g, hand), self.play_id, lo, hi)
+                    ranges.add(self.meld_id)
+                ranges.add(self.claim_id)
+                ranges.add_cards(self._allowed(g, hand), self.play_id)
                 self._announcements(g, p)
                 return
-            add(lo, hi, self.claim_id)
-            add_cards(self._allowed(g, hand), self.play_id, lo, hi)
+            ranges.add(self.claim_id)
+            ranges.add_cards(self._allowed(g, hand), self.play_id)
             return
         if phase == DIX_PHASE:
-            add(lo, hi, self.pass_id)
+            ranges.add(self.pass_id)
             n = self._nines_to_show(g, p)
             if n:
-                add(lo, hi, self.dix_id)
+                ranges.add(self.dix_id)
             if n == 2:
-                add(lo, hi, self.dix2_id)
+                ranges.add(self.dix2_id)
             return
         # MELD_PHASE
-        add(lo, hi, self.pass_id)
+        ranges.add(self.pass_id)
         if g.shown[p] < g.best[p]:
             if g.shown[p] == 0:
-                add(lo, hi, self.meld_id)
+                ranges.add(self.meld_id)
             self._announcements(g, p)
 
     def _allowed(self, g: _Game, hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -316,8 +316,8 @@ class ThreeHandedBatch(Batch):
                 rest.remove(c)
             hand = tuple(rest)
         add_announcements(
-            self.encoder, hand, table, g.trump, self.grand_binocle,
-            g.lo, g.hi, g.meld_ids, g.anns, self.fresh_ids,
+            self.encoder, hand, self.memo(g, p, table), g.trump, self.grand_binocle,
+            g.ranges, g.meld_ids, g.anns, self.fresh_ids,
         )  # fmt: skip
 
     def _nines_to_show(self, g: _Game, p: int) -> int:

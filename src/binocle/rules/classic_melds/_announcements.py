@@ -309,6 +309,39 @@ def announcements_of(
     return found
 
 
+def announcements_with(
+    hand: tuple[Card, ...], facts: _TableFacts, trump: int, grand_binocle: bool
+) -> tuple[Announcement, ...]:
+    """:func:`announcements_of` with the table's facts kept by the caller
+    (:func:`new_table_facts` of the table): for a caller that holds many tables at
+    once, as the vectorized environment does, which the few tables this module keeps
+    would not serve.  While the caller keeps the facts, the announcements found with
+    the same cards are the same objects."""
+    fresh = twice = 0
+    for card in hand:
+        k: int = card
+        bit = 1 << k
+        if fresh & bit:
+            twice |= bit
+        fresh |= bit
+    return _announcements(fresh, twice, facts.table, _MASKED[trump * 2 + grand_binocle], facts)
+
+
+def new_table_facts(table: MeldTable) -> _TableFacts:
+    """What :func:`announcements_with` needs to know of ``table``, for the caller to
+    keep while the table lasts."""
+    return _TableFacts(table)
+
+
+def copies_in(facts: _TableFacts) -> dict[int, list[tuple[int, ...]]]:
+    """:func:`table_copies` of the table of ``facts`` (kept in them: read the answer,
+    never change it)."""
+    kinds = facts.kinds
+    if kinds is None:
+        kinds = facts.kinds = _copies_on(facts.table)
+    return kinds
+
+
 _LAST: tuple[MeldTable | None, tuple[Card, ...], int, bool, tuple[Announcement, ...]] = (
     None,
     (),
@@ -337,12 +370,14 @@ def _announcements(
     twice: int,
     table: MeldTable,
     candidates: tuple[tuple[Combination, tuple[tuple[int, int], ...], int, int], ...],
+    kept: _TableFacts | None = None,
 ) -> tuple[Announcement, ...]:
     """The announcements of a hand, among ``candidates``.
 
     ``fresh`` and ``twice`` are the bit masks of the kinds in the hand, and held
     twice.  A candidate needs all its kinds (in the hand or on the table), one
-    of them from the hand.
+    of them from the hand.  ``kept``: the table's facts where the caller keeps them
+    (else those this module keeps for the last tables seen).
     """
     slots = table.slots
     if not slots:
@@ -353,9 +388,11 @@ def _announcements(
             if not (needs & lacking or doubles & single):
                 out.append(_all_fresh(combo))
         return tuple(out)
-    facts = _TABLE_FACTS.get(id(table))
-    if facts is None or facts.table is not table:
-        facts = _table_facts(table)
+    facts = kept
+    if facts is None:
+        facts = _TABLE_FACTS.get(id(table))
+        if facts is None or facts.table is not table:
+            facts = _table_facts(table)
     on_table = facts.on_table
     once = fresh | on_table
     both = twice | facts.twice | (fresh & on_table)
@@ -645,7 +682,15 @@ def table_after(table: MeldTable, announcement: Announcement) -> MeldTable:
     """The table after :func:`lay_down`: the fresh cards in new slots, the combination
     recorded as intact (the same announcement known to be legal)."""
     fresh = announcement.fresh
-    first = table.next_slot
+    # ``table.next_slot``, worked out here: one more than any slot used this hand.
+    first = 0
+    for s, _ in table.slots:
+        if s >= first:
+            first = s + 1
+    for m in table.melds:
+        for s in m.slots:
+            if s >= first:
+                first = s + 1
     new = [(first + i, c) for i, c in enumerate(fresh)]
     used = announcement.table_slots
     if used:

@@ -246,8 +246,8 @@ def _best_of_counts(
     """:func:`best_meld` of the card counts ``c`` (at least 32 of them), trump ``t``."""
     out: list[Combination] = []
     total = 0
-    nk = min(c[KING], c[8 + KING], c[16 + KING], c[24 + KING])
-    nq = min(c[QUEEN], c[8 + QUEEN], c[16 + QUEEN], c[24 + QUEEN])
+    nk = _fewest(c, KING)
+    nq = _fewest(c, QUEEN)
     both = nk > 0 and nq > 0
     jacks_b = c[JD] if grand_binocle and c[KS] and c[QS] else 0
     core_suits: tuple[int, ...] = ()
@@ -279,13 +279,13 @@ def _best_of_counts(
         for s in range(4):
             if s in core_suits:
                 continue
-            n = min(c[s * 8 + KING], c[s * 8 + QUEEN])
+            n = _less(c[s * 8 + KING], c[s * 8 + QUEEN])
             if n:
                 m = _ROY[s] if s == t else _MAR[s]
                 out += (m,) * n
                 total += m.value * n
     if not jacks_b:
-        n = min(c[QS], c[JD])
+        n = _less(c[QS], c[JD])
         if n:
             out.append(_BIN)
             total += 40
@@ -293,12 +293,12 @@ def _best_of_counts(
                 out.append(_DBL)
                 total += 80
     b = t * 8
-    n = min(c[b], c[b + TEN], c[b + KING], c[b + QUEEN], c[b + JACK])
+    n = _less(_less(c[b], c[b + TEN]), _less(_less(c[b + KING], c[b + QUEEN]), c[b + JACK]))
     if n:
         out += (_SEQ[t],) * n
         total += 150 * n
     for r, value in ((ACE, 100), (JACK, 40)):
-        n = min(c[r], c[8 + r], c[16 + r], c[24 + r])
+        n = _fewest(c, r)
         if n:
             out.append(_FOUR[r])
             total += value
@@ -306,6 +306,17 @@ def _best_of_counts(
                 out.append(_EIGHT[r])
                 total += 2 * value
     return total, tuple(out)
+
+
+def _less(a: int, b: int) -> int:
+    """``min(a, b)``, which compiled code would call as a builtin."""
+    return a if a < b else b
+
+
+def _fewest(c: list[int], rank: int) -> int:
+    """The fewest copies of ``rank`` in a suit, by the card counts ``c``: how many
+    times four of that rank are held."""
+    return _less(_less(c[rank], c[8 + rank]), _less(c[16 + rank], c[24 + rank]))
 
 
 _COMBO_OF_CODE: Final = {
