@@ -531,19 +531,13 @@ class FastEncoder:
         memo = self.passed_memo
         hit = memo.get(id(calls))
         if hit is None or hit[0] is not calls:
-            passed = one["passed"]
-            hit = (calls, tuple([passed + who for who, amount in calls if not amount]))
+            # The columns of the calls (the passes; the information state's bids too),
+            # remembered by the tuple: it changes only in the auction.
+            hit = (calls, self._calls(calls))
             if len(memo) > _MEMO_SIZE:
                 memo.clear()
             memo[id(calls)] = hit
         ones.extend(hit[1])
-        if self.full:
-            bids = self.bids_at
-            low = self.profile.min_bid  # type: ignore[attr-defined]
-            p = self.players
-            for who, amount in calls:
-                if amount:
-                    ones.append(bids + (amount - low) // 10 * p + who)
         bidder = auction.bidder
         phase = s.phase
         if bidder is not None and phase is not _BIDDING and phase is not _DEAL:
@@ -586,6 +580,23 @@ class FastEncoder:
                         ones.append(row + k)
                 row += width
 
+    def _calls(self, calls: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+        """The columns of an auction's calls: each pass's seat in ``passed``; in the
+        information state, each bid's amount and seat in ``bids`` as well."""
+        passed = self.one["passed"]
+        out: list[int] = []
+        for who, amount in calls:
+            if not amount:
+                out.append(passed + who)
+        if self.full:
+            bids = self.bids_at
+            low: int = self.profile.min_bid  # type: ignore[attr-defined]
+            p = self.players
+            for who, amount in calls:
+                if amount:
+                    out.append(bids + (amount - low) // 10 * p + who)
+        return tuple(out)
+
     def _classic(
         self, s: ClassicState, seat: int, ones: list[int], at: list[int], values: list[float]
     ) -> None:
@@ -602,7 +613,7 @@ class FastEncoder:
         width = self.width
         for i, t in enumerate(s.tables):
             row = i * width
-            for c in t.cards:
+            for _, c in t.slots:  # its cards (``cards`` sorts them)
                 ones.append(row + tables[c])
         _values(one["meld_points"], s.meld_points, at, values)
         _values(one["taken"], s.taken, at, values)
@@ -648,22 +659,38 @@ class FastEncoder:
             values.append(offer.points)
         if self.full:
             width = self.width
-            kind = self.kind
             row = self.melds_at
+            memo = self.meld_memo
             for shown in s.shown:
-                # Every card the seat's shown combinations use, each copy once.
-                most: dict[int, int] = {}
-                for m in shown:
-                    counts: dict[int, int] = {}
-                    for card in m.cards:
-                        counts[card] = counts.get(card, 0) + 1
-                    for c, n in counts.items():
-                        if n > most.get(c, 0):
-                            most[c] = n
-                for c, n in most.items():
-                    for _ in range(n):
-                        ones.append(row + kind[c])
+                # A seat's shown combinations are the same tuple from one state to
+                # the next until it shows more: their card kinds are remembered by it.
+                got = memo.get(id(shown))
+                if got is None or got[0] is not shown:
+                    got = (shown, self._shown_kinds(shown))
+                    if len(memo) > _MEMO_SIZE:
+                        memo.clear()
+                    memo[id(shown)] = got
+                for k in got[1]:
+                    ones.append(row + k)
                 row += width
+
+    def _shown_kinds(self, shown: tuple[Any, ...]) -> tuple[int, ...]:
+        """The card kinds of every card a seat's shown combinations use, each copy
+        once (a card two combinations share counts once)."""
+        kind = self.kind
+        most: dict[int, int] = {}
+        for m in shown:
+            counts: dict[int, int] = {}
+            for card in m.cards:
+                counts[card] = counts.get(card, 0) + 1
+            for c, n in counts.items():
+                if n > most.get(c, 0):
+                    most[c] = n
+        out: list[int] = []
+        for c, n in most.items():
+            for _ in range(n):
+                out.append(kind[c])
+        return tuple(out)
 
     def _two_handed(
         self,
@@ -692,7 +719,7 @@ class FastEncoder:
         width = self.width
         for j, t in enumerate(sub.tables):
             row = pair[j] * width
-            for c in t.cards:
+            for _, c in t.slots:  # its cards (``cards`` sorts them)
                 ones.append(row + tables[c])
 
 
