@@ -270,18 +270,19 @@ class VectorEnv:
     def _step(
         self, ids: list[int], waits: bool, observe: bool = True
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        size = self.num_actions
         low = WAIT if waits else 0
-        if ids and (min(ids) < low or max(ids) >= size):
-            i = next(i for i, a in enumerate(ids) if not low <= a < size)
-            raise IllegalActionError(
-                f"game {i}: action id {excerpt(ids[i])} is not legal now (ids are 0..{size - 1})",
-                RuleCode.NOT_LEGAL,
-                None,
-                int(self.current_player[i]),
-            )
         batch = self._batch
         if batch is None:
+            size = self.num_actions
+            if ids and (min(ids) < low or max(ids) >= size):
+                i = next(i for i, a in enumerate(ids) if not low <= a < size)
+                raise IllegalActionError(
+                    f"game {i}: action id {excerpt(ids[i])} is not legal now"
+                    f" (ids are 0..{size - 1})",
+                    RuleCode.NOT_LEGAL,
+                    None,
+                    int(self.current_player[i]),
+                )
             encoder = self._encoder
             chosen = encoder.resolve(self._states, self._legal, ids)  # refused: nothing moves
             played_at: list[int] = []
@@ -290,7 +291,7 @@ class VectorEnv:
             played = _ints(played_at)
             rewards = _ints(changes)
         else:
-            batch.check(ids)  # refused: nothing moves
+            batch.check(ids, low)  # refused (an id out of range first): nothing moves
             written = BytesWriter()
             scored = BytesWriter()
             idle = batch.step(ids, written, scored)

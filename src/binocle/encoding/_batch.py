@@ -27,11 +27,10 @@ from binocle.cards import Card
 from binocle.core import GameState, Phase
 from binocle.encoding._actions import _space
 from binocle.encoding._fast import WAIT, FastEncoder
-from binocle.errors import IllegalActionError, RuleCode
+from binocle.errors import IllegalActionError, RuleCode, excerpt
 from binocle.profiles._classic_rules import announcement_action
-from binocle.rules.classic_melds import Announcement, Combination, MeldTable
+from binocle.rules.classic_melds import Announcement, MeldTable
 from binocle.rules.classic_melds._announcements import (
-    _TableFacts,
     announcements_with,
     new_table_facts,
 )
@@ -206,8 +205,13 @@ class Batch:
         self.width: int = encoder.width
         self.size: int = encoder.size  # the observation tensor's
         self.blank: bytes = bytes(self.size * len(games))  # every count zero
-        # The id of each combination announced with fresh cards alone (classic melds).
-        self.fresh_ids: dict[Combination, int] = {}
+        # The id of each combination announced with fresh cards alone, by the
+        # combination's identity (they are interned), and of each announcement that
+        # reuses cards of a table holding no card twice, by its combination, the
+        # cards it reuses and its fresh cards (classic melds): neither depends on
+        # anything else.
+        self.fresh_ids: dict[int, int] = {}
+        self.plain_ids: dict[tuple[int, tuple[int, ...], tuple[Card, ...]], int] = {}
         for k in range(len(games)):
             games[k].index = k
         # What is kept of each seat's meld table (classic melds), by game and seat.
@@ -255,10 +259,22 @@ class Batch:
 
     # -- steps ------------------------------------------------------------------------
 
-    def check(self, ids: list[int]) -> None:
+    def check(self, ids: list[int], low: int) -> None:
         """Raise :class:`~binocle.IllegalActionError` (naming the game) unless every
-        game's id is legal in it; nothing changes."""
+        game's id is legal in it; nothing changes.  An id below ``low`` (:data:`WAIT`
+        where a game may wait, else 0) or above the last id is refused first, as out
+        of range (the first such game named)."""
         games = self.games
+        size = self.space.size
+        for i in range(len(ids)):
+            a = ids[i]
+            if a < low or a >= size:
+                raise IllegalActionError(
+                    f"game {i}: action id {excerpt(a)} is not legal now (ids are 0..{size - 1})",
+                    RuleCode.NOT_LEGAL,
+                    None,
+                    games[i].current,
+                )
         for i in range(len(ids)):
             g = games[i]
             a = ids[i]
@@ -417,12 +433,20 @@ class TableMemo:
     """What a batch keeps of one seat's meld table while the table lasts: the rules'
     facts of it and the ids of the announcements found with it, by the announcement's
     combination (its identity: the combinations are interned), table slots and fresh
-    cards, which are all its id depends on with the table."""
+    cards, which are all its id depends on with the table.
+
+    A table that holds no card twice names no copy in its announcements (``KS``, not
+    ``KS#3``): their ids do not depend on the slots, only on the cards they reuse
+    (``plain``; ``cards_at`` gives each slot's card)."""
 
     def __init__(self, table: MeldTable) -> None:
         self.table = table
-        self.facts: _TableFacts = new_table_facts(table)
+        facts = self.facts = new_table_facts(table)
         self.ids: dict[tuple[int, tuple[int, ...], tuple[Card, ...]], int] = {}
+        self.plain = facts.twice == 0
+        self.cards_at: dict[int, int] = {}
+        for s, c in table.slots:
+            self.cards_at[s] = c
 
 
 def _restored(kind: Any, profile: Any, encoder: FastEncoder, games: list[BatchGame]) -> Batch:
@@ -518,32 +542,45 @@ def add_announcements(
     ranges: Ranges,
     ids: list[int],
     found: list[Announcement],
-    fresh_ids: dict[Combination, int],
+    fresh_ids: dict[int, int],
+    plain_ids: dict[tuple[int, tuple[int, ...], tuple[Card, ...]], int],
 ) -> None:
     """Each single combination the player may announce with ``hand`` (his cards not
     laid down) and his meld table (kept in ``memo``): its id into the ranges
     (ascending) and into ``ids``, the announcement into ``found`` (the engine's own
-    legal announcements; card numbers serve as cards).  ``fresh_ids`` keeps the id of
-    each combination announced with fresh cards alone, which does not depend on the
-    table; ``memo`` the id of each one that uses the table, while the table lasts."""
+    legal announcements; card numbers serve as cards).  ``fresh_ids`` and ``plain_ids``
+    keep the ids that do not depend on the table (:class:`Batch` says which); ``memo``
+    the others, while the table lasts."""
     pairs: list[tuple[int, Announcement]] = []
     ordered = True
     last = -1
     table = memo.table
     kept = memo.ids
+    plain = memo.plain
+    cards_at = memo.cards_at
     for ann in announcements_with(cast(tuple[Card, ...], hand), memo.facts, trump, grand_binocle):
         slots = ann.table_slots
-        if slots:
+        if not slots:
+            combo = id(ann.combination)
+            k = fresh_ids.get(combo, -1)
+            if k < 0:
+                k = encoder.meld_id(table, announcement_action(ann, table))
+                fresh_ids[combo] = k
+        elif plain:
+            cards: list[int] = []
+            for s in slots:
+                cards.append(cards_at[s])
+            key = (id(ann.combination), tuple(cards), ann.fresh)
+            k = plain_ids.get(key, -1)
+            if k < 0:
+                k = encoder.meld_id(table, announcement_action(ann, table))
+                plain_ids[key] = k
+        else:
             key = (id(ann.combination), slots, ann.fresh)
             k = kept.get(key, -1)
             if k < 0:
                 k = encoder.meld_id(table, announcement_action(ann, table))
                 kept[key] = k
-        else:
-            k = fresh_ids.get(ann.combination, -1)
-            if k < 0:
-                k = encoder.meld_id(table, announcement_action(ann, table))
-                fresh_ids[ann.combination] = k
         if k < last:
             ordered = False
         last = k
@@ -570,6 +607,7 @@ def with_card(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
 def values_at(start: i64, numbers: list[int], at: BytesWriter, values: BytesWriter) -> None:
     """Each nonzero number at its flat position, from ``start``."""
     for v in numbers:
-        if v:
-            value_at(start, v, at, values)
+        if v:  # value_at, written out
+            write_i64_le(at, start)
+            write_i64_le(values, v)
         start += 1

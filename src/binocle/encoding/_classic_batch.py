@@ -225,7 +225,7 @@ class ClassicBatch(Batch):
             add_announcements(
                 self.encoder, concealed, self.memo(g, p, g.tables[p]), g.trump,
                 self.grand_binocle,
-                ranges, g.meld_ids, g.anns, self.fresh_ids,
+                ranges, g.meld_ids, g.anns, self.fresh_ids, self.plain_ids,
             )  # fmt: skip
             return
         if not concealed and not (stock_phase and g.tables[p].slots):

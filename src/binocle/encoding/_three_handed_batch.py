@@ -312,12 +312,13 @@ class ThreeHandedBatch(Batch):
         hand = g.hands[p]
         if table.slots:
             rest = list(hand)
-            for _, c in table.slots:
+            for _, card in table.slots:
+                c: int = card  # a plain int: found by identity in the hand
                 rest.remove(c)
             hand = tuple(rest)
         add_announcements(
             self.encoder, hand, self.memo(g, p, table), g.trump, self.grand_binocle,
-            g.ranges, g.meld_ids, g.anns, self.fresh_ids,
+            g.ranges, g.meld_ids, g.anns, self.fresh_ids, self.plain_ids,
         )  # fmt: skip
 
     def _nines_to_show(self, g: _Game, p: int) -> int:
