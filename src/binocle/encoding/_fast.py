@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from binocle._step import apply, legal_actions
 from binocle.actions import Action, Kind
+from binocle.cards import Suit
 from binocle.core import GameState, Phase, Profile
 from binocle.encoding._actions import _meld_table, _space
 from binocle.encoding._common import kinds
@@ -43,6 +44,7 @@ from binocle.rules.classic_melds import MeldTable
 
 # By the member's identity: an enum member's own hash is a Python function.
 _PHASE_INDEX: Final = {id(p): i for i, p in enumerate(Phase)}
+_SUIT_INDEX: Final = {id(s): int(s) for s in Suit}
 _BIDDING: Final = Phase.BIDDING
 _DEAL: Final = Phase.DEAL
 _OVER: Final = Phase.OVER
@@ -231,7 +233,11 @@ class FastEncoder:
         hit = memo.get(id(cards))
         if hit is not None and hit[0] is cards:
             return hit[1]
-        cols = tuple([table[c] for c in cards])
+        out: list[int] = []
+        for c in cards:
+            k: int = c  # compiled: the card as a machine integer, a native list index
+            out.append(table[k])
+        cols = tuple(out)
         if len(memo) > _MEMO_SIZE:
             memo.clear()
         memo[id(cards)] = (cards, cols)
@@ -387,11 +393,13 @@ class FastEncoder:
                 self._plays(state.history, None, ones)
             elif with_gone:
                 gone = self.gone
+                gone = self.gone
+                k: int
                 for t in state.played:
                     for _, c in t:
-                        ones.append(gone[c])
-                for _, c in state.trick:
-                    ones.append(gone[c])
+                        k = c  # compiled: a native list index
+                        ones.append(gone[k])
+                self._piles((), state.trick, ones)
             self._cutthroat(state, seat, ones, at, values)
             return between and not with_gone
         if family == _CLASSIC and isinstance(state, ClassicState):
@@ -488,12 +496,16 @@ class FastEncoder:
         trick: tuple[tuple[int, Any], ...],
         ones: list[int],
     ) -> None:
+        """The ``gone`` columns of the cards in ``piles`` and in the trick in progress."""
         gone = self.gone
+        k: int  # compiled: the card as a machine integer, a native list index
         for pile in piles:
             for c in pile:
-                ones.append(gone[c])
+                k = c
+                ones.append(gone[k])
         for _, c in trick:
-            ones.append(gone[c])
+            k = c
+            ones.append(gone[k])
 
     def _common(
         self, s: GameState, seat: int, ones: list[int], at: list[int], values: list[float]
@@ -506,7 +518,8 @@ class FastEncoder:
         ones.append(self.at_phase + _PHASE_INDEX[id(s.phase)])
         trump = s.trump
         if trump is not None:
-            ones.append(self.at_trump + int(trump))
+            suit = _SUIT_INDEX.get(id(trump))  # a member by identity, without a call
+            ones.append(self.at_trump + (int(trump) if suit is None else suit))
         ones.extend(self._cols(self.hand, self.hand_memo, s.hands[seat]))
         k = self.at_hand_sizes
         for h in s.hands:
