@@ -518,8 +518,9 @@ def hand_columns(
         counts[pos] = counts[pos] + 1  # count_one, written out: the hottest loop
     for k in range(len(hands)):
         n = len(hands[k])
-        if n:
-            value_at(base + at_sizes + k, n, at, values)
+        if n:  # value_at, written out
+            write_i64_le(at, base + at_sizes + k)
+            write_i64_le(values, n)
 
 
 def count_one(counts: BytesWriter, k: i64) -> None:

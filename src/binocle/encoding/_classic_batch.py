@@ -147,6 +147,13 @@ class ClassicBatch(Batch):
         self.hand_col: list[int] = encoder.hand
         self.concealed_col: list[int] = card["concealed"]
         self.tables_col: list[int] = card["tables"]
+        # The card parts are laid out alike: a card's concealed column is its hand
+        # column moved by one distance for every card.
+        self.to_concealed: int = self.concealed_col[0] - self.hand_col[0]
+        for c in self.space.cards:
+            k = c
+            if self.concealed_col[k] - self.hand_col[k] != self.to_concealed:
+                raise AssertionError("the card parts are laid out apart")  # pragma: no cover
         self.turn_up_col: list[int] = card["turn_up"]
         self.at_stock_size: int = one["stock_size"]
         self.at_meld_points: int = one["meld_points"]
@@ -435,14 +442,14 @@ class ClassicBatch(Batch):
     ) -> bool:
         g = cast(_Game, game)
         hand_col = self.hand_col
-        concealed_col = self.concealed_col
+        to_concealed: i64 = self.to_concealed
         tables_col = self.tables_col
         width = self.width
         # A hand is its concealed and table cards.
         for c in g.concealed[seat]:  # count_one, written out: the hottest loop
             pos: i64 = base + hand_col[c]
             counts[pos] = counts[pos] + 1
-            pos = base + concealed_col[c]
+            pos += to_concealed
             counts[pos] = counts[pos] + 1
         for k in range(2):
             slots = g.tables[k].slots  # (slot, card) pairs
