@@ -171,20 +171,42 @@ def legal_of(state: GameState, found: _Space | None = None) -> Legal:
     # them again on their way into the lists.
     by_identity: dict[int, Any] = found.by_identity
     ids: list[Any] = []
-    ascending = True
+    descents = 0  # how many ids are lower than the one before them
     last = -1
     for a in legal:
         i = by_identity.get(id(a))
         if i is None:
             i = _id_of(found, state, a)
         ids.append(i)
-        if ascending:
-            k: int = i
-            if k < last:
-                ascending = False
-            last = k
-    # Mostly the legal actions come in their ids' order already.
-    return tuple(ids) if ascending else tuple(sorted(ids)), ids, legal
+        k: int = i
+        if k < last:
+            descents += 1
+        last = k
+    return _ascending(ids, descents), ids, legal
+
+
+def _ascending(ids: list[Any], descents: int) -> tuple[int, ...]:
+    """``ids`` (with ``descents`` ids lower than the one before them) ascending.
+
+    Mostly they ascend already, or all but the last do: a claim or a concession
+    comes after the plays, its id before theirs; it is put in its place without a
+    sort."""
+    if not descents:
+        return tuple(ids)
+    n = len(ids)
+    x: int = ids[n - 1]
+    before: int = ids[n - 2]
+    if descents == 1 and x < before:
+        out = ids[: n - 1]
+        p = 0
+        while True:
+            y: int = out[p]
+            if y > x:
+                break
+            p += 1
+        out.insert(p, x)
+        return tuple(out)
+    return tuple(sorted(ids))
 
 
 def action_of(
@@ -280,9 +302,7 @@ def outcomes_of(counts: list[int], rows: list[list[Any] | None] | None = None) -
     """The chance outcomes ``(card index, probability)`` with ``counts`` copies of each
     card kind left (``rows``: ``_outcome_rows(len(counts))``, where the caller keeps it)."""
     n = len(counts)
-    total = 0
-    for k in counts:
-        total += k
+    total: int = sum(counts)
     if not total:
         return []
     if rows is None:
