@@ -106,10 +106,14 @@ class Ranges:
 
     def add_cards(self, cards: tuple[int, ...], ids: list[int]) -> None:
         """The ids of the distinct ``cards`` (sorted; ``ids[c]`` is card ``c``'s), their
-        ids ascending: :meth:`add` of each, the range being built held in locals."""
-        n = self.n
+        ids ascending: :meth:`add` of each, the range being built held in locals (and
+        :meth:`_put` written out)."""
+        lo = self.lo
         hi = self.hi
-        stop = hi[n - 1] if n else -1  # the range being built ends before ``stop``
+        last = self.n  # the ranges before these cards'
+        n = last
+        room = len(lo)
+        stop = hi[last - 1] if last else -1  # the range being built ends before ``stop``
         start = -1  # and starts at ``start``; -1: it is the last range (or none)
         prev = -1
         for c in cards:
@@ -120,15 +124,29 @@ class Ranges:
                     stop = a + 1
                 elif stop < a:
                     if start >= 0:
-                        self._put(self.n, start, stop)
-                    elif n:
-                        hi[n - 1] = stop
+                        if n < room:
+                            lo[n] = start
+                            hi[n] = stop
+                        else:
+                            lo.append(start)
+                            hi.append(stop)
+                            room += 1
+                        n += 1
+                    elif last:
+                        hi[last - 1] = stop
                     start = a
                     stop = a + 1
         if start >= 0:
-            self._put(self.n, start, stop)
-        elif n:
-            hi[n - 1] = stop
+            if n < room:
+                lo[n] = start
+                hi[n] = stop
+            else:
+                lo.append(start)
+                hi.append(stop)
+            n += 1
+        elif last:
+            hi[last - 1] = stop
+        self.n = n
 
 
 @mypyc_attr(serializable=True)
