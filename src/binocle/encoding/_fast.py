@@ -227,17 +227,14 @@ class FastEncoder:
         self,
         table: list[int],
         memo: dict[int, tuple[object, tuple[int, ...]]],
-        cards: tuple[Any, ...],
+        cards: tuple[int, ...],
     ) -> tuple[int, ...]:
-        """The columns of ``cards`` in a card part, remembered by the tuple."""
+        """The columns of ``cards`` in a card part, remembered by the tuple (typed as
+        whole numbers: compiled, each card is a machine integer, a native list index)."""
         hit = memo.get(id(cards))
         if hit is not None and hit[0] is cards:
             return hit[1]
-        out: list[int] = []
-        for c in cards:
-            k: int = c  # compiled: the card as a machine integer, a native list index
-            out.append(table[k])
-        cols = tuple(out)
+        cols = tuple([table[c] for c in cards])
         if len(memo) > _MEMO_SIZE:
             memo.clear()
         memo[id(cards)] = (cards, cols)
