@@ -116,36 +116,34 @@ class Ranges:
         stop = hi[last - 1] if last else -1  # the range being built ends before ``stop``
         start = -1  # and starts at ``start``; -1: it is the last range (or none)
         prev = -1
-        for c in cards:
-            if c != prev:
+        count = len(cards)
+        # One pass more than the cards, to close the range being built after the last.
+        for j in range(count + 1):
+            if j < count:
+                c = cards[j]
+                if c == prev:
+                    continue
                 prev = c
                 a = ids[c]
                 if a == stop:
                     stop = a + 1
-                elif stop < a:
-                    if start >= 0:
-                        if n < room:
-                            lo[n] = start
-                            hi[n] = stop
-                        else:
-                            lo.append(start)
-                            hi.append(stop)
-                            room += 1
-                        n += 1
-                    elif last:
-                        hi[last - 1] = stop
-                    start = a
-                    stop = a + 1
-        if start >= 0:
-            if n < room:
-                lo[n] = start
-                hi[n] = stop
-            else:
-                lo.append(start)
-                hi.append(stop)
-            n += 1
-        elif last:
-            hi[last - 1] = stop
+                    continue
+                if stop > a:
+                    continue
+            if start >= 0:
+                if n < room:
+                    lo[n] = start
+                    hi[n] = stop
+                else:
+                    lo.append(start)
+                    hi.append(stop)
+                    room += 1
+                n += 1
+            elif last:
+                hi[last - 1] = stop
+            if j < count:
+                start = a
+                stop = a + 1
         self.n = n
 
 

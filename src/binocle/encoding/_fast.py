@@ -401,20 +401,14 @@ class FastEncoder:
             return between and not with_gone
         if family == _CLASSIC and isinstance(state, ClassicState):
             self._common(state, seat, ones, at, values)
-            if full or between:
-                self._plays(state.history, None, ones)
-            elif with_gone:
-                self._piles(state.piles, state.trick, ones)
+            self._hand_plays(full or between, with_gone, state, ones)
             self._classic(state, seat, ones, at, values)
             return between and not with_gone
         if family == _THREE_HANDED and isinstance(state, ThreeHandedState):
             self._common(state, seat, ones, at, values)
             sub = state.sub
             if sub is None:
-                if full or between:
-                    self._plays(state.history, None, ones)
-                elif with_gone:
-                    self._piles(state.piles, state.trick, ones)
+                self._hand_plays(full or between, with_gone, state, ones)
                 self._three_handed(state, seat, ones, at, values)
                 return between and not with_gone
             # The two-handed game after a retirement: its plays, seats mapped by
@@ -430,6 +424,17 @@ class FastEncoder:
             return not with_gone
         self._from_view(state, seat, at, values)
         return True
+
+    def _hand_plays(
+        self, read: bool, with_gone: bool, state: ClassicState | ThreeHandedState, ones: list[int]
+    ) -> None:
+        """The cards played this hand of a classic or three-handed ``state``: read back
+        along its history where ``read`` (the information state, or between hands),
+        else from its piles and trick where ``with_gone``."""
+        if read:
+            self._plays(state.history, None, ones)
+        elif with_gone:
+            self._piles(state.piles, state.trick, ones)
 
     def _plays(self, top: Any, pair: tuple[int, ...] | None, ones: list[int]) -> None:
         """The cards played in the hand of history ``top``, read back along it to the

@@ -317,13 +317,7 @@ def announcements_with(
     once, as the vectorized environment does, which the few tables this module keeps
     would not serve.  While the caller keeps the facts, the announcements found with
     the same cards are the same objects."""
-    fresh = twice = 0
-    for card in hand:
-        k: int = card
-        bit = 1 << k
-        if fresh & bit:
-            twice |= bit
-        fresh |= bit
+    fresh, twice = _held(hand)
     return _announcements(fresh, twice, facts.table, _MASKED[trump * 2 + grand_binocle], facts)
 
 
@@ -354,7 +348,13 @@ _LAST: tuple[MeldTable | None, tuple[Card, ...], int, bool, tuple[Announcement, 
 def _fresh_announcements(
     hand: tuple[Card, ...], table: MeldTable, trump: int, grand_binocle: bool
 ) -> tuple[Announcement, ...]:
-    # The kinds held, and held twice, as bit masks (no card is held three times).
+    fresh, twice = _held(hand)
+    return _announcements(fresh, twice, table, _MASKED[trump * 2 + grand_binocle])
+
+
+def _held(hand: tuple[Card, ...]) -> tuple[int, int]:
+    """The card kinds held, and those held twice, as bit masks (no card is held three
+    times)."""
     fresh = twice = 0
     for card in hand:
         k: int = card
@@ -362,7 +362,7 @@ def _fresh_announcements(
         if fresh & bit:
             twice |= bit
         fresh |= bit
-    return _announcements(fresh, twice, table, _MASKED[trump * 2 + grand_binocle])
+    return fresh, twice
 
 
 def _announcements(
