@@ -140,12 +140,12 @@ class FastEncoder:
         self.ident: dict[int, int] = {id(a): i for a, i in space._fixed.items()}
         # Card columns of tuples seen lately, by the tuple's identity (a hand is the
         # same object from one state to the next until it changes).
-        self.hand_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
-        self.concealed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
-        self.passed_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
-        self.legal_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
-        self.meld_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
-        self.played_memo: dict[int, tuple[object, tuple[int, ...]]] = {}
+        self.hand_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
+        self.concealed_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
+        self.passed_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
+        self.legal_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
+        self.meld_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
+        self.played_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
         # The ids of meld actions that use no particular table copy, by the action's
         # fields: such an id does not depend on the state.
         self.meld_ids: dict[tuple[object, ...], int] = {}
@@ -543,16 +543,12 @@ class FastEncoder:
         one = self.one
         auction = s.auction
         calls = auction.calls
-        memo = self.passed_memo
-        hit = memo.get(id(calls))
-        if hit is None or hit[0] is not calls:
-            # The columns of the calls (the passes; the information state's bids too),
-            # remembered by the tuple: it changes only in the auction.
-            hit = (calls, self._calls(calls))
-            if len(memo) > _MEMO_SIZE:
-                memo.clear()
-            memo[id(calls)] = hit
-        ones.extend(hit[1])
+        # The columns of the calls (the passes; the information state's bids too),
+        # remembered by the tuple: it changes only in the auction.
+        cols = _kept(self.passed_memo, calls)
+        if cols is None:
+            cols = _keep(self.passed_memo, calls, self._calls(calls))
+        ones.extend(cols)
         bidder = auction.bidder
         phase = s.phase
         if bidder is not None and phase is not _BIDDING and phase is not _DEAL:
@@ -584,14 +580,11 @@ class FastEncoder:
             row = self.melds_at
             for m in auction.melds:
                 if m is not None:
-                    got = memo.get(id(m))
-                    if got is None or got[0] is not m:
+                    cols = _kept(memo, m)
+                    if cols is None:
                         kind = self.kind
-                        got = (m, tuple([kind[c] for c in _meld_cards(m)]))
-                        if len(memo) > _MEMO_SIZE:
-                            memo.clear()
-                        memo[id(m)] = got
-                    for k in got[1]:
+                        cols = _keep(memo, m, tuple([kind[c] for c in _meld_cards(m)]))
+                    for k in cols:
                         ones.append(row + k)
                 row += width
 
@@ -679,13 +672,10 @@ class FastEncoder:
             for shown in s.shown:
                 # A seat's shown combinations are the same tuple from one state to
                 # the next until it shows more: their card kinds are remembered by it.
-                got = memo.get(id(shown))
-                if got is None or got[0] is not shown:
-                    got = (shown, self._shown_kinds(shown))
-                    if len(memo) > _MEMO_SIZE:
-                        memo.clear()
-                    memo[id(shown)] = got
-                for k in got[1]:
+                kinds_ = _kept(memo, shown)
+                if kinds_ is None:
+                    kinds_ = _keep(memo, shown, self._shown_kinds(shown))
+                for k in kinds_:
                     ones.append(row + k)
                 row += width
 
@@ -744,3 +734,22 @@ def _values(start: int, numbers: tuple[int, ...], at: list[int], values: list[fl
             at.append(start)
             values.append(v)
         start += 1
+
+
+def _kept(memo: dict[int, tuple[Any, tuple[int, ...]]], key: Any) -> tuple[int, ...] | None:
+    """What ``memo`` remembers of ``key`` (kept by its ``id()``, the key beside it so
+    that a new object at a freed address is not taken for it), or None."""
+    got = memo.get(id(key))
+    if got is None or got[0] is not key:
+        return None
+    return got[1]
+
+
+def _keep(
+    memo: dict[int, tuple[Any, tuple[int, ...]]], key: Any, value: tuple[int, ...]
+) -> tuple[int, ...]:
+    """Remember ``value`` of ``key`` in ``memo`` (emptied when it holds too many)."""
+    if len(memo) > _MEMO_SIZE:
+        memo.clear()
+    memo[id(key)] = (key, value)
+    return value
