@@ -284,7 +284,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self._selected()
+        self.agent_selection = self._agent_at(walk.where())
 
     def _chance(self, walk: Walk) -> None:
         """Draw chance outcomes from the seeded generator until someone decides.
@@ -295,9 +295,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         while walk.is_chance():
             walk.draw(self._rng.random(walk.to_draw()).tolist())
 
-    def _selected(self) -> str:
-        p = self._walk.where()
-        return self.possible_agents[0 if p < 0 else p]
+    def _agent_at(self, at: int) -> str:
+        """The agent selected where the walk stands at ``at`` (a seat, or the first
+        agent where nobody acts: the episode is over)."""
+        return self.possible_agents[0 if at < 0 else at]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The agent to act's observation (None unless ``observe``), its reward since
@@ -321,9 +322,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             walk = self._walk
             before = walk_returns(walk, self.reward)
             scores = None
-        # Refused (a bad or illegal id): nothing changes, uncollected rewards stay.  A
-        # plain int goes straight to the walk's step; anything else is checked first.
-        at = walk.step(action) if type(action) is int else walk.apply(action)
+        # Refused (a bad or illegal id): nothing changes, uncollected rewards stay.
+        at = walk.apply(action)
         self._snap = None
         if at == CHANCE:
             self._chance(walk)
@@ -341,15 +341,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if over:
                 self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
-        self.agent_selection = self.possible_agents[0 if at < 0 else at]
+        self.agent_selection = self._agent_at(at)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation now: its tensor and its action mask (an agent not
         of this game raises :class:`~binocle.InvalidArgumentError`)."""
-        try:
-            seat = self._seats[agent]
-        except (KeyError, TypeError):
-            seat = self._seat(agent)  # refused, naming the agents
+        seat = self._seat(agent)
         walk = self._walk
         writer = self._writer
         # The mask and the state's tensor are written as bytes in compiled code and

@@ -499,8 +499,9 @@ class Walk:
     def apply(self, action_id: Any) -> int:
         """:meth:`step` for an id from anywhere: a bool, a float or text raises
         :class:`~binocle.InvalidArgumentError`, as :meth:`Episode.apply
-        <binocle.encoding.Episode.apply>` does."""
-        return self.step(_check_id(action_id))
+        <binocle.encoding.Episode.apply>` does.  A plain int goes straight to the
+        step."""
+        return self.step(action_id if type(action_id) is int else _check_id(action_id))
 
     def step(self, action_id: int) -> int:
         """Take a decision or a chance outcome by id, as :meth:`Episode.apply
