@@ -43,9 +43,9 @@ from binocle.core import GameState, Phase
 from binocle.encoding._arrays import generator_seed
 from binocle.encoding._classic_batch import ClassicBatch
 from binocle.encoding._cutthroat_batch import CutthroatBatch
-from binocle.encoding._fast import WAIT, FastEncoder
+from binocle.encoding._fast import WAIT, FastEncoder, out_of_range
 from binocle.encoding._three_handed_batch import ThreeHandedBatch
-from binocle.errors import IllegalActionError, InvalidArgumentError, RuleCode, excerpt
+from binocle.errors import InvalidArgumentError, excerpt
 from binocle.game import apply, legal_actions, start
 from binocle.profiles import get_profile
 from binocle.profiles.classic import Classic
@@ -276,13 +276,7 @@ class VectorEnv:
             size = self.num_actions
             if ids and (min(ids) < low or max(ids) >= size):
                 i = next(i for i, a in enumerate(ids) if not low <= a < size)
-                raise IllegalActionError(
-                    f"game {i}: action id {excerpt(ids[i])} is not legal now"
-                    f" (ids are 0..{size - 1})",
-                    RuleCode.NOT_LEGAL,
-                    None,
-                    int(self.current_player[i]),
-                )
+                raise out_of_range(i, ids[i], size, int(self.current_player[i]))
             encoder = self._encoder
             chosen = encoder.resolve(self._states, self._legal, ids)  # refused: nothing moves
             played_at: list[int] = []

@@ -26,8 +26,8 @@ from binocle.actions import PLAY, Action
 from binocle.cards import Card
 from binocle.core import GameState, Phase
 from binocle.encoding._actions import _space
-from binocle.encoding._fast import WAIT, FastEncoder
-from binocle.errors import IllegalActionError, RuleCode, excerpt
+from binocle.encoding._fast import WAIT, FastEncoder, out_of_range
+from binocle.errors import IllegalActionError, RuleCode
 from binocle.profiles._classic_rules import announcement_action
 from binocle.rules.classic_melds import Announcement, MeldTable
 from binocle.rules.classic_melds._announcements import (
@@ -285,12 +285,7 @@ class Batch:
         for i in range(len(ids)):
             a = ids[i]
             if a < low or a >= size:
-                raise IllegalActionError(
-                    f"game {i}: action id {excerpt(a)} is not legal now (ids are 0..{size - 1})",
-                    RuleCode.NOT_LEGAL,
-                    None,
-                    games[i].current,
-                )
+                raise out_of_range(i, a, size, games[i].current)
         for i in range(len(ids)):
             g = games[i]
             a = ids[i]
@@ -534,9 +529,8 @@ def hand_columns(
         counts[pos] = counts[pos] + 1  # count_one, written out: the hottest loop
     for k in range(len(hands)):
         n = len(hands[k])
-        if n:  # value_at, written out
-            write_i64_le(at, base + at_sizes + k)
-            write_i64_le(values, n)
+        if n:
+            value_at(base + at_sizes + k, n, at, values)
 
 
 def count_one(counts: BytesWriter, k: i64) -> None:
@@ -576,28 +570,25 @@ def add_announcements(
     plain = memo.plain
     cards_at = memo.cards_at
     for ann in announcements_with(cast(tuple[Card, ...], hand), memo.facts, trump, grand_binocle):
+        # Where the id is kept, and by what.
         slots = ann.table_slots
+        known: dict[Any, int]
+        key: Any
         if not slots:
-            combo = id(ann.combination)
-            k = fresh_ids.get(combo, -1)
-            if k < 0:
-                k = encoder.meld_id(table, announcement_action(ann, table))
-                fresh_ids[combo] = k
+            known = fresh_ids
+            key = id(ann.combination)
         elif plain:
             cards: list[int] = []
             for s in slots:
                 cards.append(cards_at[s])
+            known = plain_ids
             key = (id(ann.combination), tuple(cards), ann.fresh)
-            k = plain_ids.get(key, -1)
-            if k < 0:
-                k = encoder.meld_id(table, announcement_action(ann, table))
-                plain_ids[key] = k
         else:
+            known = kept
             key = (id(ann.combination), slots, ann.fresh)
-            k = kept.get(key, -1)
-            if k < 0:
-                k = encoder.meld_id(table, announcement_action(ann, table))
-                kept[key] = k
+        k = known.get(key, -1)
+        if k < 0:
+            k = known[key] = encoder.meld_id(table, announcement_action(ann, table))
         if k < last:
             ordered = False
         last = k
@@ -624,7 +615,6 @@ def with_card(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
 def values_at(start: i64, numbers: list[int], at: BytesWriter, values: BytesWriter) -> None:
     """Each nonzero number at its flat position, from ``start``."""
     for v in numbers:
-        if v:  # value_at, written out
-            write_i64_le(at, start)
-            write_i64_le(values, v)
+        if v:
+            value_at(start, v, at, values)
         start += 1

@@ -35,7 +35,7 @@ from binocle.encoding._tensors import (
     information_state_tensor,
     observation_tensor,
 )
-from binocle.errors import IllegalActionError, RuleCode
+from binocle.errors import IllegalActionError, RuleCode, excerpt
 from binocle.profiles import ClassicState, CutthroatState, ThreeHandedState
 from binocle.profiles.classic import Classic
 from binocle.profiles.cutthroat import Cutthroat
@@ -172,10 +172,9 @@ class FastEncoder:
         """The ids of ``legal`` (the legal actions of ``state``), in their order;
         remembered by the tuple (the engine shares one between states) where every
         id is fixed."""
-        memo = self.legal_memo
-        hit = memo.get(id(legal))
-        if hit is not None and hit[0] is legal:
-            return hit[1]
+        kept = _kept(self.legal_memo, legal)
+        if kept is not None:
+            return kept
         ident = self.ident
         ids: list[int] = []
         fixed = True
@@ -189,9 +188,7 @@ class FastEncoder:
             ids.append(i)
         out = tuple(ids)
         if fixed:
-            if len(memo) > _MEMO_SIZE:
-                memo.clear()
-            memo[id(legal)] = (legal, out)
+            _keep(self.legal_memo, legal, out)
         return out
 
     def _made_id(self, state: GameState, a: Action) -> int:
@@ -226,18 +223,14 @@ class FastEncoder:
     def _cols(
         self,
         table: list[int],
-        memo: dict[int, tuple[object, tuple[int, ...]]],
+        memo: dict[int, tuple[Any, tuple[int, ...]]],
         cards: tuple[int, ...],
     ) -> tuple[int, ...]:
         """The columns of ``cards`` in a card part, remembered by the tuple (typed as
         whole numbers: compiled, each card is a machine integer, a native list index)."""
-        hit = memo.get(id(cards))
-        if hit is not None and hit[0] is cards:
-            return hit[1]
-        cols = tuple([table[c] for c in cards])
-        if len(memo) > _MEMO_SIZE:
-            memo.clear()
-        memo[id(cards)] = (cards, cols)
+        cols = _kept(memo, cards)
+        if cols is None:
+            cols = _keep(memo, cards, tuple([table[c] for c in cards]))
         return cols
 
     # -- many games at once ------------------------------------------------------------
@@ -390,7 +383,6 @@ class FastEncoder:
                 self._plays(state.history, None, ones)
             elif with_gone:
                 gone = self.gone
-                gone = self.gone
                 k: int
                 for t in state.played:
                     for _, c in t:
@@ -401,24 +393,21 @@ class FastEncoder:
             return between and not with_gone
         if family == _CLASSIC and isinstance(state, ClassicState):
             self._common(state, seat, ones, at, values)
-            self._hand_plays(full or between, with_gone, state, ones)
+            self._hand_plays(full or between, with_gone, state, ones, None)
             self._classic(state, seat, ones, at, values)
             return between and not with_gone
         if family == _THREE_HANDED and isinstance(state, ThreeHandedState):
             self._common(state, seat, ones, at, values)
             sub = state.sub
             if sub is None:
-                self._hand_plays(full or between, with_gone, state, ones)
+                self._hand_plays(full or between, with_gone, state, ones, None)
                 self._three_handed(state, seat, ones, at, values)
                 return between and not with_gone
             # The two-handed game after a retirement: its plays, seats mapped by
             # ``pair``, are written whatever ``with_gone`` says.
             pair = state.pair
             assert pair is not None
-            if full or between:
-                self._plays(sub.history, pair, ones)
-            else:
-                self._piles(sub.piles, sub.trick, ones)
+            self._hand_plays(full or between, True, sub, ones, pair)
             self._three_handed(state, seat, ones, at, values)
             self._two_handed(sub, pair, ones, at, values)
             return not with_gone
@@ -426,13 +415,19 @@ class FastEncoder:
         return True
 
     def _hand_plays(
-        self, read: bool, with_gone: bool, state: ClassicState | ThreeHandedState, ones: list[int]
+        self,
+        read: bool,
+        with_gone: bool,
+        state: ClassicState | ThreeHandedState,
+        ones: list[int],
+        pair: tuple[int, ...] | None,
     ) -> None:
         """The cards played this hand of a classic or three-handed ``state``: read back
-        along its history where ``read`` (the information state, or between hands),
-        else from its piles and trick where ``with_gone``."""
+        along its history where ``read`` (the information state, or between hands; its
+        seats mapped by ``pair`` where given), else from its piles and trick where
+        ``with_gone``."""
         if read:
-            self._plays(state.history, None, ones)
+            self._plays(state.history, pair, ones)
         elif with_gone:
             self._piles(state.piles, state.trick, ones)
 
@@ -456,9 +451,9 @@ class FastEncoder:
         known: tuple[int, ...] = ()
         new: list[int] = []
         while node:
-            hit = memo.get(id(node))
-            if hit is not None and hit[0] is node:
-                known = hit[1]
+            hit = _kept(memo, node)
+            if hit is not None:
+                known = hit
                 break
             action = node[1]
             k = action.kind
@@ -477,9 +472,7 @@ class FastEncoder:
         if node is not top:  # the top node was not known: keep it
             if new:
                 known = known + tuple(new)
-            if len(memo) > _MEMO_SIZE:
-                memo.clear()
-            memo[id(top)] = (top, known)
+            _keep(memo, top, known)
         ones.extend(known)
 
     def _from_view(self, state: GameState, seat: int, at: list[int], values: list[float]) -> None:
@@ -726,6 +719,17 @@ class FastEncoder:
             row = pair[j] * width
             for _, c in t.slots:  # its cards (``cards`` sorts them)
                 ones.append(row + tables[c])
+
+
+def out_of_range(game: int, action_id: int, size: int, seat: int | None) -> IllegalActionError:
+    """The error for game ``game``'s id ``action_id`` outside the ``size`` ids, its
+    seat to act ``seat`` (the vectorized environment's steps, in place or not)."""
+    return IllegalActionError(
+        f"game {game}: action id {excerpt(action_id)} is not legal now (ids are 0..{size - 1})",
+        RuleCode.NOT_LEGAL,
+        None,
+        seat,
+    )
 
 
 def _values(start: int, numbers: tuple[int, ...], at: list[int], values: list[float]) -> None:
