@@ -56,7 +56,7 @@ from binocle.rules.classic_melds import (
     lay_down,
     play_from_table,
 )
-from binocle.rules.classic_melds._announcements import copies_in
+from binocle.rules.classic_melds._announcements import copies_in, lowest_slots
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, _trick_winner, allowed_slice
@@ -264,11 +264,7 @@ class ClassicBatch(Batch):
         out: list[tuple[int, int]] = []
         first_id = self.table_play_id
         # The table's groups of copies by card: each group's lowest slot, in order.
-        for card, groups in copies_in(self.memo(g, p, table).facts).items():
-            slots: list[int] = []
-            for group in groups:
-                slots.append(group[0])
-            slots.sort()
+        for card, slots in lowest_slots(copies_in(self.memo(g, p, table).facts)).items():
             base = first_id[card]
             for copy in range(len(slots)):
                 out.append((base + copy, slots[copy]))

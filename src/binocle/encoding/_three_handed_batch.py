@@ -58,9 +58,9 @@ from binocle.profiles._three_handed_rules import _obligation_trick, _trick_done,
 from binocle.rules.classic_melds import (
     Announcement,
     MeldTable,
+    best_meld_of,
     table_after,
 )
-from binocle.rules.classic_melds._best import _best_of_counts
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, _trick_winner, allowed_slice
@@ -222,12 +222,8 @@ class ThreeHandedBatch(Batch):
         self._legal(g)
 
     def _best(self, cards: tuple[int, ...], trump: int) -> int:
-        """The best meld of ``cards`` (the engine's :func:`best_meld_of`, from the cards'
-        counts)."""
-        counts = [0] * 32
-        for c in cards:
-            counts[c] += 1
-        return _best_of_counts(counts, trump, self.grand_binocle)[0]
+        """The best meld of ``cards`` (the engine's function: numbers serve as cards)."""
+        return best_meld_of(cast(tuple[Card, ...], cards), trump, self.grand_binocle)[0]
 
     def state(self, i: int) -> GameState:
         """Game ``i``'s state: the engine's own where it steps through the engine,

@@ -52,6 +52,7 @@ from binocle.rules.classic_melds import (
     combinations_in,
     table_copies,
 )
+from binocle.rules.classic_melds._announcements import lowest_slots
 from binocle.rules.tricks import (
     _OBLIGATION_FOLLOW_WIN_TRUMP,
     _OBLIGATION_FREE,
@@ -466,7 +467,7 @@ class _DrawLines:
 def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
     """Table slots by card, keeping one slot per distinct combination history (the
     lowest), in increasing order."""
-    return {CARDS[c]: sorted([g[0] for g in groups]) for c, groups in table_copies(table).items()}
+    return {CARDS[c]: slots for c, slots in lowest_slots(table_copies(table)).items()}
 
 
 def _table_plays(table: MeldTable) -> tuple[Action, ...]:

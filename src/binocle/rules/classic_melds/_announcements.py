@@ -179,9 +179,7 @@ class MeldTable:
     @property
     def next_slot(self) -> int:
         """The id the next card laid down gets: one more than any id used this hand."""
-        return 1 + max(
-            [s for s, _ in self.slots] + [s for m in self.melds for s in m.slots], default=-1
-        )
+        return _next_slot(self)
 
     @property
     def score(self) -> int:
@@ -334,6 +332,19 @@ def copies_in(facts: _TableFacts) -> dict[int, list[tuple[int, ...]]]:
     if kinds is None:
         kinds = facts.kinds = _copies_on(facts.table)
     return kinds
+
+
+def lowest_slots(copies: dict[int, list[tuple[int, ...]]]) -> dict[int, list[int]]:
+    """Of :func:`table_copies`' answer, each card's groups of copies as their lowest
+    slots, in increasing order: one slot per distinct combination history."""
+    out: dict[int, list[int]] = {}
+    for card, groups in copies.items():
+        slots: list[int] = []
+        for group in groups:
+            slots.append(group[0])
+        slots.sort()
+        out[card] = slots
+    return out
 
 
 _LAST: tuple[MeldTable | None, tuple[Card, ...], int, bool, tuple[Announcement, ...]] = (
@@ -497,10 +508,7 @@ def table_copies(table: MeldTable) -> dict[int, list[tuple[int, ...]]]:
     facts = _TABLE_FACTS.get(id(table))
     if facts is None or facts.table is not table:
         facts = _table_facts(table)
-    kinds = facts.kinds
-    if kinds is None:
-        kinds = facts.kinds = _copies_on(table)
-    return kinds
+    return copies_in(facts)
 
 
 def _copies_on(table: MeldTable) -> dict[int, list[tuple[int, ...]]]:
@@ -678,11 +686,9 @@ def lay_down(
     return tuple(rest), table_after(table, announcement)
 
 
-def table_after(table: MeldTable, announcement: Announcement) -> MeldTable:
-    """The table after :func:`lay_down`: the fresh cards in new slots, the combination
-    recorded as intact (the same announcement known to be legal)."""
-    fresh = announcement.fresh
-    # ``table.next_slot``, worked out here: one more than any slot used this hand.
+def _next_slot(table: MeldTable) -> int:
+    """:attr:`MeldTable.next_slot`: one more than any slot used this hand (a function,
+    so that compiled callers call it natively)."""
     first = 0
     for s, _ in table.slots:
         if s >= first:
@@ -691,6 +697,14 @@ def table_after(table: MeldTable, announcement: Announcement) -> MeldTable:
         for s in m.slots:
             if s >= first:
                 first = s + 1
+    return first
+
+
+def table_after(table: MeldTable, announcement: Announcement) -> MeldTable:
+    """The table after :func:`lay_down`: the fresh cards in new slots, the combination
+    recorded as intact (the same announcement known to be legal)."""
+    fresh = announcement.fresh
+    first = _next_slot(table)
     new = [(first + i, c) for i, c in enumerate(fresh)]
     used = announcement.table_slots
     if used:

@@ -236,7 +236,8 @@ def best_meld_of(
     checked when they were dealt)."""
     c = [0] * 32
     for x in hand:
-        c[x] += 1
+        k: int = x  # compiled: the card as a machine integer, a native list index
+        c[k] += 1
     return _best_of_counts(c, trump, grand_binocle)
 
 
