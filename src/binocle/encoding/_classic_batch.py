@@ -41,6 +41,7 @@ from binocle.encoding._batch import (
     PHASES,
     Batch,
     BatchGame,
+    CardOffsets,
     add_announcements,
     count_one,
     first,
@@ -147,6 +148,7 @@ class ClassicBatch(Batch):
         self.hand_col: list[int] = encoder.hand
         self.concealed_col: list[int] = card["concealed"]
         self.tables_col: list[int] = card["tables"]
+        self.tables_cols = CardOffsets(self.tables_col)
         # The card parts are laid out alike: a card's concealed column is its hand
         # column moved by one distance for every card.
         self.to_concealed: int = self.concealed_col[0] - self.hand_col[0]
@@ -242,7 +244,7 @@ class ClassicBatch(Batch):
             return
         ranges.add(self.claim_id)
         if stock_phase:  # any card, from the hand or the table
-            ranges.add_cards(concealed, self.play_id)
+            ranges.add_cards(concealed, self.play_ids)
             if g.tables[p].slots:
                 for k, slot in self._table_plays(g, p):
                     ranges.add(k)
@@ -251,7 +253,7 @@ class ClassicBatch(Batch):
             return
         # Follow suit and win if able; void, trump; else any card.
         ranges.add_cards(
-            allowed_slice(concealed, g.trick, g.trump, _OBLIGATION_FOLLOW_WIN_TRUMP), self.play_id
+            allowed_slice(concealed, g.trick, g.trump, _OBLIGATION_FOLLOW_WIN_TRUMP), self.play_ids
         )
 
     def _table_plays(self, g: _Game, p: int) -> list[tuple[int, int]]:
@@ -437,13 +439,15 @@ class ClassicBatch(Batch):
         values: BytesWriter,
     ) -> bool:
         g = cast(_Game, game)
-        hand_col = self.hand_col
+        hand = self.hand_cols.offsets
+        at_hand: i64 = base + self.hand_cols.base
         to_concealed: i64 = self.to_concealed
-        tables_col = self.tables_col
-        width = self.width
+        tables = self.tables_cols.offsets
+        at_tables: i64 = base + self.tables_cols.base
+        width: i64 = self.width
         # A hand is its concealed and table cards.
         for c in g.concealed[seat]:  # count_one, written out: the hottest loop
-            pos: i64 = base + hand_col[c]
+            pos: i64 = at_hand + hand[c]
             counts[pos] = counts[pos] + 1
             pos += to_concealed
             counts[pos] = counts[pos] + 1
@@ -452,12 +456,12 @@ class ClassicBatch(Batch):
             n = len(g.concealed[k]) + len(slots)
             if n:
                 value_at(base + self.at_hand_sizes + k, n, at, values)
-            row = base + k * width
+            row: i64 = at_tables + k * width
             for _, card in slots:
                 c = card  # as an int
-                count_one(counts, row + tables_col[c])
+                count_one(counts, row + tables[c])
                 if k == seat:
-                    count_one(counts, base + hand_col[c])
+                    count_one(counts, at_hand + hand[c])
         if g.turn_up >= 0:
             count_one(counts, base + self.turn_up_col[g.turn_up])
         left = len(g.stock) - g.drawn

@@ -43,6 +43,7 @@ from binocle.encoding._batch import (
     PHASES,
     Batch,
     BatchGame,
+    CardOffsets,
     count_one,
     hand_columns,
     take,
@@ -135,6 +136,7 @@ class CutthroatBatch(Batch):
             self._mark(self.play_id[k], k, PLAY[k])
             self.discard_id[k] = fixed[DISCARD[k]]
             self._mark(self.discard_id[k], k, DISCARD[k])
+        self.discard_ids = CardOffsets(self.discard_id)
         self.trump_ids: list[int] = []
         for t in TRUMP:
             assert t.suit is not None
@@ -166,7 +168,6 @@ class CutthroatBatch(Batch):
         self.at_meld_points: int = one["meld_points"]
         self.widow_col: list[int] = encoder.card["widow"]
         self.discards_col: list[int] = encoder.card["discards"]
-        self.hand_col: list[int] = encoder.hand
         self.at_hand_sizes: int = encoder.at_hand_sizes
 
     def _mark(self, i: int, arg: int, action: Action) -> None:
@@ -245,11 +246,11 @@ class CutthroatBatch(Batch):
         if phase == PLAY_PHASE:
             hand = g.hands[p]
             if g.trick:
-                ranges.add_cards(allowed_slice(hand, g.trick, g.trump, self.rule), self.play_id)
+                ranges.add_cards(allowed_slice(hand, g.trick, g.trump, self.rule), self.play_ids)
                 return
             if p == g.bidder and g.tricks == 0:
                 ranges.add(self.concede_id)  # its id is below the plays'
-            ranges.add_cards(hand, self.play_id)
+            ranges.add_cards(hand, self.play_ids)
             return
         if phase == BIDDING:
             ranges.add(self.pass_id)
@@ -266,7 +267,7 @@ class CutthroatBatch(Batch):
                 ranges.add(self.bunch_id)
             return
         if phase == DISCARD_PHASE:
-            ranges.add_cards(g.hands[p], self.discard_id)
+            ranges.add_cards(g.hands[p], self.discard_ids)
             return
         if phase == TRUMP_PHASE:
             for k in self.trump_ids:
@@ -424,7 +425,7 @@ class CutthroatBatch(Batch):
         values: BytesWriter,
     ) -> bool:
         g = cast(_Game, game)
-        hand_columns(g.hands, seat, base, self.hand_col, self.at_hand_sizes, counts, at, values)
+        hand_columns(g.hands, seat, base, self.hand_cols, self.at_hand_sizes, counts, at, values)
         for who in g.passes:
             count_one(counts, base + self.at_passed + who)
         bidder = g.bidder

@@ -157,7 +157,6 @@ class ThreeHandedBatch(Batch):
                 to.extend([int(target)] * count)
             self.dealt_to.append(to)
         one = encoder.one
-        self.hand_col: list[int] = encoder.hand
         self.turn_up_col: list[int] = encoder.card["turn_up"]
         self.at_exchanged: int = one["exchanged"]
         self.at_dix_shown: int = one["dix_shown"]
@@ -271,11 +270,11 @@ class ThreeHandedBatch(Batch):
                 if g.shown[p] == 0:
                     ranges.add(self.meld_id)
                 ranges.add(self.claim_id)
-                ranges.add_cards(self._allowed(g, hand), self.play_id)
+                ranges.add_cards(self._allowed(g, hand), self.play_ids)
                 self._announcements(g, p)
                 return
             ranges.add(self.claim_id)
-            ranges.add_cards(self._allowed(g, hand), self.play_id)
+            ranges.add_cards(self._allowed(g, hand), self.play_ids)
             return
         if phase == DIX_PHASE:
             ranges.add(self.pass_id)
@@ -643,7 +642,7 @@ class ThreeHandedBatch(Batch):
         engine = g.engine
         if engine is not None:
             return self._write_engine(engine, seat, base, counts, at, values)
-        hand_columns(g.hands, seat, base, self.hand_col, self.at_hand_sizes, counts, at, values)
+        hand_columns(g.hands, seat, base, self.hand_cols, self.at_hand_sizes, counts, at, values)
         count_one(counts, base + self.turn_up_col[g.turn_up])
         if g.exchanged:
             count_one(counts, base + self.at_exchanged)
