@@ -141,6 +141,44 @@ def test_a_seeded_reset_is_a_new_environments_first() -> None:
     assert all(env.state(i) == fresh.state(i) for i in range(3))
 
 
+def test_each_episode_is_dealt_from_the_generators_next_draw() -> None:
+    """AI page, "Seeds": each episode's game seed is the next draw (``integers(2**62)``)
+    of the generator that ``seed`` seeds, in the order the episodes begin (game by game
+    within a step); a ``"random"`` dealer is drawn just before its episode's seed, the
+    other dealer rules draw nothing."""
+    for dealer in ("rotate", "random", 1):
+        env = VectorEnv("cutthroat", num_envs=3, seed=4, dealer=dealer)
+        env.reset()
+        rng = np.random.default_rng(4)
+        begun = [0, 1, 2]  # the games whose episode began, in order
+        picks = np.random.default_rng(0)
+        episodes = 0
+        while episodes < 8:
+            for i in begun:
+                if dealer == "random":
+                    assert env.dealers[i] == rng.integers(3)
+                assert env.state(i).seed == rng.integers(1 << 62)
+            episodes += len(begun)
+            dones = env.step(_random(env.action_masks, picks))[3]
+            begun = [int(i) for i in np.flatnonzero(dones)]
+
+
+def test_a_deal_shuffles_the_pack_as_random_shuffle_does() -> None:
+    """Deal: the deck the games held in place deal from is the sorted pack shuffled by
+    ``random.Random(seed).shuffle``, as the engine's is."""
+    import random
+
+    from binocle.cards import pack
+    from binocle.rules.deal import shuffled_pack
+
+    for size in (48, 64):
+        for k in range(300):
+            seed = f"binocle:{k * 7919}:{k % 3}"
+            deck = list(pack(size))
+            random.Random(seed).shuffle(deck)
+            assert shuffled_pack(size, seed) == tuple(deck)
+
+
 def test_illegal_ids_and_bad_arguments_are_refused() -> None:
     """An illegal id raises IllegalActionError naming its game and changes no game;
     wrong settings and actions of the wrong shape raise InvalidArgumentError."""

@@ -155,6 +155,9 @@ class VectorEnv:
         self.hands_finished = 0
         self.hands_played_out = 0
         self._rng = np.random.default_rng(generator_seed(seed))
+        # Game seeds drawn ahead from the generator, the next last, where the dealer
+        # rule draws nothing (the generator gives the same numbers drawn in a block).
+        self._seeds: list[int] = []
         self._states: list[GameState] = []
         self._legal: list[tuple[tuple[Action, ...], tuple[int, ...]]] = []
         self._first: list[int] = []  # results already in the game when the episode began
@@ -190,6 +193,7 @@ class VectorEnv:
         """
         if seed is not None:
             self._rng = np.random.default_rng(generator_seed(seed))
+            self._seeds = []
         n = self.num_envs
         self._episodes = [0] * n
         batch = self._batch
@@ -220,16 +224,23 @@ class VectorEnv:
         """Game ``i``'s next episode: its game seed and dealer."""
         players = self.num_players
         rule = self.dealer
-        if rule == "rotate":
-            dealer = (i + self._episodes[i]) % players
-        elif rule == "random":
+        self._episodes[i] += 1
+        if rule == "random":  # the dealer drawn before the seed
             dealer = int(self._rng.integers(players))
+            self.dealers[i] = dealer
+            return int(self._rng.integers(1 << 62)), dealer
+        if rule == "rotate":
+            dealer = (i + self._episodes[i] - 1) % players
         else:
             assert isinstance(rule, int)
             dealer = rule
-        self._episodes[i] += 1
         self.dealers[i] = dealer
-        return int(self._rng.integers(1 << 62)), dealer
+        seeds = self._seeds
+        if not seeds:
+            block = self._rng.integers(1 << 62, size=self.num_envs).tolist()
+            block.reverse()
+            seeds.extend(block)
+        return seeds.pop(), dealer
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Play one id per game (``actions``, length ``num_envs``): each game's seat to
