@@ -27,6 +27,7 @@ from binocle.cards import Suit
 from binocle.core import GameState, Phase, Profile
 from binocle.encoding._actions import _meld_table, _space
 from binocle.encoding._common import kinds
+from binocle.encoding._identity import IdentityTable
 from binocle.encoding._tensors import (
     _COMBO_KINDS,
     _layout_cached,
@@ -135,9 +136,9 @@ class FastEncoder:
         space = _space(profile)
         self.space = space
         self.num_actions: int = space.size
-        # The interned actions by identity: while the space keeps them alive, no other
-        # object has their id, and id() costs less than an action's hash.
-        self.ident: dict[int, int] = {id(a): i for a, i in space._fixed.items()}
+        # The interned actions' ids, found by identity (an action's hash is a Python
+        # function).
+        self.ident = IdentityTable(space._fixed.items())
         # Card columns of tuples seen lately, by the tuple's identity (a hand is the
         # same object from one state to the next until it changes).
         self.hand_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
@@ -162,7 +163,7 @@ class FastEncoder:
         ident = self.ident
         out: dict[int, Action] = {}
         for a in legal:
-            i = ident.get(id(a))
+            i = ident.get(a)
             if i is None:
                 i = self._made_id(state, a)
             out[i] = a
@@ -179,7 +180,7 @@ class FastEncoder:
         ids: list[int] = []
         fixed = True
         for a in legal:
-            i = ident.get(id(a))
+            i = ident.get(a)
             if i is None:
                 # An action made for the state (a card from the table, a meld): its id
                 # worked out (or remembered), the list not remembered.

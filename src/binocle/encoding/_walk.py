@@ -26,6 +26,7 @@ from binocle.cards import Card
 from binocle.core import _PHASE_ANNOUNCE, _PHASE_DEAL, _PHASE_OVER, GameState, Profile, View
 from binocle.encoding._actions import ActionSpace, _space
 from binocle.encoding._common import _check_id, _kind_index, kinds
+from binocle.encoding._identity import IdentityTable
 from binocle.errors import IllegalActionError, RuleCode, excerpt
 from binocle.profiles._classic_state import ClassicState, _change_history, _change_stock
 
@@ -111,14 +112,14 @@ def dealt_by_chance(state: GameState) -> int:
 
 class _Space:
     """A profile's action space, with what a step reads of it kept beside it: the
-    fixed ids by the ``id()`` of their interned actions (the space keeps them alive:
-    a legal action is mostly one of them, found without hashing), and the ids of
+    fixed ids by their interned actions themselves (a legal action is mostly one of
+    them, found by identity without hashing it), and the ids of
     melds that name no table copy (they do not depend on the state) by the meld."""
 
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
         self.space: ActionSpace = _space(profile)
-        self.by_identity: dict[int, int] = {id(a): i for a, i in self.space._fixed.items()}
+        self.by_identity = IdentityTable(self.space._fixed.items())
         #: Each id's fixed action (None for the ids of table-dependent actions).
         self.by_id: tuple[Action | None, ...] = self.space._by_id
         #: The card kinds (a chance outcome is an index among them) and the chance
@@ -169,12 +170,12 @@ def legal_of(state: GameState, found: _Space | None = None) -> Legal:
     legal: tuple[Action, ...] = tuple(_legal_actions(state))
     # The ids handled as objects: the compiled build then neither unboxes nor boxes
     # them again on their way into the lists.
-    by_identity: dict[int, Any] = found.by_identity
+    by_identity = found.by_identity
     ids: list[Any] = []
     descents = 0  # how many ids are lower than the one before them
     last = -1
     for a in legal:
-        i = by_identity.get(id(a))
+        i = by_identity.get(a)
         if i is None:
             i = _id_of(found, state, a)
         ids.append(i)
@@ -302,7 +303,10 @@ def outcomes_of(counts: list[int], rows: list[list[Any] | None] | None = None) -
     """The chance outcomes ``(card index, probability)`` with ``counts`` copies of each
     card kind left (``rows``: ``_outcome_rows(len(counts))``, where the caller keeps it)."""
     n = len(counts)
-    total: int = sum(counts)
+    # A typed loop: compiled, ``sum()`` would be a call through the builtins module.
+    total = 0
+    for k in counts:
+        total += k
     if not total:
         return []
     if rows is None:
@@ -311,10 +315,11 @@ def outcomes_of(counts: list[int], rows: list[list[Any] | None] | None = None) -
     if row is None:
         row = rows[total] = [(i, k / total) for i in range(n) for k in range(3)]
     out: list[Any] = []
-    for i in range(n):
-        k = counts[i]
+    j = 0  # kind i's row entries start at 3 * i
+    for k in counts:
         if k:
-            out.append(row[3 * i + k])
+            out.append(row[j + k])
+        j += 3
     return out
 
 
@@ -398,6 +403,9 @@ class Walk:
         self._found: _Space | None = None
         # The scores ``base`` was last worked out from (``decide``).
         self._scored: tuple[int, ...] | None = None
+        # At chance: how many outcomes the deal or the draw under way takes in all
+        # (``chance_left`` before its first card; -1 until worked out).
+        self._run = -1
 
     @property
     def state(self) -> GameState:
@@ -531,7 +539,10 @@ class Walk:
                 f"chance outcome {card}: no copy of it is left to deal", RuleCode.BAD_DECK
             )
         deck = self.deck
-        if len(deck) + 1 < chance_left(state, 0):
+        run = self._run
+        if run < 0:
+            run = self._run = chance_left(state, 0)
+        if len(deck) + 1 < run:
             self._to_deck(counts, outcome, card)
             return
         # The last card of the deal or the draw: the rest of the pack (or the stock) in
@@ -573,6 +584,7 @@ class Walk:
         self.at = UNKNOWN
         self.left = None
         self.legal = None
+        self._run = -1
 
     def draw(self, numbers: list[float]) -> None:
         """Take one chance outcome for each of ``numbers`` (uniform in [0, 1), no more
@@ -648,3 +660,4 @@ class Walk:
         self.at = UNKNOWN
         self.left = None
         self.legal = None
+        self._run = -1

@@ -120,7 +120,7 @@ class ClassicRules(Profile):
         s: ClassicState = state  # type: ignore[assignment]
         phase = s.phase
         if phase is _PHASE_PLAY:
-            return self._play_actions(s)
+            return _play_actions(s)
         if phase is _PHASE_ANNOUNCE:
             p = s.current_player
             trump = s.trump
@@ -139,47 +139,6 @@ class ClassicRules(Profile):
         if phase is _PHASE_DEAL:
             return (self.deal_for(s),)
         return ()
-
-    def _play_actions(self, s: ClassicState) -> tuple[Action, ...]:
-        p = s.current_player
-        assert p is not None
-        concealed = s.concealed[p]
-        if not concealed:  # every card on the table, or none left
-            table = s.tables[p]
-            stock_phase = s.stock or s.turn_up is not None
-            if stock_phase and table.slots:
-                return (*_table_plays(table), A.CLAIM)
-            # The last trick is taken: knock or not, before the hand is counted.
-            return _KNOCK_OR_PASS
-        if s.stock or s.turn_up is not None:
-            # Free play while the stock lasts: any card, from the hand or the table.
-            table = s.tables[p]
-            if table.slots:
-                return (*plays_then(concealed), *_table_plays(table), A.CLAIM)
-            return plays_then(concealed, A.CLAIM)
-        trick = s.trick
-        if not trick:
-            return plays_then(concealed, A.CLAIM)
-        # After the stock (classic rules, Play after the stock): follow suit and win if
-        # able; void, trump (any trump wins a plain card); else any card.  The sorted
-        # hand holds each suit together, the stronger cards first.
-        # The card numbers are read into variables typed int (machine integers, compiled).
-        led: int = trick[0][1]
-        suit = led >> 3
-        n = len(concealed)
-        lo = bisect_cards(concealed, suit << 3, 0, n)
-        hi = bisect_cards(concealed, (suit + 1) << 3, lo, n)
-        if lo < hi:
-            top = bisect_cards(concealed, led, lo, hi)
-            return suit_plays_and_claim(concealed[lo : top if top > lo else hi])
-        trump = s.trump
-        if trump is not None:
-            t: int = trump
-            lo = bisect_cards(concealed, t << 3, 0, n)
-            hi = bisect_cards(concealed, (t + 1) << 3, lo, n)
-            if lo < hi:
-                return suit_plays_and_claim(concealed[lo:hi])
-        return plays_then(concealed, A.CLAIM)
 
     def _announcements(self, s: ClassicState, p: int) -> tuple[Announcement, ...]:
         assert s.trump is not None
@@ -468,6 +427,50 @@ def _table_groups(table: MeldTable) -> dict[Card, list[int]]:
     """Table slots by card, keeping one slot per distinct combination history (the
     lowest), in increasing order."""
     return {CARDS[c]: slots for c, slots in lowest_slots(table_copies(table)).items()}
+
+
+def _play_actions(s: ClassicState) -> tuple[Action, ...]:
+    """The legal plays of the classic game's player to act (a module function: the
+    compiled build calls it directly, where a method is looked up by name)."""
+    p = s.current_player
+    assert p is not None
+    concealed = s.concealed[p]
+    if not concealed:  # every card on the table, or none left
+        table = s.tables[p]
+        stock_phase = s.stock or s.turn_up is not None
+        if stock_phase and table.slots:
+            return (*_table_plays(table), A.CLAIM)
+        # The last trick is taken: knock or not, before the hand is counted.
+        return _KNOCK_OR_PASS
+    if s.stock or s.turn_up is not None:
+        # Free play while the stock lasts: any card, from the hand or the table.
+        table = s.tables[p]
+        if table.slots:
+            return (*plays_then(concealed), *_table_plays(table), A.CLAIM)
+        return plays_then(concealed, A.CLAIM)
+    trick = s.trick
+    if not trick:
+        return plays_then(concealed, A.CLAIM)
+    # After the stock (classic rules, Play after the stock): follow suit and win if
+    # able; void, trump (any trump wins a plain card); else any card.  The sorted
+    # hand holds each suit together, the stronger cards first.
+    # The card numbers are read into variables typed int (machine integers, compiled).
+    led: int = trick[0][1]
+    suit = led >> 3
+    n = len(concealed)
+    lo = bisect_cards(concealed, suit << 3, 0, n)
+    hi = bisect_cards(concealed, (suit + 1) << 3, lo, n)
+    if lo < hi:
+        top = bisect_cards(concealed, led, lo, hi)
+        return suit_plays_and_claim(concealed[lo : top if top > lo else hi])
+    trump = s.trump
+    if trump is not None:
+        t: int = trump
+        lo = bisect_cards(concealed, t << 3, 0, n)
+        hi = bisect_cards(concealed, (t + 1) << 3, lo, n)
+        if lo < hi:
+            return suit_plays_and_claim(concealed[lo:hi])
+    return plays_then(concealed, A.CLAIM)
 
 
 def _table_plays(table: MeldTable) -> tuple[Action, ...]:

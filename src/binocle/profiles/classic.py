@@ -108,7 +108,7 @@ class Classic(ClassicRules):
         s: ClassicState = state  # type: ignore[assignment]
         kind = action.kind
         if kind is _KIND_PLAY:
-            return self._play(s, action)
+            return _play_card(self, s, action)
         if kind is _KIND_DEAL:
             return self._deal(s, action)
         if kind is _KIND_CLAIM:
@@ -153,64 +153,7 @@ class Classic(ClassicRules):
         )  # fmt: skip
 
     def _play(self, s: ClassicState, action: Action) -> GameState:
-        # The hot path of playouts: two seats, so pairs are built in place.
-        p = s.current_player
-        card = action.card
-        assert p is not None and card is not None
-        c: int = card  # the card number as a machine integer (compiled)
-        concealed, tables, hands = s.concealed, s.tables, s.hands
-        shared = hands is concealed  # after the stock: no table, one tuple
-        if action.source == "table":
-            slot = action.number if action.number is not None else _table_slot(tables[p], card)
-            table = play_from_table(tables[p], slot)
-            tables = (table, tables[1]) if p == 0 else (tables[0], table)
-        else:
-            h = concealed[p]
-            i = bisect_cards(h, c, 0, len(h))  # the hand is sorted: its first copy
-            h = h[:i] + h[i + 1 :]
-            # Declared as a tuple of any length: the compiled build then makes one tuple
-            # object of the pair, which hands shares after the stock (a local narrowed to
-            # a pair would be boxed anew at each use).
-            kept: tuple[tuple[Card, ...], ...] = (h, concealed[1]) if p == 0 else (concealed[0], h)
-            concealed = kept
-            if shared:
-                hands = concealed
-        if not shared:
-            h = hands[p]
-            i = bisect_cards(h, c, 0, len(h))
-            h = h[:i] + h[i + 1 :]
-            hands = (h, hands[1]) if p == 0 else (hands[0], h)
-        history = (s.history, action, p)
-        trick = s.trick
-        if not trick:
-            return _change_lead(s, 1 - p, hands, ((p, card),), history, concealed, tables)
-        # The trick is complete: its winner (classic rules, Play while the stock lasts) and points.
-        lead = trick[0]  # read as a pair (compiled: unboxed); the state keeps ``trick``'s own
-        led = lead[1]
-        c0: int = led
-        trump = s.trump
-        t: int = -1 if trump is None else trump
-        beats = c < c0 if c >> 3 == c0 >> 3 else c >> 3 == t
-        w = p if beats else lead[0]
-        points = BINOCLE_POINTS[c0] + BINOCLE_POINTS[c]
-        taken, piles = s.taken, s.piles
-        if w == 0:
-            taken = (taken[0] + points, taken[1])
-            piles = (piles[0] + (led, card), piles[1])
-        else:
-            taken = (taken[0], taken[1] + points)
-            piles = (piles[0], piles[1] + (led, card))
-        stock_phase = bool(s.stock) or s.turn_up is not None
-        nxt = _change_trick(
-            s, _PHASE_ANNOUNCE if stock_phase else _PHASE_PLAY, w, hands, (), history,
-            concealed, tables, taken, piles, trick + ((p, card),),
-        )  # fmt: skip
-        if stock_phase or hands[0] or hands[1]:
-            return nxt
-        # The last trick scores 10 (classic rules, Play after the stock); then a player
-        # who has reached his target may knock before the hand is counted.
-        taken = replace_at(taken, w, taken[w] + LAST_TRICK)
-        return self._after_last_trick(_replace(nxt, taken=taken), (w, 1 - w))
+        return _play_card(self, s, action)
 
     def _after_last_trick(self, s: ClassicState, order: tuple[int, ...]) -> GameState:
         """The moment after the last trick (classic rules, Claiming (knocking)): the first
@@ -409,3 +352,66 @@ def _first_to_ask(profile: Any, s: Any, order: tuple[int, ...]) -> int | None:
         if seat not in declined and profile.claim_total(s, seat) >= s.targets[seat]:
             return seat
     return None
+
+
+def _play_card(rules: Classic, s: ClassicState, action: Action) -> GameState:
+    """``Classic._play``: a module function, which the compiled build calls directly
+    (a method of the profile's class is looked up by name at each call)."""
+    # The hot path of playouts: two seats, so pairs are built in place.
+    p = s.current_player
+    card = action.card
+    assert p is not None and card is not None
+    c: int = card  # the card number as a machine integer (compiled)
+    concealed, tables, hands = s.concealed, s.tables, s.hands
+    shared = hands is concealed  # after the stock: no table, one tuple
+    if action.source == "table":
+        slot = action.number if action.number is not None else _table_slot(tables[p], card)
+        table = play_from_table(tables[p], slot)
+        tables = (table, tables[1]) if p == 0 else (tables[0], table)
+    else:
+        h = concealed[p]
+        i = bisect_cards(h, c, 0, len(h))  # the hand is sorted: its first copy
+        h = h[:i] + h[i + 1 :]
+        # Declared as a tuple of any length: the compiled build then makes one tuple
+        # object of the pair, which hands shares after the stock (a local narrowed to
+        # a pair would be boxed anew at each use).
+        kept: tuple[tuple[Card, ...], ...] = (h, concealed[1]) if p == 0 else (concealed[0], h)
+        concealed = kept
+        if shared:
+            hands = concealed
+    if not shared:
+        h = hands[p]
+        i = bisect_cards(h, c, 0, len(h))
+        h = h[:i] + h[i + 1 :]
+        hands = (h, hands[1]) if p == 0 else (hands[0], h)
+    history = (s.history, action, p)
+    trick = s.trick
+    if not trick:
+        return _change_lead(s, 1 - p, hands, ((p, card),), history, concealed, tables)
+    # The trick is complete: its winner (classic rules, Play while the stock lasts) and points.
+    lead = trick[0]  # read as a pair (compiled: unboxed); the state keeps ``trick``'s own
+    led = lead[1]
+    c0: int = led
+    trump = s.trump
+    t: int = -1 if trump is None else trump
+    beats = c < c0 if c >> 3 == c0 >> 3 else c >> 3 == t
+    w = p if beats else lead[0]
+    points = BINOCLE_POINTS[c0] + BINOCLE_POINTS[c]
+    taken, piles = s.taken, s.piles
+    if w == 0:
+        taken = (taken[0] + points, taken[1])
+        piles = (piles[0] + (led, card), piles[1])
+    else:
+        taken = (taken[0], taken[1] + points)
+        piles = (piles[0], piles[1] + (led, card))
+    stock_phase = bool(s.stock) or s.turn_up is not None
+    nxt = _change_trick(
+        s, _PHASE_ANNOUNCE if stock_phase else _PHASE_PLAY, w, hands, (), history,
+        concealed, tables, taken, piles, trick + ((p, card),),
+    )  # fmt: skip
+    if stock_phase or hands[0] or hands[1]:
+        return nxt
+    # The last trick scores 10 (classic rules, Play after the stock); then a player
+    # who has reached his target may knock before the hand is counted.
+    taken = replace_at(taken, w, taken[w] + LAST_TRICK)
+    return rules._after_last_trick(_replace(nxt, taken=taken), (w, 1 - w))

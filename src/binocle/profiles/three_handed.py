@@ -130,7 +130,7 @@ class ThreeHanded(ThreeHandedRules):
             return self._apply_sub(s, action)
         kind = action.kind
         if kind is _KIND_PLAY:
-            return self._play(s, action)
+            return _play_card(self, s, action)
         if kind is _KIND_DEAL:
             return self._deal(s, action)
         if kind is _KIND_CLAIM:
@@ -320,35 +320,7 @@ class ThreeHanded(ThreeHandedRules):
         return (nxt + 1) % 3 if nxt == s.retired else nxt
 
     def _play(self, s: ThreeHandedState, action: Action) -> GameState:
-        # The hot path of playouts: tuples built in place, positional copies.
-        p = s.current_player
-        assert p is not None and action.card is not None
-        c = action.card
-        hands = s.hands
-        h = hands[p]
-        i = bisect_cards(h, c, 0, len(h))  # the hand is sorted: its first copy
-        h = h[:i] + h[i + 1 :]
-        if p == 0:
-            hands = (h, hands[1], hands[2])
-        elif p == 1:
-            hands = (hands[0], h, hands[2])
-        else:
-            hands = (hands[0], hands[1], h)
-        trick = s.trick + ((p, c),)
-        history = (s.history, action, p)
-        retired = s.retired
-        if (len(trick) < 3) if retired is None else not _trick_done(trick, retired):
-            seat = (p + 1) % 3  # the next seat in the hand (_next_seat)
-            if seat == retired:
-                seat = (seat + 1) % 3
-            nxt: GameState = _change_play(s, seat, hands, trick, history)
-        else:
-            nxt = self._finish_trick(s, hands, trick, history)
-        if self.claim_overlooked and _before_first_card(s, p):
-            # The first trick never ends the hand: ``nxt`` is a three-handed state.
-            assert isinstance(nxt, ThreeHandedState)
-            return self._offer_overlooked(nxt, p)
-        return nxt
+        return _play_card(self, s, action)
 
     def _finish_trick(
         self,
@@ -667,3 +639,37 @@ def _lowest(scores: tuple[int, ...], exclude: int) -> tuple[int, ...]:
     others = [i for i in range(len(scores)) if i != exclude]
     low = min(scores[i] for i in others)
     return tuple(i for i in others if scores[i] == low)
+
+
+def _play_card(rules: ThreeHanded, s: ThreeHandedState, action: Action) -> GameState:
+    """``ThreeHanded._play``: a module function, which the compiled build calls directly
+    (a method of the profile's class is looked up by name at each call)."""
+    # The hot path of playouts: tuples built in place, positional copies.
+    p = s.current_player
+    assert p is not None and action.card is not None
+    c = action.card
+    hands = s.hands
+    h = hands[p]
+    i = bisect_cards(h, c, 0, len(h))  # the hand is sorted: its first copy
+    h = h[:i] + h[i + 1 :]
+    if p == 0:
+        hands = (h, hands[1], hands[2])
+    elif p == 1:
+        hands = (hands[0], h, hands[2])
+    else:
+        hands = (hands[0], hands[1], h)
+    trick = s.trick + ((p, c),)
+    history = (s.history, action, p)
+    retired = s.retired
+    if (len(trick) < 3) if retired is None else not _trick_done(trick, retired):
+        seat = (p + 1) % 3  # the next seat in the hand (_next_seat)
+        if seat == retired:
+            seat = (seat + 1) % 3
+        nxt: GameState = _change_play(s, seat, hands, trick, history)
+    else:
+        nxt = rules._finish_trick(s, hands, trick, history)
+    if rules.claim_overlooked and _before_first_card(s, p):
+        # The first trick never ends the hand: ``nxt`` is a three-handed state.
+        assert isinstance(nxt, ThreeHandedState)
+        return rules._offer_overlooked(nxt, p)
+    return nxt
