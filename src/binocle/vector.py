@@ -300,24 +300,32 @@ class VectorEnv:
             written = BytesWriter()
             scored = BytesWriter()
             idle = batch.step(ids, written, scored)
-            played = np.frombuffer(written.getvalue(), _INT64)
-            rewards = np.frombuffer(scored.getvalue(), _INT64)
+            played = _read(written)
+            rewards = _read(scored)
         gone = self._gone
         if len(played):
             gone.reshape(-1)[played] += 1  # one card at most a game: no index twice
         dones = self.dones
         dones[:] = False
-        for i in idle:
-            gone[i] = 0
-            end = self._between(i) if batch is None else self._between_in_place(batch, i)
-            if end is not None:
-                self.final_returns[i] = [
-                    a - b for a, b in zip(end, self._start_scores[i], strict=True)
-                ]
-                dones[i] = True
+        ended = False  # some episode
+        if batch is not None:
+            if idle:
+                gone[idle] = 0
+                ended = self._between_in_place(batch, idle)
+        else:
+            for i in idle:
+                gone[i] = 0
+                end = self._between(i)
+                if end is not None:
+                    self.final_returns[i] = [
+                        a - b for a, b in zip(end, self._start_scores[i], strict=True)
+                    ]
+                    dones[i] = True
+                    ended = True
         self.rewards.reshape(-1)[:] = rewards
         self.returns += self.rewards
-        self.returns[dones] = 0
+        if ended:
+            self.returns[dones] = 0
         self._write(observe)
         return self.observations, self.action_masks, self.rewards, self.dones
 
@@ -328,19 +336,26 @@ class VectorEnv:
             if outcome == "played":
                 self.hands_played_out += 1
 
-    def _between_in_place(self, batch: _Batch, i: int) -> tuple[int, ...] | None:
-        """:meth:`_between` for a game held in place."""
-        while batch.waiting(i):  # between hands, or the game over
-            done = batch.results(i)
-            self._ended(done, batch.outcome(i))
-            if batch.over(i) or done - self._first[i] >= self.hands:
-                end = tuple(batch.scores(i))
-                batch.begin(i, *self._draw(i))
-                self._first[i] = 0
-                self._start_scores[i] = tuple(batch.scores(i))
-                return end
-            batch.deal(i)
-        return None
+    def _between_in_place(self, batch: _Batch, idle: list[int]) -> bool:
+        """:meth:`_between` for the games held in place where nobody decides (``idle``, in
+        order): the next hands dealt (by the batch), and the episodes that ended
+        written and begun anew.  Returns whether any episode ended."""
+        ended = batch.settle(idle, self.hands)  # in place, ``_first`` is always 0
+        self.hands_finished += batch.finished
+        self.hands_played_out += batch.played_out
+        batch.finished = batch.played_out = 0
+        if not ended:
+            return False
+        ends: list[tuple[int, ...]] = []
+        starts: list[tuple[int, ...]] = []
+        for i in ended:
+            ends.append(tuple(batch.scores(i)))
+            starts.append(self._start_scores[i])
+            batch.begin(i, *self._draw(i))
+            self._start_scores[i] = tuple(batch.scores(i))
+        self.final_returns[ended] = np.subtract(ends, starts)
+        self.dones[ended] = True
+        return True
 
     def _between(self, i: int) -> tuple[int, ...] | None:
         """Game ``i``, where nobody decides: deal its next hand, or end its episode and
@@ -397,40 +412,37 @@ class VectorEnv:
         obs[:, part] += self._gone
         if whole:  # those games' tensors were read whole from the view
             obs[whole, part] -= self._gone[whole]
-        self._legal_written(_ints(legal_at), None, seats)
+        self._legal_written(_ints(legal_at), None, _ints(seats))
 
     def _write_in_place(self, batch: _Batch) -> None:
         counts = BytesWriter()
         at = BytesWriter()
         values = BytesWriter()
         legal_at = BytesWriter()
-        totals: list[int] = []
-        seats: list[int] = []
+        totals = BytesWriter()
+        seats = BytesWriter()
         whole: list[int] = []
         batch.write(counts, at, values, legal_at, totals, seats, whole)
         obs = self.observations
         obs.reshape(-1)[:] = np.frombuffer(counts.getvalue(), np.uint8)
         # One entry a column in its game: set over the counts.
-        obs.reshape(-1)[np.frombuffer(at.getvalue(), _INT64)] = np.frombuffer(
-            values.getvalue(), _INT64
-        )
+        obs.reshape(-1)[_read(at)] = _read(values)
         part = self._gone_part
         obs[:, part] += self._gone
         if whole:  # those games' tensors were read whole from the view
             obs[whole, part] -= self._gone[whole]
-        legal = np.frombuffer(legal_at.getvalue(), _INT64)
-        self._legal_written(legal, _ints(totals), seats)
+        self._legal_written(_read(legal_at), _read(totals), _read(seats))
 
     def _write_legal_in_place(self, batch: _Batch) -> None:
         """The masks and seats to decide of games held in place, not their observations."""
         legal_at = BytesWriter()
-        totals: list[int] = []
-        seats: list[int] = []
+        totals = BytesWriter()
+        seats = BytesWriter()
         batch.write_legal(legal_at, totals, seats)
-        self._legal_written(np.frombuffer(legal_at.getvalue(), _INT64), _ints(totals), seats)
+        self._legal_written(_read(legal_at), _read(totals), _read(seats))
 
     def _legal_written(
-        self, legal: np.ndarray, counts: np.ndarray | None, seats: list[int]
+        self, legal: np.ndarray, counts: np.ndarray | None, seats: np.ndarray
     ) -> None:
         """The masks from ``legal`` (flat positions in them; ascending game by game
         where ``counts``, each game's number of ids, is given) and the seats to act."""
@@ -440,7 +452,7 @@ class VectorEnv:
         self._legal_at = legal
         self._legal_counts = counts
         self._sparse = None
-        self.current_player[:] = _ints(seats)
+        self.current_player[:] = seats
 
     def legal_ids(self) -> tuple[np.ndarray, np.ndarray]:
         """Every game's legal ids at once, in sparse form: ``(ids, starts)``, both
@@ -501,6 +513,11 @@ _BATCHES: dict[type, type[_Batch]] = {
 
 #: The flat positions and values the games held in place write: int64, little endian.
 _INT64 = np.dtype("<i8")
+
+
+def _read(numbers: BytesWriter) -> np.ndarray:
+    """The whole numbers a batch wrote (int64, little endian), as an array."""
+    return np.frombuffer(numbers.getvalue(), _INT64)
 
 
 def _ints(numbers: list[int]) -> np.ndarray:

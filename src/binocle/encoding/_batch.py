@@ -260,6 +260,10 @@ class Batch:
             games[k].index = k
         # What is kept of each seat's meld table (classic melds), by game and seat.
         self.memos: list[TableMemo | None] = [None] * (len(games) * self.players)
+        # The hands ended, and those played to their last trick, that :meth:`settle`
+        # has seen since the caller last took them (and set them to 0).
+        self.finished = 0
+        self.played_out = 0
 
     def memo(self, g: BatchGame, p: int, table: MeldTable) -> TableMemo:
         """What is kept of ``table``, seat ``p``'s meld table in game ``g``: kept while
@@ -300,6 +304,32 @@ class Batch:
         """Game ``i``'s state, replayed through the engine from where it was last asked
         for (else from the game's start)."""
         return replay(self.games[i], self.profile, self.space, self.action_of)
+
+    def deal(self, i: int) -> None:
+        """Deal game ``i``'s next hand."""
+        raise NotImplementedError  # pragma: no cover
+
+    def settle(self, idle: list[int], hands: int) -> list[int]:
+        """The games of ``idle``, where nobody decides: each one's next hands dealt while
+        its episode goes on (until ``hands`` hands have ended, or the game), until
+        someone decides; return those whose episode has ended, in order (left as they
+        are, for the caller to begin anew).  Each hand ended is counted in ``finished``,
+        and in ``played_out`` if it was played to its last trick."""
+        ended: list[int] = []
+        games = self.games
+        for i in idle:
+            g = games[i]
+            while g.current < 0:
+                done = g.results
+                if done:
+                    self.finished += 1
+                    if g.outcome == "played":
+                        self.played_out += 1
+                if g.phase == OVER or done >= hands:
+                    ended.append(i)
+                    break
+                self.deal(i)
+        return ended
 
     # -- steps ------------------------------------------------------------------------
 
@@ -382,7 +412,7 @@ class Batch:
 
     # -- the arrays -------------------------------------------------------------------
 
-    def write_legal(self, legal: BytesWriter, totals: list[int], seats: list[int]) -> None:
+    def write_legal(self, legal: BytesWriter, totals: BytesWriter, seats: BytesWriter) -> None:
         """What :meth:`write` writes of the legal ids and the seats to decide, without
         the observations (for steps whose observations nobody reads)."""
         actions: i64 = self.space.size
@@ -390,8 +420,8 @@ class Batch:
         mask_base: i64 = 0
         for i in range(len(games)):
             g = games[i]
-            seats.append(g.current)
-            totals.append(_write_legal(g, mask_base, legal))
+            write_i64_le(seats, g.current)
+            write_i64_le(totals, _write_legal(g, mask_base, legal))
             mask_base += actions
 
     def write(
@@ -400,13 +430,13 @@ class Batch:
         at: BytesWriter,
         values: BytesWriter,
         legal: BytesWriter,
-        totals: list[int],
-        seats: list[int],
+        totals: BytesWriter,
+        seats: BytesWriter,
         whole: list[int],
     ) -> None:
         """Every game's observation tensor of its seat to decide, without the cards
-        played this hand, its legal ids and its seat to decide (``seats``), written
-        as bytes that NumPy reads whole.
+        played this hand, its legal ids and its seat to decide (``seats``, int64, little
+        endian, as the other numbers), written as bytes that NumPy reads whole.
 
         ``counts`` gets one byte for each entry of every game's tensor, game by game
         (``size`` of them a game): the count of the columns that count one each, a
@@ -414,7 +444,7 @@ class Batch:
         endian) of the columns with another value and ``values`` their values
         (int64): one entry a column, to be set over the counts.  ``legal`` gets the
         flat positions of the legal ids in the games' masks (``num_actions`` a game;
-        int64, ascending), and ``totals`` each game's number of them.  ``whole``
+        int64, ascending), and ``totals`` each game's number of them (int64).  ``whole``
         lists the games whose tensor is written whole, the cards played this hand
         included."""
         enc = self.encoder
@@ -435,7 +465,7 @@ class Batch:
         for i in range(len(games)):
             g = games[i]
             seat = g.current
-            seats.append(seat)
+            write_i64_le(seats, seat)
             if self._observe(g, seat, base, counts, at, values):
                 whole.append(i)
             else:
@@ -449,7 +479,7 @@ class Batch:
                     count_one(counts, base + trick_seat[r][who])
                     count_one(counts, base + trick_card[r][c])
                 values_at(base + at_scores, g.scores, at, values)
-            totals.append(_write_legal(g, mask_base, legal))
+            write_i64_le(totals, _write_legal(g, mask_base, legal))
             base += size
             mask_base += actions
 
