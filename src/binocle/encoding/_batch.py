@@ -34,7 +34,6 @@ from binocle.rules.classic_melds._announcements import (
     announcements_with,
     new_table_facts,
 )
-from binocle.rules.tricks import bisect_cards
 
 if TYPE_CHECKING:
     # A 64-bit machine integer to mypyc (flat positions); a plain int at run time.
@@ -672,14 +671,20 @@ def first(pair: tuple[int, Any]) -> int:
 
 
 def with_card(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
-    """The sorted ``hand`` with card ``c`` in its place."""
-    i = bisect_cards(hand, c, 0, len(hand))
+    """The sorted ``hand`` with card ``c`` in its place (before its copy, if held): found
+    by a scan, as :func:`take` finds a card."""
+    i = 0
+    for x in hand:
+        if x >= c:
+            break
+        i += 1
     return hand[:i] + (c,) + hand[i:]
 
 
 def values_at(start: i64, numbers: list[int], at: BytesWriter, values: BytesWriter) -> None:
     """Each nonzero number at its flat position, from ``start``."""
     for v in numbers:
-        if v:
-            value_at(start, v, at, values)
+        if v:  # value_at, written out: a hot loop
+            write_i64_le(at, start)
+            write_i64_le(values, v)
         start += 1
