@@ -21,10 +21,10 @@ from binocle._step import _rules_apply as _apply_legal
 from binocle._step import apply as _apply
 from binocle._step import apply_pack_deal as _apply_pack_deal
 from binocle._step import legal_actions as _legal_actions
-from binocle.actions import _KIND_DEAL, _KIND_MELD, Action
+from binocle.actions import _KIND_DEAL, _KIND_MELD, _KIND_PLAY, Action
 from binocle.cards import Card
 from binocle.core import _PHASE_ANNOUNCE, _PHASE_DEAL, _PHASE_OVER, GameState, Profile, View
-from binocle.encoding._actions import ActionSpace, _space
+from binocle.encoding._actions import ActionSpace, _meld_table, _space
 from binocle.encoding._common import _check_id, _kind_index, kinds
 from binocle.encoding._identity import IdentityTable
 from binocle.errors import IllegalActionError, RuleCode, excerpt
@@ -127,6 +127,9 @@ class _Space:
         self.cards: tuple[Card, ...] = kinds(profile.pack_size)
         self.rows: list[list[Any] | None] = _outcome_rows(len(self.cards))
         self.melds: dict[Action, int] = {}
+        #: The ids of actions that depend on the player's meld table, each with the
+        #: table it was worked out with.
+        self.by_table: dict[Action, tuple[object, int]] = {}
 
 
 #: Each profile's action space by the profile's ``id()`` (a profile hashes its options
@@ -144,16 +147,32 @@ def _space_of(profile: Profile) -> _Space:
 
 
 def _id_of(found: _Space, state: GameState, action: Action) -> int:
-    """``space.id(state, action)``, a meld that names no table copy read from a memo."""
+    """``space.id(state, action)``: a meld that names no table copy read from a memo,
+    a meld that names one or a play of one of two table copies from a memo of the
+    table it was worked out with (the table is a value: the same object, the same
+    copies)."""
     space = found.space
-    if action.kind is not _KIND_MELD or "#" in (action.source or ""):
+    kind = action.kind
+    if kind is _KIND_MELD and "#" not in (action.source or ""):
+        memo = found.melds
+        known = memo.get(action)
+        if known is None:
+            known = memo[action] = space.id(state, action)
+        return known
+    if kind is not _KIND_MELD and kind is not _KIND_PLAY:
         i: int = space.id(state, action)
         return i
-    memo = found.melds
-    known = memo.get(action)
-    if known is None:
-        known = memo[action] = space.id(state, action)
-    return known
+    table = _meld_table(state)
+    by_table = found.by_table
+    kept = by_table.get(action)
+    if kept is not None and kept[0] is table:
+        j: int = kept[1]
+        return j
+    j = space.id(state, action)
+    if len(by_table) >= 4096:
+        by_table.clear()
+    by_table[action] = (table, j)
+    return j
 
 
 #: At a decision: the legal ids ascending, and each legal action's id beside the legal
