@@ -165,3 +165,41 @@ def _replayed(state: binocle.GameState) -> binocle.GameState:
     for action in state.actions():
         s = binocle.apply(s, action)
     return s
+
+
+@pytest.mark.parametrize(
+    ("profile", "games", "least"), [("classic", 40, 40), ("three-handed", 6, 0)]
+)
+def test_a_walks_legal_ids_are_the_action_spaces_over_many_meld_tables(
+    profile: str, games: int, least: int
+) -> None:
+    """At every decision of long multi-hand games (many meld tables, melds, plays
+    from the table), the walk's legal ids are those the action space gives the
+    state (docs: "Binocle for AI research", action ids), and each id is the legal
+    action the space reads it as.  The walk keeps the ids that depend on the
+    player's meld table (a meld naming a table copy, a play of one of two table
+    copies) with the table they were worked out with: the same action with
+    another table has its own id."""
+    from binocle.encoding._walk import CHANCE, END, action_of
+
+    labels = E.action_labels(profile)
+    copies = 0  # table-copy actions met
+    for seed in range(games):
+        rng = random.Random(seed)
+        walk = E.Episode.new(profile, hands=3, dealer=seed % 2)._walk()
+        while walk.where() != END:
+            ids = walk.legal_ids()
+            if walk.where() != CHANCE:
+                state = walk.state
+                assert ids == E.legal_ids(state)
+                for i in ids:
+                    assert action_of(walk.raw, walk.legal, i) == E.action_from_id(state, i)
+                copies += sum(
+                    "#" in (a.source or "") or (a.source == "table" and a.number is not None)
+                    for a in walk.legal[2]
+                )
+                # Claims only when nothing else is legal: hands played to their end.
+                calm = [i for i in ids if not labels[i].startswith(("claim", "concede"))]
+                ids = tuple(calm) or ids
+            walk.step(rng.choice(ids))
+    assert copies >= least
