@@ -426,7 +426,7 @@ class VectorEnv:
         obs = self.observations
         obs.reshape(-1)[:] = np.frombuffer(counts.getvalue(), np.uint8)
         # One entry a column in its game: set over the counts.
-        obs.reshape(-1)[_read(at)] = _read(values)
+        obs.reshape(-1)[_read(at)] = np.frombuffer(values.getvalue(), _FLOAT32)
         part = self._gone_part
         obs[:, part] += self._gone
         if whole:  # those games' tensors were read whole from the view
@@ -511,8 +511,10 @@ _BATCHES: dict[type, type[_Batch]] = {
 }
 
 
-#: The flat positions and values the games held in place write: int64, little endian.
+#: The flat positions the games held in place write: int64, little endian; the values
+#: they write there: float32, little endian.
 _INT64 = np.dtype("<i8")
+_FLOAT32 = np.dtype("<f4")
 
 
 def _read(numbers: BytesWriter) -> np.ndarray:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from librt.strings import BytesWriter, write_i64_le
+from librt.strings import BytesWriter, write_f32_le, write_i64_le
 
 from binocle._mypyc import mypyc_attr
 from binocle._step import apply, legal_actions
@@ -441,7 +441,8 @@ class Batch:
         (``size`` of them a game): the count of the columns that count one each, a
         card held twice there twice.  ``at`` gets the flat positions (int64, little
         endian) of the columns with another value and ``values`` their values
-        (int64): one entry a column, to be set over the counts.  ``legal`` gets the
+        (float32, little endian, the tensor's type): one entry a column, to be set
+        over the counts.  ``legal`` gets the
         flat positions of the legal ids in the games' masks (``num_actions`` a game;
         int64, ascending), and ``totals`` each game's number of them (int64).  ``whole``
         lists the games whose tensor is written whole, the cards played this hand
@@ -605,7 +606,7 @@ def count_one(counts: BytesWriter, k: i64) -> None:
 def value_at(k: i64, value: int, at: BytesWriter, values: BytesWriter) -> None:
     """``value`` at flat position ``k``."""
     write_i64_le(at, k)
-    write_i64_le(values, value)
+    write_f32_le(values, float(value))
 
 
 def add_announcements(
@@ -686,5 +687,5 @@ def values_at(start: i64, numbers: list[int], at: BytesWriter, values: BytesWrit
     for v in numbers:
         if v:  # value_at, written out: a hot loop
             write_i64_le(at, start)
-            write_i64_le(values, v)
+            write_f32_le(values, float(v))
         start += 1
