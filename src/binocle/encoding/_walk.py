@@ -28,7 +28,11 @@ from binocle.encoding._actions import ActionSpace, _meld_table, _space
 from binocle.encoding._common import _check_id, _kind_index, kinds
 from binocle.encoding._identity import IdentityTable
 from binocle.errors import IllegalActionError, RuleCode, excerpt
+from binocle.profiles._classic_rules import ClassicRules
 from binocle.profiles._classic_state import ClassicState, _change_history, _change_stock
+from binocle.profiles._three_handed_rules import ThreeHandedRules
+from binocle.profiles.classic import Classic, _apply_classic
+from binocle.profiles.three_handed import ThreeHanded, _apply_three_handed
 
 # Where an episode stands (besides a seat to decide), with OpenSpiel's player ids for
 # the same: the episode is over, a chance outcome is next, or nobody acts; and not yet
@@ -50,6 +54,15 @@ def classic_part(state: GameState) -> Any:
     hook = _STOCK_GAME.get(type(profile))
     if hook is None:
         hook = _STOCK_GAME[type(profile)] = type(profile).stock_game
+    # The engine's own hooks read directly (the state is the profile's: a walk
+    # holds no other); another profile's hook is called.
+    if hook is _NO_STOCK:
+        return None
+    if hook is _OWN_STOCK:
+        return state
+    if hook is _SUB_STOCK:
+        game: Any = state
+        return game.sub
     return hook(profile, state)
 
 
@@ -57,6 +70,11 @@ def classic_part(state: GameState) -> Any:
 #: step, and a bound method looked up on the profile each time costs several times
 #: the call.
 _STOCK_GAME: Final[dict[type, Any]] = {}
+#: The engine's hooks: no stock (the default), the classic game's (the state itself)
+#: and the three-handed game's (the two-handed game after a retirement, ``sub``).
+_NO_STOCK: Final[Any] = Profile.stock_game
+_OWN_STOCK: Final[Any] = ClassicRules.stock_game
+_SUB_STOCK: Final[Any] = ThreeHandedRules.stock_game
 
 
 def with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
@@ -101,6 +119,19 @@ def redealt(state: Any, tail: tuple[Card, ...]) -> GameState:
         link = after[j]
         relinked = (relinked, link[1], link[2])
     return _change_history(state, relinked)
+
+
+def _rules_step(s: GameState, action: Action) -> GameState:
+    """The state after ``action``, one of ``s``'s legal actions themselves, by the
+    profile's rules; the engine's classic and three-handed games called directly
+    (a profile of another class, a subclass among them, through its ``apply``)."""
+    profile = s.profile
+    cls = type(profile)
+    if cls is Classic:
+        return _apply_classic(cast(Classic, profile), s, action)
+    if cls is ThreeHanded:
+        return _apply_three_handed(cast(ThreeHanded, profile), s, action)
+    return _apply_legal(s, action)
 
 
 def dealt_by_chance(state: GameState) -> int:
@@ -651,11 +682,11 @@ class Walk:
         # ``action`` is one of the legal actions themselves (:func:`action_of`): the
         # rules apply it without the search for it among them.
         before = self.raw
-        s = _apply_legal(before, action)
+        s = _rules_step(before, action)
         if len(s.results) > len(before.results) and self.tail >= 0:
             # A hand ended before its stock was drawn: its history written out first.
             before = self.settle()
-            s = _apply_legal(before, action)
+            s = _rules_step(before, action)
         seat = before.current_player
         assert seat is not None
         history = self.history
