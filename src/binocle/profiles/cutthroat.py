@@ -40,6 +40,7 @@ from binocle.core import (
 from binocle.errors import InvalidArgumentError, excerpt
 from binocle.profiles._common import (
     flag_option,
+    played_from,
     positive_option,
     profile_option,
     remove_card,
@@ -56,7 +57,6 @@ from binocle.profiles._cutthroat_state import (
     _change_trick,
 )
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
-from binocle.rules.tricks import bisect_cards
 
 __all__ = ["SETTLEMENTS", "Auction", "Cutthroat", "CutthroatState", "chip_value"]
 
@@ -447,16 +447,7 @@ def _play(profile: Cutthroat, s: CutthroatState, action: Action, scored: bool = 
     card = action.card
     assert p is not None and card is not None
     c: int = card
-    hands = s.hands
-    hand = hands[p]
-    i = bisect_cards(hand, c, 0, len(hand))  # the hand is sorted: its first copy
-    hand = hand[:i] + hand[i + 1 :]
-    if p == 0:
-        hands = (hand, hands[1], hands[2])
-    elif p == 1:
-        hands = (hands[0], hand, hands[2])
-    else:
-        hands = (hands[0], hands[1], hand)
+    hands = played_from(s.hands, p, c)
     trick = s.trick
     if len(trick) < 2:
         # Concatenated, not rebuilt: compiled code would box anew a pair it read.

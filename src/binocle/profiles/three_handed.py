@@ -41,6 +41,7 @@ from binocle.core import (
 from binocle.errors import InvalidNotationError
 from binocle.profiles._common import (
     flag_option,
+    played_from,
     positive_option,
     profile_option,
     remove_card,
@@ -79,7 +80,6 @@ from binocle.rules.classic_melds import (
     table_after,
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
-from binocle.rules.tricks import bisect_cards
 
 __all__ = ["Overlooked", "ThreeHanded", "ThreeHandedState"]
 
@@ -632,16 +632,7 @@ def _play_card(rules: ThreeHanded, s: ThreeHandedState, action: Action) -> GameS
     p = s.current_player
     assert p is not None and action.card is not None
     c = action.card
-    hands = s.hands
-    h = hands[p]
-    i = bisect_cards(h, c, 0, len(h))  # the hand is sorted: its first copy
-    h = h[:i] + h[i + 1 :]
-    if p == 0:
-        hands = (h, hands[1], hands[2])
-    elif p == 1:
-        hands = (hands[0], h, hands[2])
-    else:
-        hands = (hands[0], hands[1], h)
+    hands = played_from(s.hands, p, c)
     trick = s.trick + ((p, c),)
     history = (s.history, action, p)
     retired = s.retired
