@@ -243,6 +243,11 @@ class Batch:
             self.play_id[k] = i
             self.card_of[i] = k
         self.play_ids = CardOffsets(self.play_id)
+        # Each seat's play of each card as a trick of its own, ``((seat, card),)`` (at
+        # ``seat * 32 + card``): made once, added to the trick without a tuple made.
+        self.one_play: list[tuple[tuple[int, int], ...]] = [
+            ((p, c),) for p in range(self.players) for c in range(32)
+        ]
         self.hand_cols = CardOffsets(encoder.hand)  # each card's column in the hand part
         self.gone_kind: list[int] = encoder.kind
         self.width: int = encoder.width

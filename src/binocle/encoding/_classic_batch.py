@@ -310,7 +310,7 @@ class ClassicBatch(Batch):
         p = g.current
         trick = g.trick
         if not trick:
-            g.trick = ((p, c),)
+            g.trick = self.one_play[p * 32 + c]
             g.current = 1 - p
             return
         # The trick is complete: its winner (classic rules, Play while the stock lasts) and points.

@@ -346,7 +346,7 @@ class CutthroatBatch(Batch):
         take(g.hands, p, c)
         trick = g.trick
         if len(trick) < 2:
-            g.trick = trick + ((p, c),)
+            g.trick = trick + self.one_play[p * 32 + c]
             g.current = (p + 1) % 3
             return
         # The trick is complete: its winner (common rules, Trick winner) and points.

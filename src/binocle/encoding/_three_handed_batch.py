@@ -446,7 +446,7 @@ class ThreeHandedBatch(Batch):
         p = g.current
         first = self.claim_overlooked and _before_first_card(g, p)
         take(g.hands, p, c)
-        trick = g.trick + ((p, c),)
+        trick = g.trick + self.one_play[p * 32 + c]
         g.trick = trick
         out = g.retired
         if len(trick) < 3 if out < 0 else not _trick_done(trick, out):
