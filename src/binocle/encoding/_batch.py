@@ -118,16 +118,21 @@ class Ranges:
         prev = -1
         offsets = ids.offsets
         base = ids.base
-        for c in cards:
-            if c == prev:
-                continue
-            prev = c
-            a = base + offsets[c]
-            if a == stop:
-                stop = a + 1
-                continue
-            if stop > a:
-                continue
+        count = len(cards)
+        # One pass more than the cards, to close the range being built after the last.
+        for j in range(count + 1):
+            a = -1
+            if j < count:
+                c = cards[j]
+                if c == prev:
+                    continue
+                prev = c
+                a = base + offsets[c]
+                if a == stop:
+                    stop = a + 1
+                    continue
+                if stop > a:
+                    continue
             # Close the range being built; ``a`` starts the next.
             if start >= 0:
                 if n < room:
@@ -142,17 +147,6 @@ class Ranges:
                 hi[last - 1] = stop
             start = a
             stop = a + 1
-        # Close the range being built after the last card.
-        if start >= 0:
-            if n < room:
-                lo[n] = start
-                hi[n] = stop
-            else:
-                lo.append(start)
-                hi.append(stop)
-            n += 1
-        elif last:
-            hi[last - 1] = stop
         self.n = n
 
 
