@@ -31,8 +31,6 @@ from binocle.errors import IllegalActionError, RuleCode, excerpt
 from binocle.profiles._classic_rules import ClassicRules
 from binocle.profiles._classic_state import ClassicState, _change_history, _change_stock
 from binocle.profiles._three_handed_rules import ThreeHandedRules
-from binocle.profiles.classic import Classic, _apply_classic
-from binocle.profiles.three_handed import ThreeHanded, _apply_three_handed
 
 # Where an episode stands (besides a seat to decide), with OpenSpiel's player ids for
 # the same: the episode is over, a chance outcome is next, or nobody acts; and not yet
@@ -119,19 +117,6 @@ def redealt(state: Any, tail: tuple[Card, ...]) -> GameState:
         link = after[j]
         relinked = (relinked, link[1], link[2])
     return _change_history(state, relinked)
-
-
-def _rules_step(s: GameState, action: Action) -> GameState:
-    """The state after ``action``, one of ``s``'s legal actions themselves, by the
-    profile's rules; the engine's classic and three-handed games called directly
-    (a profile of another class, a subclass among them, through its ``apply``)."""
-    profile = s.profile
-    cls = type(profile)
-    if cls is Classic:
-        return _apply_classic(cast(Classic, profile), s, action)
-    if cls is ThreeHanded:
-        return _apply_three_handed(cast(ThreeHanded, profile), s, action)
-    return _apply_legal(s, action)
 
 
 def dealt_by_chance(state: GameState) -> int:
@@ -453,9 +438,6 @@ class Walk:
         self._found: _Space | None = None
         # The scores ``base`` was last worked out from (``decide``).
         self._scored: tuple[int, ...] | None = None
-        # At chance: how many outcomes the deal or the draw under way takes in all
-        # (``chance_left`` before its first card; -1 until worked out).
-        self._run = -1
 
     @property
     def state(self) -> GameState:
@@ -589,10 +571,7 @@ class Walk:
                 f"chance outcome {card}: no copy of it is left to deal", RuleCode.BAD_DECK
             )
         deck = self.deck
-        run = self._run
-        if run < 0:
-            run = self._run = chance_left(state, 0)
-        if len(deck) + 1 < run:
+        if len(deck) + 1 < chance_left(state, 0):
             self._to_deck(counts, outcome, card)
             return
         # The last card of the deal or the draw: the rest of the pack (or the stock) in
@@ -634,7 +613,6 @@ class Walk:
         self.at = UNKNOWN
         self.left = None
         self.legal = None
-        self._run = -1
 
     def draw(self, numbers: list[float]) -> None:
         """Take one chance outcome for each of ``numbers`` (uniform in [0, 1), no more
@@ -682,11 +660,11 @@ class Walk:
         # ``action`` is one of the legal actions themselves (:func:`action_of`): the
         # rules apply it without the search for it among them.
         before = self.raw
-        s = _rules_step(before, action)
+        s = _apply_legal(before, action)
         if len(s.results) > len(before.results) and self.tail >= 0:
             # A hand ended before its stock was drawn: its history written out first.
             before = self.settle()
-            s = _rules_step(before, action)
+            s = _apply_legal(before, action)
         seat = before.current_player
         assert seat is not None
         history = self.history
@@ -710,4 +688,3 @@ class Walk:
         self.at = UNKNOWN
         self.left = None
         self.legal = None
-        self._run = -1

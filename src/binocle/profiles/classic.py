@@ -105,7 +105,25 @@ class Classic(ClassicRules):
     # -- transitions -----------------------------------------------------------
 
     def apply(self, state: GameState, action: Action) -> GameState:
-        return _apply_classic(self, state, action)
+        s: ClassicState = state  # type: ignore[assignment]
+        kind = action.kind
+        if kind is _KIND_PLAY:
+            return _play_card(self, s, action)
+        if kind is _KIND_DEAL:
+            return self._deal(s, action)
+        if kind is _KIND_CLAIM:
+            return self._claim(s, action)
+        if kind is _KIND_PASS:
+            if s.phase is _PHASE_PLAY:  # after the last trick: no knock
+                return self._decline(s, action)
+            return self._draw(
+                s, action, s.concealed, s.tables, s.meld_points, s.turn_up, s.dixes, s.hands
+            )
+        if kind is _KIND_DIX:
+            return self._dix(s, action)
+        if kind is _KIND_MELD:
+            return self._meld(s, action)
+        raise AssertionError(f"unhandled action {action}")  # pragma: no cover
 
     def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
         """Four at a time for three rounds, pone first; the 25th card turned up;
@@ -397,27 +415,3 @@ def _play_card(rules: Classic, s: ClassicState, action: Action) -> GameState:
     # who has reached his target may knock before the hand is counted.
     taken = replace_at(taken, w, taken[w] + LAST_TRICK)
     return rules._after_last_trick(_replace(nxt, taken=taken), (w, 1 - w))
-
-
-def _apply_classic(rules: Classic, state: GameState, action: Action) -> GameState:
-    """``Classic.apply``: a module function, which the compiled build calls directly
-    (the episode walk calls it for a ``Classic`` profile itself)."""
-    s: ClassicState = state  # type: ignore[assignment]
-    kind = action.kind
-    if kind is _KIND_PLAY:
-        return _play_card(rules, s, action)
-    if kind is _KIND_DEAL:
-        return rules._deal(s, action)
-    if kind is _KIND_CLAIM:
-        return rules._claim(s, action)
-    if kind is _KIND_PASS:
-        if s.phase is _PHASE_PLAY:  # after the last trick: no knock
-            return rules._decline(s, action)
-        return rules._draw(
-            s, action, s.concealed, s.tables, s.meld_points, s.turn_up, s.dixes, s.hands
-        )
-    if kind is _KIND_DIX:
-        return rules._dix(s, action)
-    if kind is _KIND_MELD:
-        return rules._meld(s, action)
-    raise AssertionError(f"unhandled action {action}")  # pragma: no cover

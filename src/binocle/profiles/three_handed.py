@@ -125,7 +125,23 @@ class ThreeHanded(ThreeHandedRules):
     # -- transitions -----------------------------------------------------------
 
     def apply(self, state: GameState, action: Action) -> GameState:
-        return _apply_three_handed(self, state, action)
+        s: ThreeHandedState = state  # type: ignore[assignment]
+        if s.sub is not None:
+            return self._apply_sub(s, action)
+        kind = action.kind
+        if kind is _KIND_PLAY:
+            return _play_card(self, s, action)
+        if kind is _KIND_DEAL:
+            return self._deal(s, action)
+        if kind is _KIND_CLAIM:
+            return self._claim(s, action)
+        if s.offer is not None:
+            return self._overlooked(s, action)
+        if kind is _KIND_PASS and s.phase is _PHASE_PLAY:  # after the last trick: no knock
+            return self._decline(s, action)
+        if s.phase is _PHASE_DIX:
+            return self._dix(s, action)
+        return self._meld(s, action)
 
     def deal_schedule(self, dealer: int) -> tuple[tuple[int | str, int], ...]:
         """Sixteen each, four at a time from the dealer's left; the last card (the
@@ -648,25 +664,3 @@ def _play_card(rules: ThreeHanded, s: ThreeHandedState, action: Action) -> GameS
         assert isinstance(nxt, ThreeHandedState)
         return rules._offer_overlooked(nxt, p)
     return nxt
-
-
-def _apply_three_handed(rules: ThreeHanded, state: GameState, action: Action) -> GameState:
-    """``ThreeHanded.apply``: a module function, which the compiled build calls directly
-    (the episode walk calls it for a ``ThreeHanded`` profile itself)."""
-    s: ThreeHandedState = state  # type: ignore[assignment]
-    if s.sub is not None:
-        return rules._apply_sub(s, action)
-    kind = action.kind
-    if kind is _KIND_PLAY:
-        return _play_card(rules, s, action)
-    if kind is _KIND_DEAL:
-        return rules._deal(s, action)
-    if kind is _KIND_CLAIM:
-        return rules._claim(s, action)
-    if s.offer is not None:
-        return rules._overlooked(s, action)
-    if kind is _KIND_PASS and s.phase is _PHASE_PLAY:  # after the last trick: no knock
-        return rules._decline(s, action)
-    if s.phase is _PHASE_DIX:
-        return rules._dix(s, action)
-    return rules._meld(s, action)
