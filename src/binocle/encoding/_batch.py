@@ -280,21 +280,6 @@ class Batch:
 
     # -- games ------------------------------------------------------------------------
 
-    def waiting(self, i: int) -> bool:
-        """Whether nobody decides in game ``i`` (between hands, or the game over)."""
-        return self.games[i].current < 0
-
-    def over(self, i: int) -> bool:
-        return self.games[i].phase == OVER
-
-    def results(self, i: int) -> int:
-        """The hands ended so far in game ``i``."""
-        return self.games[i].results
-
-    def outcome(self, i: int) -> str:
-        """How game ``i``'s last hand ended (a :class:`~binocle.HandResult` outcome)."""
-        return self.games[i].outcome
-
     def scores(self, i: int) -> list[int]:
         return self.games[i].scores
 
@@ -524,15 +509,22 @@ def _restored(kind: Any, profile: Any, encoder: FastEncoder, games: list[BatchGa
     return batch
 
 
-def take(hands: list[tuple[int, ...]], p: int, c: int) -> None:
-    """One copy of card ``c`` (held) out of seat ``p``'s sorted hand: the first, found
-    by a scan of the hand (cheaper, compiled, than a bisection for a dozen cards)."""
-    hand = hands[p]
+def place_of(hand: tuple[int, ...], c: int) -> int:
+    """Where card ``c`` belongs in the sorted ``hand``: the place of its first copy if
+    held, else of the first higher card.  Found by a scan of the hand (cheaper,
+    compiled, than a bisection for a dozen cards)."""
     i = 0
     for x in hand:
-        if x == c:
+        if x >= c:
             break
         i += 1
+    return i
+
+
+def take(hands: list[tuple[int, ...]], p: int, c: int) -> None:
+    """One copy of card ``c`` (held) out of seat ``p``'s sorted hand."""
+    hand = hands[p]
+    i = place_of(hand, c)
     hands[p] = hand[:i] + hand[i + 1 :]
 
 
@@ -671,20 +663,14 @@ def first(pair: tuple[int, Any]) -> int:
 
 
 def with_card(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
-    """The sorted ``hand`` with card ``c`` in its place (before its copy, if held): found
-    by a scan, as :func:`take` finds a card."""
-    i = 0
-    for x in hand:
-        if x >= c:
-            break
-        i += 1
+    """The sorted ``hand`` with card ``c`` in its place (before its copy, if held)."""
+    i = place_of(hand, c)
     return hand[:i] + (c,) + hand[i:]
 
 
 def values_at(start: i64, numbers: list[int], at: BytesWriter, values: BytesWriter) -> None:
     """Each nonzero number at its flat position, from ``start``."""
     for v in numbers:
-        if v:  # value_at, written out: a hot loop
-            write_i64_le(at, start)
-            write_f32_le(values, float(v))
+        if v:
+            value_at(start, v, at, values)
         start += 1
