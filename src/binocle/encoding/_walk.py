@@ -438,6 +438,9 @@ class Walk:
         self._found: _Space | None = None
         # The scores ``base`` was last worked out from (``decide``).
         self._scored: tuple[int, ...] | None = None
+        # At chance: how many outcomes the deal or the draw under way takes in all
+        # (``chance_left`` before its first card; -1 until worked out).
+        self._run = -1
 
     @property
     def state(self) -> GameState:
@@ -571,7 +574,10 @@ class Walk:
                 f"chance outcome {card}: no copy of it is left to deal", RuleCode.BAD_DECK
             )
         deck = self.deck
-        if len(deck) + 1 < chance_left(state, 0):
+        run = self._run
+        if run < 0:
+            run = self._run = chance_left(state, 0)
+        if len(deck) + 1 < run:
             self._to_deck(counts, outcome, card)
             return
         # The last card of the deal or the draw: the rest of the pack (or the stock) in
@@ -613,6 +619,7 @@ class Walk:
         self.at = UNKNOWN
         self.left = None
         self.legal = None
+        self._run = -1
 
     def draw(self, numbers: list[float]) -> None:
         """Take one chance outcome for each of ``numbers`` (uniform in [0, 1), no more
@@ -688,3 +695,4 @@ class Walk:
         self.at = UNKNOWN
         self.left = None
         self.legal = None
+        self._run = -1
