@@ -29,7 +29,7 @@ from binocle.encoding._actions import _space
 from binocle.encoding._fast import WAIT, FastEncoder, out_of_range
 from binocle.errors import IllegalActionError, RuleCode
 from binocle.profiles._classic_rules import announcement_action
-from binocle.rules.classic_melds import Announcement, MeldTable
+from binocle.rules.classic_melds import Announcement, MeldTable, play_from_table, table_after
 from binocle.rules.classic_melds._announcements import (
     announcements_with,
     new_table_facts,
@@ -54,6 +54,10 @@ __all__ = [
     "values_at",
     "with_card",
 ]
+
+#: How many meld tables a batch keeps what it found of, shared by its games: cleared
+#: when full.
+_TABLES_KEPT: Final = 4096
 
 #: The phases, as the observation tensor numbers them (their order in Phase).
 PHASES: Final = list(Phase)
@@ -256,8 +260,13 @@ class Batch:
         self.plain_ids: dict[tuple[int, tuple[int, ...], tuple[Card, ...]], int] = {}
         for k in range(len(games)):
             games[k].index = k
-        # What is kept of each seat's meld table (classic melds), by game and seat.
+        # What is kept of each seat's meld table (classic melds), by game and seat,
+        # and of every table the games hold, by the table's identity: a table laid
+        # down from another by the same announcement is the same object in every
+        # game (:meth:`after`), so games whose players lay down the same
+        # combinations share what is found of their tables.
         self.memos: list[TableMemo | None] = [None] * (len(games) * self.players)
+        self.tables: dict[int, TableMemo] = {}
         # The hands ended, and those played to their last trick, that :meth:`settle`
         # has seen since the caller last took them (and set them to 0).
         self.finished = 0
@@ -269,9 +278,35 @@ class Batch:
         at = g.index * self.players + p
         memo = self.memos[at]
         if memo is None or memo.table is not table:
-            memo = TableMemo(table)
+            tables = self.tables
+            memo = tables.get(id(table))  # held there with its table: the id is its own
+            if memo is None:
+                if len(tables) >= _TABLES_KEPT:
+                    tables.clear()
+                memo = tables[id(table)] = TableMemo(table)
             self.memos[at] = memo
         return memo
+
+    def after(self, g: BatchGame, p: int, table: MeldTable, ann: Announcement) -> MeldTable:
+        """Seat ``p``'s meld table ``table`` in game ``g`` once ``ann`` (one of its
+        legal announcements) is laid down:
+        :func:`~binocle.rules.classic_melds.table_after`, kept with the table it is
+        laid down on."""
+        memo = self.memo(g, p, table)
+        found = memo.after.get(id(ann))
+        if found is None:
+            found = memo.after[id(ann)] = (ann, table_after(memo.table, ann))
+        return found[1]
+
+    def played_from(self, g: BatchGame, p: int, table: MeldTable, slot: int) -> MeldTable:
+        """Seat ``p``'s meld table ``table`` in game ``g`` once the card in ``slot`` is
+        played from it: :func:`~binocle.rules.classic_melds.play_from_table`, kept
+        with the table it is played from."""
+        memo = self.memo(g, p, table)
+        found = memo.played.get(slot)
+        if found is None:
+            found = memo.played[slot] = play_from_table(memo.table, slot)
+        return found
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (and deep-copied) as its arguments and its games: the compiled
@@ -500,6 +535,13 @@ class TableMemo:
         self.cards_at: dict[int, int] = {}
         for s, c in table.slots:
             self.cards_at[s] = c
+        # The table after each announcement laid down on it, by the announcement's
+        # identity (held with it).
+        self.after: dict[int, tuple[Announcement, MeldTable]] = {}
+        # The table after the card of each slot is played from it, by slot.
+        self.played: dict[int, MeldTable] = {}
+        # The plays from the table, as (id, slot), where a batch has found them.
+        self.plays: list[tuple[int, int]] | None = None
 
 
 def _restored(kind: Any, profile: Any, encoder: FastEncoder, games: list[BatchGame]) -> Batch:

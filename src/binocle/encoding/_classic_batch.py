@@ -33,7 +33,6 @@ from librt.strings import BytesWriter
 
 from binocle._mypyc import mypyc_attr
 from binocle.actions import CLAIM, DIX, PASS, PLAY_TABLE
-from binocle.cards import Card
 from binocle.core import Phase
 from binocle.encoding._batch import (
     DEAL,
@@ -54,8 +53,6 @@ from binocle.encoding._fast import FastEncoder
 from binocle.rules.classic_melds import (
     Announcement,
     MeldTable,
-    lay_down,
-    play_from_table,
 )
 from binocle.rules.classic_melds._announcements import copies_in, lowest_slots
 from binocle.rules.deal import shuffled_pack
@@ -102,9 +99,6 @@ class _Game(BatchGame):
         self.slots: list[int] = []
         self.meld_ids: list[int] = []
         self.anns: list[Announcement] = []
-        # Each seat's table plays (id, slot), for the table they were read from.
-        self.plays_of: list[MeldTable | None] = [None, None]
-        self.plays: list[list[tuple[int, int]]] = [[], []]
 
 
 class ClassicBatch(Batch):
@@ -260,19 +254,19 @@ class ClassicBatch(Batch):
         """Seat ``p``'s plays from its table, as (id, slot), by id: the engine's plays
         of the table (a card's copies told apart where their histories differ: the
         lowest slot of each), each copy's id as the action space gives it."""
-        table = g.tables[p]
-        if g.plays_of[p] is table:
-            return g.plays[p]
+        memo = self.memo(g, p, g.tables[p])
+        found = memo.plays
+        if found is not None:
+            return found
         out: list[tuple[int, int]] = []
         first_id = self.table_play_id
         # The table's groups of copies by card: each group's lowest slot, in order.
-        for card, slots in lowest_slots(copies_in(self.memo(g, p, table).facts)).items():
+        for card, slots in lowest_slots(copies_in(memo.facts)).items():
             base = first_id[card]
             for copy in range(len(slots)):
                 out.append((base + copy, slots[copy]))
         out.sort(key=first)
-        g.plays_of[p] = table
-        g.plays[p] = out
+        memo.plays = out
         return out
 
     # -- steps ------------------------------------------------------------------------
@@ -292,7 +286,7 @@ class ClassicBatch(Batch):
             table = g.tables[p]
             c = table.card_at(slot)
             self._played(i, c, played)
-            g.tables[p] = play_from_table(table, slot)
+            g.tables[p] = self.played_from(g, p, table, slot)
             self._play(g, c)
         elif a == self.pass_id:
             if g.phase == PLAY_PHASE:  # after the last trick: no knock
@@ -354,9 +348,9 @@ class ClassicBatch(Batch):
     def _meld(self, g: _Game, ann: Announcement) -> None:
         """One announcement laid down (classic rules, Announcements), then the draw."""
         p = g.current
-        concealed, table = lay_down(cast(tuple[Card, ...], g.concealed[p]), g.tables[p], ann)
-        g.concealed[p] = concealed
-        g.tables[p] = table
+        for c in ann.fresh:
+            take(g.concealed, p, c)
+        g.tables[p] = self.after(g, p, g.tables[p], ann)
         g.meld_points[p] += ann.combination.value
         self._draw(g)
 

@@ -59,7 +59,6 @@ from binocle.rules.classic_melds import (
     Announcement,
     MeldTable,
     best_meld_of,
-    table_after,
 )
 from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
@@ -437,7 +436,7 @@ class ThreeHandedBatch(Batch):
     def _announce(self, g: _Game, ann: Announcement) -> None:
         """One combination laid down (three-handed rules, Melds); the turn goes on."""
         p = g.current
-        g.tables[p] = table_after(g.tables[p], ann)
+        g.tables[p] = self.after(g, p, g.tables[p], ann)
         value = ann.combination.value
         g.shown[p] += value
         g.announced[p] += value
