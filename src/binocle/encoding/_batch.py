@@ -31,6 +31,7 @@ from binocle.errors import IllegalActionError, RuleCode
 from binocle.profiles._classic_rules import announcement_action
 from binocle.rules.classic_melds import Announcement, MeldTable, play_from_table, table_after
 from binocle.rules.classic_melds._announcements import (
+    announcements_held,
     announcements_with,
     new_table_facts,
 )
@@ -653,13 +654,15 @@ def add_announcements(
     found: list[Announcement],
     fresh_ids: dict[int, int],
     plain_ids: dict[tuple[int, tuple[int, ...], tuple[Card, ...]], int],
+    laid_held: bool = False,
 ) -> None:
     """Each single combination the player may announce with ``hand`` (his cards not
     laid down) and his meld table (kept in ``memo``): its id into the ranges
     (ascending) and into ``ids``, the announcement into ``found`` (the engine's own
     legal announcements; card numbers serve as cards).  ``fresh_ids`` and ``plain_ids``
     keep the ids that do not depend on the table (:class:`Batch` says which); ``memo``
-    the others, while the table lasts."""
+    the others, while the table lasts.  Where ``laid_held``, ``hand`` also holds the
+    cards laid down on the table (:func:`announcements_held`)."""
     pairs: list[tuple[int, Announcement]] = []
     ordered = True
     last = -1
@@ -667,7 +670,14 @@ def add_announcements(
     kept = memo.ids
     plain = memo.plain
     cards_at = memo.cards_at
-    for ann in announcements_with(cast(tuple[Card, ...], hand), memo.facts, trump, grand_binocle):
+    cards = cast(tuple[Card, ...], hand)
+    facts = memo.facts
+    anns = (
+        announcements_held(cards, facts, trump, grand_binocle)
+        if laid_held
+        else announcements_with(cards, facts, trump, grand_binocle)
+    )
+    for ann in anns:
         # Where the id is kept, and by what.
         slots = ann.table_slots
         known: dict[Any, int]
@@ -676,11 +686,11 @@ def add_announcements(
             known = fresh_ids
             key = id(ann.combination)
         elif plain:
-            cards: list[int] = []
+            reused: list[int] = []
             for s in slots:
-                cards.append(cards_at[s])
+                reused.append(cards_at[s])
             known = plain_ids
-            key = (id(ann.combination), tuple(cards), ann.fresh)
+            key = (id(ann.combination), tuple(reused), ann.fresh)
         else:
             known = kept
             key = (id(ann.combination), slots, ann.fresh)

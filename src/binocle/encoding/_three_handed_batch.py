@@ -302,17 +302,10 @@ class ThreeHandedBatch(Batch):
     def _announcements(self, g: _Game, p: int) -> None:
         """Each single combination ``p`` may announce with the cards he has not laid
         down, into the ranges by id."""
-        table = g.tables[p]
-        hand = g.hands[p]
-        if table.slots:
-            rest = list(hand)
-            for _, card in table.slots:
-                c: int = card  # a plain int: found by identity in the hand
-                rest.remove(c)
-            hand = tuple(rest)
         add_announcements(
-            self.encoder, hand, self.memo(g, p, table), g.trump, self.grand_binocle,
-            g.ranges, g.meld_ids, g.anns, self.fresh_ids, self.plain_ids,
+            self.encoder, g.hands[p], self.memo(g, p, g.tables[p]), g.trump,
+            self.grand_binocle, g.ranges, g.meld_ids, g.anns, self.fresh_ids,
+            self.plain_ids, True,
         )  # fmt: skip
 
     def _nines_to_show(self, g: _Game, p: int) -> int:

@@ -319,6 +319,21 @@ def announcements_with(
     return _announcements(fresh, twice, facts.table, _MASKED[trump * 2 + grand_binocle], facts)
 
 
+def announcements_held(
+    hand: tuple[Card, ...], facts: _TableFacts, trump: int, grand_binocle: bool
+) -> tuple[Announcement, ...]:
+    """:func:`announcements_with` for a ``hand`` that still holds the cards laid down
+    on the table (as the three-handed game's hands do): the cards not laid down are
+    worked out as bit masks, the table's copies taken from the hand's."""
+    fresh, twice = _held(hand)
+    on_table = facts.on_table
+    # A kind held h times, t of them on the table: h - t concealed (t <= h <= 2).
+    concealed = fresh & ~on_table | twice & on_table & ~facts.twice
+    return _announcements(
+        concealed, twice & ~on_table, facts.table, _MASKED[trump * 2 + grand_binocle], facts
+    )
+
+
 def new_table_facts(table: MeldTable) -> _TableFacts:
     """What :func:`announcements_with` needs to know of ``table``, for the caller to
     keep while the table lasts."""
@@ -380,7 +395,7 @@ def _announcements(
     fresh: int,
     twice: int,
     table: MeldTable,
-    candidates: tuple[tuple[Combination, tuple[tuple[int, int], ...], int, int], ...],
+    candidates: tuple[_Candidate, ...],
     kept: _TableFacts | None = None,
 ) -> tuple[Announcement, ...]:
     """The announcements of a hand, among ``candidates``.
@@ -395,9 +410,9 @@ def _announcements(
         # Nothing on the table: every announcement is of fresh cards alone.
         out: list[Announcement] = []
         lacking, single = ~fresh, ~twice
-        for combo, _need, needs, doubles in candidates:
+        for _combo, _need, needs, doubles, whole in candidates:
             if not (needs & lacking or doubles & single):
-                out.append(_all_fresh(combo))
+                out.append(whole)
         return tuple(out)
     facts = kept
     if facts is None:
@@ -410,14 +425,14 @@ def _announcements(
     known = facts.known
     found: list[Announcement] = []
     lacking, single = ~once, ~both
-    for combo, need, needs, doubles in candidates:
+    for combo, need, needs, doubles, whole in candidates:
         # Cheap tests first: enough copies in hand and on the table, and a fresh card.
         if needs & lacking or doubles & single or not needs & fresh:
             continue
         if not needs & on_table:
             # None of its cards on the table: from the hand alone, as without a table.
             if not (needs & ~fresh or doubles & ~twice):
-                found.append(_all_fresh(combo))
+                found.append(whole)
             continue
         # What the table allows this combination depends only on the table and on how
         # many of each card it needs the hand holds: kept per table.
@@ -538,10 +553,17 @@ def _breaks_same_class(combo: Combination, used: tuple[int, ...], table: MeldTab
     return False
 
 
+#: A candidate combination: the combination, the kinds it needs with how many of each,
+#: the bit masks of the kinds it needs and needs twice, and its announcement with
+#: every card from the hand.
+_Candidate = tuple[Combination, tuple[tuple[int, int], ...], int, int, Announcement]
+
+
 def _masked(
     candidates: tuple[tuple[Combination, tuple[tuple[int, int], ...]], ...],
-) -> tuple[tuple[Combination, tuple[tuple[int, int], ...], int, int], ...]:
-    """Each candidate with the bit masks of the kinds it needs, and needs twice."""
+) -> tuple[_Candidate, ...]:
+    """Each candidate with the bit masks of the kinds it needs, and needs twice, and
+    its announcement from the hand alone."""
     out = []
     for combo, need in candidates:
         needs = doubles = 0
@@ -549,11 +571,10 @@ def _masked(
             needs |= 1 << k
             if n == 2:
                 doubles |= 1 << k
-        out.append((combo, need, needs, doubles))
+        out.append((combo, need, needs, doubles, _all_fresh(combo)))
     return tuple(out)
 
 
-_MASKED: Final = tuple(_masked(c) for c in _CANDIDATES)
 _ALL_FRESH: Final[dict[Combination, Announcement]] = {}
 
 
@@ -570,6 +591,9 @@ def _all_fresh(combo: Combination) -> Announcement:
     if ann is None:
         ann = _ALL_FRESH[combo] = Announcement(combo, (), combo.cards)
     return ann
+
+
+_MASKED: Final = tuple(_masked(c) for c in _CANDIDATES)
 
 
 def _choices(
