@@ -176,9 +176,11 @@ class VectorEnv:
         self._legal_counts: np.ndarray | None = None  # per game, where known
         self._sparse: tuple[np.ndarray, np.ndarray] | None = None
         self._batch: _Batch | None = None
+        self._dense_cols = np.zeros(0, np.intp)  # the batch's columns written whole
         kind = type(self.profile)
         if kind in self._in_place:
             self._batch = _BATCHES[kind](self.profile, self._encoder, n)
+            self._dense_cols = np.array(self._batch.dense_cols, np.intp)
         self._started = False
 
     # -- episodes ------------------------------------------------------------------
@@ -418,14 +420,19 @@ class VectorEnv:
         counts = BytesWriter()
         at = BytesWriter()
         values = BytesWriter()
+        dense = BytesWriter()
         legal_at = BytesWriter()
         totals = BytesWriter()
         seats = BytesWriter()
         whole: list[int] = []
-        batch.write(counts, at, values, legal_at, totals, seats, whole)
+        batch.write(counts, at, values, dense, legal_at, totals, seats, whole)
         obs = self.observations
         obs.reshape(-1)[:] = np.frombuffer(counts.getvalue(), np.uint8)
-        # One entry a column in its game: set over the counts.
+        # The columns every game writes, then the others written (one entry a
+        # column in its game): set over the counts.
+        obs[:, self._dense_cols] = np.frombuffer(dense.getvalue(), _FLOAT32).reshape(
+            self.num_envs, -1
+        )
         obs.reshape(-1)[_read(at)] = np.frombuffer(values.getvalue(), _FLOAT32)
         part = self._gone_part
         obs[:, part] += self._gone

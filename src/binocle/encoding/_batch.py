@@ -52,7 +52,7 @@ __all__ = [
     "replay",
     "take",
     "value_at",
-    "values_at",
+    "values_to",
     "with_card",
 ]
 
@@ -252,6 +252,11 @@ class Batch:
         self.width: int = encoder.width
         self.size: int = encoder.size  # the observation tensor's
         self.blank: bytes = bytes(self.size * len(games))  # every count zero
+        # The columns every game writes a value to at every step, in the order it
+        # writes them (:meth:`write`): the profile's own (:meth:`dense`), then the
+        # scores; ``dense_at`` gives each column's place among them (-1: none).
+        self.dense_cols: list[int] = []
+        self.dense_at: list[int] = []
         # The id of each combination announced with fresh cards alone, by the
         # combination's identity (they are interned), and of each announcement that
         # reuses cards of a table holding no card twice, by its combination, the
@@ -272,6 +277,15 @@ class Batch:
         # has seen since the caller last took them (and set them to 0).
         self.finished = 0
         self.played_out = 0
+
+    def dense(self, own: list[int]) -> None:
+        """The columns the profile's :meth:`_observe` writes a value to at every step,
+        in its order (the scores follow them)."""
+        scores = self.encoder.at_scores
+        cols = self.dense_cols = own + list(range(scores, scores + self.players))
+        self.dense_at = [-1] * self.size
+        for k in range(len(cols)):
+            self.dense_at[cols[k]] = k
 
     def memo(self, g: BatchGame, p: int, table: MeldTable) -> TableMemo:
         """What is kept of ``table``, seat ``p``'s meld table in game ``g``: kept while
@@ -448,6 +462,7 @@ class Batch:
         counts: BytesWriter,
         at: BytesWriter,
         values: BytesWriter,
+        dense: BytesWriter,
         legal: BytesWriter,
         totals: BytesWriter,
         seats: BytesWriter,
@@ -462,7 +477,9 @@ class Batch:
         card held twice there twice.  ``at`` gets the flat positions (int64, little
         endian) of the columns with another value and ``values`` their values
         (float32, little endian, the tensor's type): one entry a column, to be set
-        over the counts.  ``legal`` gets the
+        over the counts; ``dense`` gets the values of the columns every game writes at
+        every step (``dense_cols``, in their order; float32, little endian), whatever
+        they are: they are set over the counts before ``at``.  ``legal`` gets the
         flat positions of the legal ids in the games' masks (``num_actions`` a game;
         int64, ascending), and ``totals`` each game's number of them (int64).  ``whole``
         lists the games whose tensor is written whole, the cards played this hand
@@ -473,7 +490,6 @@ class Batch:
         at_dealer: i64 = enc.at_dealer
         at_phase: i64 = enc.at_phase
         at_trump = enc.at_trump
-        at_scores = enc.at_scores
         trick_seat = enc.trick_seat
         trick_card = enc.trick_card
         size: i64 = self.size
@@ -486,7 +502,7 @@ class Batch:
             g = games[i]
             seat = g.current
             write_i64_le(seats, seat)
-            if self._observe(g, seat, base, counts, at, values):
+            if self._observe(g, seat, base, counts, at, values, dense):
                 whole.append(i)
             else:
                 count_one(counts, base + at_seat + seat)
@@ -498,7 +514,7 @@ class Batch:
                 for r, (who, c) in enumerate(g.trick):  # the trick's last card ends it
                     count_one(counts, base + trick_seat[r][who])
                     count_one(counts, base + trick_card[r][c])
-                values_at(base + at_scores, g.scores, at, values)
+                values_to(g.scores, dense)
             write_i64_le(totals, _write_legal(g, mask_base, legal))
             base += size
             mask_base += actions
@@ -511,10 +527,12 @@ class Batch:
         counts: BytesWriter,
         at: BytesWriter,
         values: BytesWriter,
+        dense: BytesWriter,
     ) -> bool:
         """The part of ``seat``'s observation tensor that is the profile's own (from
-        flat position ``base``, as :meth:`write` writes it); True where it wrote the
-        whole tensor instead, the cards played this hand included."""
+        flat position ``base``, as :meth:`write` writes it; its own ``dense``
+        columns, in order, to ``dense``); True where it wrote the whole tensor
+        instead (every ``dense`` column), the cards played this hand included."""
         raise NotImplementedError  # pragma: no cover
 
 
@@ -614,22 +632,19 @@ def hand_columns(
     seat: int,
     base: i64,
     hand_cols: CardOffsets,
-    at_sizes: int,
     counts: BytesWriter,
-    at: BytesWriter,
-    values: BytesWriter,
+    dense: BytesWriter,
 ) -> None:
-    """The tensor's ``hand`` part (``seat``'s cards) and ``hand_sizes`` part (every
-    seat's count), from flat position ``base`` (as :meth:`Batch.write` writes them)."""
+    """The tensor's ``hand`` part (``seat``'s cards), from flat position ``base``, and
+    its ``hand_sizes`` part (every seat's count) to ``dense`` (as :meth:`Batch.write`
+    writes them)."""
     start: i64 = base + hand_cols.base
     offsets = hand_cols.offsets
     for c in hands[seat]:
         pos: i64 = start + offsets[c]
         counts[pos] = counts[pos] + 1  # count_one, written out: the hottest loop
     for k in range(len(hands)):
-        n = len(hands[k])
-        if n:
-            value_at(base + at_sizes + k, n, at, values)
+        write_f32_le(dense, float(len(hands[k])))
 
 
 def count_one(counts: BytesWriter, k: i64) -> None:
@@ -720,9 +735,7 @@ def with_card(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
     return hand[:i] + (c,) + hand[i:]
 
 
-def values_at(start: i64, numbers: list[int], at: BytesWriter, values: BytesWriter) -> None:
-    """Each nonzero number at its flat position, from ``start``."""
+def values_to(numbers: list[int], dense: BytesWriter) -> None:
+    """Each number, in order, to ``dense``."""
     for v in numbers:
-        if v:
-            value_at(start, v, at, values)
-        start += 1
+        write_f32_le(dense, float(v))

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from librt.strings import BytesWriter
+from librt.strings import BytesWriter, write_f32_le
 
 from binocle._mypyc import mypyc_attr
 from binocle.actions import CLAIM, DIX, PASS, PLAY_TABLE
@@ -46,7 +46,7 @@ from binocle.encoding._batch import (
     first,
     take,
     value_at,
-    values_at,
+    values_to,
     with_card,
 )
 from binocle.encoding._fast import FastEncoder
@@ -152,11 +152,11 @@ class ClassicBatch(Batch):
                 raise AssertionError("the card parts are laid out apart")  # pragma: no cover
         self.turn_up_col: list[int] = card["turn_up"]
         self.at_stock_size: int = one["stock_size"]
-        self.at_meld_points: int = one["meld_points"]
-        self.at_taken: int = one["taken"]
         self.at_dixes: int = one["dixes"]
-        self.at_targets: int = one["targets"]
-        self.at_hand_sizes: int = encoder.at_hand_sizes
+        own: list[int] = []
+        for part in ("hand_sizes", "meld_points", "taken", "targets"):
+            own.extend(range(one[part], one[part] + 2))
+        self.dense(own)
 
     # -- games ------------------------------------------------------------------------
 
@@ -431,6 +431,7 @@ class ClassicBatch(Batch):
         counts: BytesWriter,
         at: BytesWriter,
         values: BytesWriter,
+        dense: BytesWriter,
     ) -> bool:
         g = cast(_Game, game)
         hand = self.hand_cols.offsets
@@ -447,9 +448,7 @@ class ClassicBatch(Batch):
             counts[pos] = counts[pos] + 1
         for k in range(2):
             slots = g.tables[k].slots  # (slot, card) pairs
-            n = len(g.concealed[k]) + len(slots)
-            if n:
-                value_at(base + self.at_hand_sizes + k, n, at, values)
+            write_f32_le(dense, float(len(g.concealed[k]) + len(slots)))
             row: i64 = at_tables + k * width
             for _, card in slots:
                 c = card  # as an int
@@ -461,9 +460,9 @@ class ClassicBatch(Batch):
         left = len(g.stock) - g.drawn
         if left:
             value_at(base + self.at_stock_size, left, at, values)
-        values_at(base + self.at_meld_points, g.meld_points, at, values)
-        values_at(base + self.at_taken, g.taken, at, values)
+        values_to(g.meld_points, dense)
+        values_to(g.taken, dense)
         if g.dixes:
             value_at(base + self.at_dixes, g.dixes, at, values)
-        values_at(base + self.at_targets, g.targets, at, values)
+        values_to(g.targets, dense)
         return False

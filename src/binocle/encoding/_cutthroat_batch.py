@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from librt.strings import BytesWriter
+from librt.strings import BytesWriter, write_f32_le
 
 from binocle._mypyc import mypyc_attr
 from binocle.actions import BUNCH, CONCEDE, DISCARD, MELD, PASS, PLAY, TRUMP, Action, Kind, bid
@@ -165,10 +165,11 @@ class CutthroatBatch(Batch):
         self.at_bidder: int = one["bidder"]
         self.at_bid: int = one["bid"]
         self.at_discard_count: int = one["discard_count"]
-        self.at_meld_points: int = one["meld_points"]
         self.widow_col: list[int] = encoder.card["widow"]
         self.discards_col: list[int] = encoder.card["discards"]
-        self.at_hand_sizes: int = encoder.at_hand_sizes
+        hand_sizes: int = encoder.at_hand_sizes
+        meld_points = one["meld_points"]
+        self.dense([*range(hand_sizes, hand_sizes + 3), *range(meld_points, meld_points + 3)])
 
     def _mark(self, i: int, arg: int, action: Action) -> None:
         self.what[i] = action.kind
@@ -423,9 +424,10 @@ class CutthroatBatch(Batch):
         counts: BytesWriter,
         at: BytesWriter,
         values: BytesWriter,
+        dense: BytesWriter,
     ) -> bool:
         g = cast(_Game, game)
-        hand_columns(g.hands, seat, base, self.hand_cols, self.at_hand_sizes, counts, at, values)
+        hand_columns(g.hands, seat, base, self.hand_cols, counts, dense)
         for who in g.passes:
             count_one(counts, base + self.at_passed + who)
         bidder = g.bidder
@@ -443,9 +445,6 @@ class CutthroatBatch(Batch):
                 for c in discards:
                     count_one(counts, base + col[c])
             value_at(base + self.at_discard_count, len(discards), at, values)
-        melds = g.melds
-        for k in range(3):
-            m = melds[k]
-            if m > 0:
-                value_at(base + self.at_meld_points + k, m, at, values)
+        for m in g.melds:  # -1 until declared
+            write_f32_le(dense, float(m) if m > 0 else 0.0)
         return False

@@ -50,7 +50,7 @@ from binocle.encoding._batch import (
     replay,
     take,
     value_at,
-    values_at,
+    values_to,
     with_card,
 )
 from binocle.encoding._fast import FastEncoder
@@ -158,15 +158,13 @@ class ThreeHandedBatch(Batch):
         one = encoder.one
         self.turn_up_col: list[int] = encoder.card["turn_up"]
         self.at_exchanged: int = one["exchanged"]
-        self.at_dix_shown: int = one["dix_shown"]
-        self.at_announced: int = one["announced"]
         self.at_scored: int = one["scored"]
-        self.at_recorded: int = one["recorded"]
-        self.at_taken: int = one["taken"]
-        self.at_targets: int = one["targets"]
         self.at_retired: int = one["retired"]
         self.at_overlooked: int = one["overlooked"]
-        self.at_hand_sizes: int = encoder.at_hand_sizes
+        own: list[int] = []
+        for part in ("hand_sizes", "dix_shown", "announced", "recorded", "taken", "targets"):
+            own.extend(range(one[part], one[part] + 3))
+        self.dense(own)
 
     # -- games ------------------------------------------------------------------------
 
@@ -629,23 +627,24 @@ class ThreeHandedBatch(Batch):
         counts: BytesWriter,
         at: BytesWriter,
         values: BytesWriter,
+        dense: BytesWriter,
     ) -> bool:
         g = cast(_Game, game)
         engine = g.engine
         if engine is not None:
-            return self._write_engine(engine, seat, base, counts, at, values)
-        hand_columns(g.hands, seat, base, self.hand_cols, self.at_hand_sizes, counts, at, values)
+            return self._write_engine(engine, seat, base, counts, at, values, dense)
+        hand_columns(g.hands, seat, base, self.hand_cols, counts, dense)
         count_one(counts, base + self.turn_up_col[g.turn_up])
         if g.exchanged:
             count_one(counts, base + self.at_exchanged)
-        values_at(base + self.at_dix_shown, g.nines_shown, at, values)
-        values_at(base + self.at_announced, g.announced, at, values)
+        values_to(g.nines_shown, dense)
+        values_to(g.announced, dense)
         for k in range(3):
             if g.scored[k]:
                 count_one(counts, base + self.at_scored + k)
-        values_at(base + self.at_recorded, g.recorded, at, values)
-        values_at(base + self.at_taken, g.taken, at, values)
-        values_at(base + self.at_targets, g.targets, at, values)
+        values_to(g.recorded, dense)
+        values_to(g.taken, dense)
+        values_to(g.targets, dense)
         if g.retired >= 0:
             count_one(counts, base + self.at_retired + g.retired)
         if g.offer_seat >= 0:
@@ -661,21 +660,36 @@ class ThreeHandedBatch(Batch):
         counts: BytesWriter,
         at: BytesWriter,
         values: BytesWriter,
+        dense: BytesWriter,
     ) -> bool:
         """The observation of a game stepped through the engine, as the encoder writes it
-        (True where whole, read from the view)."""
+        (True where whole, read from the view); the ``dense`` columns among it to
+        ``dense``, as :meth:`Batch._observe` says."""
         own_ones: list[int] = []
         own_at: list[int] = []
         own_values: list[float] = []
         read_whole = self.encoder.observe(engine, seat, own_ones, own_at, own_values, False)
+        dense_at = self.dense_at
+        found = [0] * len(self.dense_cols)
         for k in own_ones:
-            count_one(counts, base + k)
+            d = dense_at[k]
+            if d >= 0:
+                found[d] += 1
+            else:
+                count_one(counts, base + k)
         for k in range(len(own_at)):
             v = own_values[k]
             n = int(v)
             if n != v:  # pragma: no cover - the observation tensor holds whole numbers
                 raise AssertionError(f"observation value {v} is not a whole number")
-            value_at(base + own_at[k], n, at, values)
+            d = dense_at[own_at[k]]
+            if d >= 0:
+                found[d] = n
+            else:
+                value_at(base + own_at[k], n, at, values)
+        if not read_whole:  # the scores follow, from the batch
+            del found[len(found) - 3 :]
+        values_to(found, dense)
         return read_whole
 
 
