@@ -554,6 +554,10 @@ class TableMemo:
         self.cards_at: dict[int, int] = {}
         for s, c in table.slots:
             self.cards_at[s] = c
+        # The id of each announcement found with the table, by the announcement's
+        # identity: the rules' facts of the table (or their module, for one from
+        # the hand alone) hold the announcements they found.
+        self.by_ann: dict[int, int] = {}
         # The table after each announcement laid down on it, by the announcement's
         # identity (held with it).
         self.after: dict[int, tuple[Announcement, MeldTable]] = {}
@@ -692,26 +696,30 @@ def add_announcements(
         if laid_held
         else announcements_with(cards, facts, trump, grand_binocle)
     )
+    by_ann = memo.by_ann
     for ann in anns:
-        # Where the id is kept, and by what.
-        slots = ann.table_slots
-        known: dict[Any, int]
-        key: Any
-        if not slots:
-            known = fresh_ids
-            key = id(ann.combination)
-        elif plain:
-            reused: list[int] = []
-            for s in slots:
-                reused.append(cards_at[s])
-            known = plain_ids
-            key = (id(ann.combination), tuple(reused), ann.fresh)
-        else:
-            known = kept
-            key = (id(ann.combination), slots, ann.fresh)
-        k = known.get(key, -1)
+        k = by_ann.get(id(ann), -1)
         if k < 0:
-            k = known[key] = encoder.meld_id(table, announcement_action(ann, table))
+            # Where the id is kept, and by what.
+            slots = ann.table_slots
+            known: dict[Any, int]
+            key: Any
+            if not slots:
+                known = fresh_ids
+                key = id(ann.combination)
+            elif plain:
+                reused: list[int] = []
+                for s in slots:
+                    reused.append(cards_at[s])
+                known = plain_ids
+                key = (id(ann.combination), tuple(reused), ann.fresh)
+            else:
+                known = kept
+                key = (id(ann.combination), slots, ann.fresh)
+            k = known.get(key, -1)
+            if k < 0:
+                k = known[key] = encoder.meld_id(table, announcement_action(ann, table))
+            by_ann[id(ann)] = k
         if k < last:
             ordered = False
         last = k
