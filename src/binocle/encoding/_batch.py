@@ -56,9 +56,12 @@ __all__ = [
     "with_card",
 ]
 
-#: How many meld tables a batch keeps what it found of, shared by its games: cleared
-#: when full.
-_TABLES_KEPT: Final = 4096
+#: How many meld tables a batch keeps what it found of, shared by its games: the first
+#: ones its games hold, which are the tables most games reach (those of the first
+#: announcements), kept for good.  A table met once the batch keeps that many is kept
+#: by its game alone, while the game holds it: a kept table is never dropped, so that
+#: the garbage collector does not come to walk over what is kept.
+_TABLES_KEPT: Final = 1024
 
 #: The phases, as the observation tensor numbers them (their order in Phase).
 PHASES: Final = list(Phase)
@@ -296,9 +299,9 @@ class Batch:
             tables = self.tables
             memo = tables.get(id(table))  # held there with its table: the id is its own
             if memo is None:
-                if len(tables) >= _TABLES_KEPT:
-                    tables.clear()
-                memo = tables[id(table)] = TableMemo(table)
+                memo = TableMemo(table)
+                if len(tables) < _TABLES_KEPT:
+                    tables[id(table)] = memo
             self.memos[at] = memo
         return memo
 
