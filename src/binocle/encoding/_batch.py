@@ -47,6 +47,7 @@ __all__ = [
     "Ranges",
     "add_announcements",
     "count_one",
+    "fill",
     "first",
     "hand_columns",
     "replay",
@@ -205,10 +206,10 @@ class BatchGame:
         self.first_dealer = dealer
         self.dealer = dealer
         self.hand_number = 0
-        self.scores = [0] * len(self.scores)
+        fill(self.scores, 0)
         self.results = 0
         self.outcome = ""
-        self.log = []
+        self.log.clear()
         self.seen = None
         self.seen_at = 0
 
@@ -733,6 +734,14 @@ def add_announcements(
         ranges.add(k)
         ids.append(k)
         found.append(ann)
+
+
+def fill(items: list[Any], value: object) -> None:
+    """Every item of ``items`` set to ``value``, in place: a game's lists last as long
+    as the game (a new list at every deal would live through a hand, long enough for
+    the garbage collector to walk over it)."""
+    for k in range(len(items)):
+        items[k] = value
 
 
 def first(pair: tuple[int, Any]) -> int:

@@ -43,6 +43,7 @@ from binocle.encoding._batch import (
     CardOffsets,
     add_announcements,
     count_one,
+    fill,
     first,
     take,
     value_at,
@@ -164,7 +165,7 @@ class ClassicBatch(Batch):
         """Game ``i`` starts anew, dealt by ``dealer`` from ``seed``: its first hand dealt."""
         g = self._game(i)
         g.restart(seed, dealer)
-        g.targets = [self.target, self.target]
+        fill(g.targets, self.target)
         self.deal(i)
 
     def _game(self, i: int) -> _Game:
@@ -186,19 +187,20 @@ class ClassicBatch(Batch):
         g.phase = PLAY_PHASE
         g.current = 1 - d
         g.trump = turn_up >> 3
-        g.concealed = [tuple(sorted(hands[0])), tuple(sorted(hands[1]))]
-        g.tables = [_EMPTY, _EMPTY]
+        for k in range(2):
+            g.concealed[k] = tuple(sorted(hands[k]))
+        fill(g.tables, _EMPTY)
         g.trick = ()
         g.stock = tuple(hands[3])
         g.drawn = 0
         g.turn_up = turn_up
-        g.meld_points = [0, 0]
+        fill(g.meld_points, 0)
         g.dixes = 0
         if turn_up & 7 == self.dix_rank:
             g.meld_points[d] = _DIX_POINTS
             g.dixes = 1
-        g.taken = [0, 0]
-        g.declined = [False, False]
+        fill(g.taken, 0)
+        fill(g.declined, False)
         self._legal(g)
 
     # -- legal ids --------------------------------------------------------------------
@@ -321,7 +323,7 @@ class ClassicBatch(Batch):
         # The last trick scores 10 (classic rules, Play after the stock); then a player
         # who has reached his target may knock before the hand is counted.
         g.taken[w] += LAST_TRICK
-        g.declined = [False, False]
+        fill(g.declined, False)
         self._after_last_trick(g, w, 1 - w)
 
     def _after_last_trick(self, g: _Game, first: int, second: int) -> None:
@@ -388,7 +390,7 @@ class ClassicBatch(Batch):
                 for c in g.tables[k].cards:
                     cards.append(c)
                 g.concealed[k] = tuple(sorted(cards))
-            g.tables = [_EMPTY, _EMPTY]
+            fill(g.tables, _EMPTY)
         g.phase = PLAY_PHASE
 
     def _end_hand(self, g: _Game, outcome: str, claimant: int, correct: bool) -> None:
@@ -405,12 +407,13 @@ class ClassicBatch(Batch):
             r0 = scores[0] >= g.targets[0]
             r1 = scores[1] >= g.targets[1]
             if r0 and r1:
-                g.targets = [g.targets[0] + _TARGET_STEP, g.targets[1] + _TARGET_STEP]
+                g.targets[0] += _TARGET_STEP
+                g.targets[1] += _TARGET_STEP
             end = r0 != r1 or 0 <= self.max_hands <= g.hand_number
         g.current = -1
         g.trump = -1
-        g.concealed = [(), ()]
-        g.tables = [_EMPTY, _EMPTY]
+        fill(g.concealed, ())
+        fill(g.tables, _EMPTY)
         g.trick = ()
         g.stock = ()
         g.drawn = 0

@@ -45,6 +45,7 @@ from binocle.encoding._batch import (
     BatchGame,
     CardOffsets,
     count_one,
+    fill,
     hand_columns,
     take,
     value_at,
@@ -200,18 +201,19 @@ class CutthroatBatch(Batch):
         g.phase = BIDDING
         g.current = (d + 1) % 3
         g.trump = -1
-        g.hands = [tuple(sorted(hands[0])), tuple(sorted(hands[1])), tuple(sorted(hands[2]))]
+        for k in range(3):
+            g.hands[k] = tuple(sorted(hands[k]))
         g.widow = tuple(sorted(hands[3]))
         g.trick = ()
-        g.passes = []
-        g.passed = [False, False, False]
-        g.has_bid = [False, False, False]
+        g.passes.clear()
+        fill(g.passed, False)
+        fill(g.has_bid, False)
         g.bidder = -1
         g.bid = 0
-        g.discards = []
-        g.melds = [-1, -1, -1]
-        g.taken = [0, 0, 0]
-        g.counters = [0, 0, 0]
+        g.discards.clear()
+        fill(g.melds, -1)
+        fill(g.taken, 0)
+        fill(g.counters, 0)
         g.tricks = 0
         if self.bunched_hands:
             g.bunched = [self._bunched(g.hands[p]) for p in range(3)]
@@ -405,7 +407,7 @@ class CutthroatBatch(Batch):
         end = won or 0 <= self.max_hands <= g.hand_number
         g.current = -1
         g.trump = -1
-        g.hands = [(), (), ()]
+        fill(g.hands, ())
         g.trick = ()
         if end:
             g.phase = OVER

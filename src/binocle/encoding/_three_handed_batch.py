@@ -46,6 +46,7 @@ from binocle.encoding._batch import (
     BatchGame,
     add_announcements,
     count_one,
+    fill,
     hand_columns,
     replay,
     take,
@@ -173,7 +174,7 @@ class ThreeHandedBatch(Batch):
         g = self._game(i)
         g.restart(seed, dealer)
         g.engine = None
-        g.targets = [self.target, self.target, self.target]
+        fill(g.targets, self.target)
         self.deal(i)
 
     def _game(self, i: int) -> _Game:
@@ -198,22 +199,23 @@ class ThreeHandedBatch(Batch):
         g.phase = DIX_PHASE
         g.current = (d + 1) % 3  # the dix turns begin from the dealer's left
         g.trump = turn_up >> 3
-        g.hands = [tuple(sorted(hands[0])), tuple(sorted(hands[1])), tuple(sorted(hands[2]))]
-        g.tables = [_EMPTY, _EMPTY, _EMPTY]
+        for k in range(3):
+            g.hands[k] = tuple(sorted(hands[k]))
+        fill(g.tables, _EMPTY)
         g.trick = ()
         g.turn_up = turn_up
         g.exchanged = False
-        g.nines_shown = [0, 0, 0]
-        g.announced = [0, 0, 0]
-        g.shown = [0, 0, 0]
-        g.scored = [False, False, False]
-        g.meld_scored = [0, 0, 0]
-        g.recorded = [0, 0, 0]
-        g.taken = [0, 0, 0]
+        fill(g.nines_shown, 0)
+        fill(g.announced, 0)
+        fill(g.shown, 0)
+        fill(g.scored, False)
+        fill(g.meld_scored, 0)
+        fill(g.recorded, 0)
+        fill(g.taken, 0)
         g.tricks = 0
         g.retired = -1
-        g.best = [0, 0, 0]  # worked out when the melds begin, after the dix turns
-        g.declined = [False, False, False]
+        fill(g.best, 0)  # worked out when the melds begin, after the dix turns
+        fill(g.declined, False)
         g.offer_seat = -1
         self._legal(g)
 
@@ -389,7 +391,8 @@ class ThreeHandedBatch(Batch):
             g.phase = MELD_PHASE
             g.current = (d + 1) % 3
             # Each hand's best meld, as the dix turns left the hands.
-            g.best = [self._best(g.hands[k], g.trump) for k in range(3)]
+            for k in range(3):
+                g.best[k] = self._best(g.hands[k], g.trump)
 
     def _next_melder(self, g: _Game, p: int) -> None:
         """After ``p``'s meld turn: the next player's, or the play once all have had theirs."""
@@ -483,7 +486,7 @@ class ThreeHandedBatch(Batch):
         # who has reached his target may knock before the hand is counted.
         g.recorded[w] += LAST_TRICK
         g.taken[w] += LAST_TRICK
-        g.declined = [False, False, False]
+        fill(g.declined, False)
         self._after_last_trick(g, w, (w + 1) % 3, (w + 2) % 3)
 
     def _after_last_trick(self, g: _Game, a: int, b: int, c: int) -> None:
@@ -605,7 +608,7 @@ class ThreeHandedBatch(Batch):
                 end = True
         g.current = -1
         g.trump = -1
-        g.hands = [(), (), ()]
+        fill(g.hands, ())
         g.trick = ()
         g.offer_seat = -1
         if end:
