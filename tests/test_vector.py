@@ -269,15 +269,19 @@ def _lockstep(
     games: int = 12,
     profile: str = "cutthroat",
     calm: Callable[[int], bool] = _by_turns,
+    tables_kept: int | None = None,
 ) -> tuple[VectorEnv, list[binocle.GameState]]:
     """Step games in place and through the engine side by side, with the same ids,
     comparing every array and count at every step, and the states every 25 steps
     (returned with the environment).  Play is uniform, but at the steps where
     ``calm(step)`` is true: uniform but for claims and concessions then (by turns
-    of 40 steps unless told)."""
+    of 40 steps unless told).  ``tables_kept``: how many meld tables the batch's
+    games share (its own number unless told)."""
     fast = VectorEnv(profile, num_envs=games, **options)  # type: ignore[arg-type]
     slow = _ThroughTheEngine(profile, num_envs=games, **options)  # type: ignore[arg-type]
     assert fast._batch is not None and slow._batch is None
+    if tables_kept is not None:
+        fast._batch.tables_kept = tables_kept
     fast.reset()
     slow.reset()
     rng = np.random.default_rng(1)
@@ -419,6 +423,24 @@ def test_three_handed_in_place_steps_as_the_engine_does(options: dict[str, objec
     if options.get("hands") and not options.get("lowest_pays"):
         # The two-handed game after a retirement was reached and stepped.
         assert any(s.sub is not None for s in seen)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("profile", ["classic", "three-handed"])
+@pytest.mark.parametrize("kept", [0, 3, None])
+def test_meld_tables_shared_or_not_step_as_the_engine_does(profile: str, kept: int | None) -> None:
+    """The games of a batch share what is found of a meld table (a table laid down
+    from another by the same announcement is one object in every game) while its
+    store has room, and keep a table alone once it is full: games step exactly as
+    through the engine with no table shared, with the store full after three, and
+    with the batch's own number; the store never holds more than that number."""
+    fast, _ = _lockstep({"seed": 13}, 400, profile=profile, calm=_mostly_calm, tables_kept=kept)
+    batch = fast._batch
+    assert batch is not None
+    held = len(batch.tables)
+    if kept is None:
+        assert 3 < held <= batch.tables_kept  # tables were shared
+    else:
+        assert held == kept  # full: every later table kept by its game alone
 
 
 @settings(max_examples=20, deadline=None, derandomize=True)

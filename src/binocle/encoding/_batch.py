@@ -277,6 +277,7 @@ class Batch:
         # combinations share what is found of their tables.
         self.memos: list[TableMemo | None] = [None] * (len(games) * self.players)
         self.tables: dict[int, TableMemo] = {}
+        self.tables_kept: int = _TABLES_KEPT  # how many tables ``tables`` may hold
         # The hands ended, and those played to their last trick, that :meth:`settle`
         # has seen since the caller last took them (and set them to 0).
         self.finished = 0
@@ -301,7 +302,7 @@ class Batch:
             memo = tables.get(id(table))  # held there with its table: the id is its own
             if memo is None:
                 memo = TableMemo(table)
-                if len(tables) < _TABLES_KEPT:
+                if len(tables) < self.tables_kept:
                     tables[id(table)] = memo
             self.memos[at] = memo
         return memo
