@@ -283,11 +283,15 @@ class Batch:
         self.finished = 0
         self.played_out = 0
 
-    def dense(self, own: list[int]) -> None:
-        """The columns the profile's :meth:`_observe` writes a value to at every step,
-        in its order (the scores follow them)."""
-        scores = self.encoder.at_scores
-        cols = self.dense_cols = own + list(range(scores, scores + self.players))
+    def dense(self, parts: tuple[str, ...]) -> None:
+        """The parts of the tensor (one column a seat each) the profile's
+        :meth:`_observe` writes a value to at every step, in its order (the scores
+        follow them)."""
+        cols: list[int] = []
+        for part in (*parts, "scores"):
+            start = self.encoder.one[part]
+            cols.extend(range(start, start + self.players))
+        self.dense_cols = cols
         self.dense_at = [-1] * self.size
         for k in range(len(cols)):
             self.dense_at[cols[k]] = k

@@ -154,10 +154,7 @@ class ClassicBatch(Batch):
         self.turn_up_col: list[int] = card["turn_up"]
         self.at_stock_size: int = one["stock_size"]
         self.at_dixes: int = one["dixes"]
-        own: list[int] = []
-        for part in ("hand_sizes", "meld_points", "taken", "targets"):
-            own.extend(range(one[part], one[part] + 2))
-        self.dense(own)
+        self.dense(("hand_sizes", "meld_points", "taken", "targets"))
 
     # -- games ------------------------------------------------------------------------
 

@@ -168,9 +168,7 @@ class CutthroatBatch(Batch):
         self.at_discard_count: int = one["discard_count"]
         self.widow_col: list[int] = encoder.card["widow"]
         self.discards_col: list[int] = encoder.card["discards"]
-        hand_sizes: int = encoder.at_hand_sizes
-        meld_points = one["meld_points"]
-        self.dense([*range(hand_sizes, hand_sizes + 3), *range(meld_points, meld_points + 3)])
+        self.dense(("hand_sizes", "meld_points"))
 
     def _mark(self, i: int, arg: int, action: Action) -> None:
         self.what[i] = action.kind

@@ -162,10 +162,7 @@ class ThreeHandedBatch(Batch):
         self.at_scored: int = one["scored"]
         self.at_retired: int = one["retired"]
         self.at_overlooked: int = one["overlooked"]
-        own: list[int] = []
-        for part in ("hand_sizes", "dix_shown", "announced", "recorded", "taken", "targets"):
-            own.extend(range(one[part], one[part] + 3))
-        self.dense(own)
+        self.dense(("hand_sizes", "dix_shown", "announced", "recorded", "taken", "targets"))
 
     # -- games ------------------------------------------------------------------------
 
@@ -691,7 +688,7 @@ class ThreeHandedBatch(Batch):
             else:
                 value_at(base + own_at[k], n, at, values)
         if not read_whole:  # the scores follow, from the batch
-            del found[len(found) - 3 :]
+            del found[len(found) - self.players :]
         values_to(found, dense)
         return read_whole
 
