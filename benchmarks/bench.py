@@ -219,10 +219,11 @@ def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
     concessions (as the honest playouts do); agent steps (decisions) counted, and the
     hands played to their last trick.
 
-    The draw reads the legal ids in their sparse form (``VectorEnv.legal_ids``, as
-    line c's driver reads skat's legal actions): the ids each game may choose, then
-    one uniform pick within each game's run of them.  The environment writes its
-    masks at every step all the same."""
+    The draw is the one the docs' loop shows for a random policy,
+    :meth:`~binocle.vector.VectorEnv.sample_legal`, with claims and concessions
+    avoided: one number per game from the generator, as line c's driver draws one
+    per state.  It picks the ids :func:`_calm_pick` picks from the sparse legal ids
+    with the same numbers."""
     import numpy as np
 
     from binocle.encoding import action_labels
@@ -230,15 +231,14 @@ def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
 
     env = VectorEnv(name, num_envs=num_envs, seed=1)
     env.reset()
-    calm = np.array([label not in _ENDER_LABELS for label in action_labels(name)])
+    enders = np.array([label in _ENDER_LABELS for label in action_labels(name)])
     rng = np.random.default_rng(1)
-    games = np.arange(num_envs)
 
     def batch() -> tuple[int, int]:
         before = env.hands_played_out
         n = 0
         for _ in range(8):
-            env.step(_calm_pick(env.legal_ids(), calm, games, rng))
+            env.step(env.sample_legal(enders, rng))
             n += num_envs
         return n, env.hands_played_out - before
 

@@ -220,6 +220,101 @@ def test_illegal_ids_and_bad_arguments_are_refused() -> None:
     assert env.state(1) == states[1]  # the refused reseed changed nothing
 
 
+def _enders(profile: object) -> np.ndarray:
+    """The ids of claims and concessions (which end a hand at once)."""
+    return np.array([label in ("claim", "concede") for label in E.action_labels(profile)])
+
+
+def _drawn(env: VectorEnv, avoid: np.ndarray | None, draws: np.ndarray) -> list[int]:
+    """sample_legal's rule, written plainly: game i takes the floor(u * count)-th of
+    its legal ids not avoided (all of them where each is avoided), ascending."""
+    out = []
+    for i in range(env.num_envs):
+        legal = np.flatnonzero(env.action_masks[i]).tolist()
+        calm = [a for a in legal if avoid is None or not avoid[a]] or legal
+        out.append(calm[min(int(draws[i] * len(calm)), len(calm) - 1)])
+    return out
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed", "partnership"])
+def test_sample_legal_draws_each_games_legal_ids_uniformly(profile: str) -> None:
+    """AI page, "VectorEnv": sample_legal gives one legal id per game, the
+    floor(u * count)-th of those ``avoid`` leaves (all where it leaves none), u drawn
+    from the generator once per game; the same ids in games held in place and in
+    games stepped through the engine (the partnership game)."""
+    env = VectorEnv(profile, num_envs=16, seed=2)
+    env.reset()
+    enders = _enders(env.profile)
+    everything = np.ones(env.num_actions, bool)  # each game falls back to all its ids
+    avoided = 0
+    for step in range(300):
+        drawn = {}
+        for key, avoid in (("none", None), ("everything", everything), ("enders", enders)):
+            draws = np.random.default_rng(step).random(env.num_envs)
+            got = env.sample_legal(avoid, np.random.default_rng(step))
+            assert got.dtype == np.int64 and got.shape == (env.num_envs,)
+            assert got.tolist() == _drawn(env, avoid, draws)
+            assert env.action_masks[np.arange(env.num_envs), got].all()
+            drawn[key] = got.tolist()
+        assert drawn["everything"] == drawn["none"]
+        for i in range(env.num_envs):
+            legal = np.flatnonzero(env.action_masks[i])
+            if enders[legal].any() and not enders[legal].all():
+                assert not enders[got[i]]
+                avoided += 1
+        env.step(got)
+    assert avoided > 0  # claims were legal and left alone
+    # Uniform: one game's ids drawn 12,000 times, each within 5 sigma of its share.
+    game = 0
+    legal = np.flatnonzero(env.action_masks[game])
+    counts = {int(a): 0 for a in legal}
+    gen = np.random.default_rng(9)
+    for _ in range(12_000):
+        counts[int(env.sample_legal(None, gen)[game])] += 1
+    share = 12_000 / len(legal)
+    sigma = (share * (1 - 1 / len(legal))) ** 0.5
+    assert all(abs(c - share) < 5 * sigma for c in counts.values()), counts
+
+
+def test_sample_legal_draws_from_the_environments_seed_and_refuses_bad_arguments() -> None:
+    """AI page, "VectorEnv": without ``rng`` sample_legal draws from the environment's
+    own generator, which the environment's seed (and a seeded reset) fixes; a wrong
+    ``avoid`` or ``rng``, or a call before reset, raises InvalidArgumentError and draws
+    nothing."""
+    first = VectorEnv("classic", num_envs=8, seed=5)
+    second = VectorEnv("classic", num_envs=8, seed=5)
+    with pytest.raises(binocle.InvalidArgumentError):
+        first.sample_legal()
+    first.reset()
+    second.reset()
+    runs = []
+    for env in (first, second):
+        run = []
+        for _ in range(40):
+            ids = env.sample_legal()
+            run.append(ids.tolist())
+            env.step(ids)
+        runs.append(run)
+    assert runs[0] == runs[1]
+    first.reset(seed=5)
+    assert first.sample_legal().tolist() == runs[0][0]
+    size = first.num_actions
+    kept = first._sampler.bit_generator.state
+    for avoid in (
+        np.zeros(size + 1, bool),
+        np.zeros(size, np.uint8),
+        [False] * size,
+        np.zeros((1, size), bool),
+        "x",
+    ):
+        with pytest.raises(binocle.InvalidArgumentError, match="avoid"):
+            first.sample_legal(avoid)  # type: ignore[arg-type]
+    for rng in (7, "rng", np.random.RandomState(1)):
+        with pytest.raises(binocle.InvalidArgumentError, match="rng"):
+            first.sample_legal(None, rng)  # type: ignore[arg-type]
+    assert first._sampler.bit_generator.state == kept
+
+
 def test_the_number_of_games_is_bounded() -> None:
     """AI page, "VectorEnv": num_envs is 1 to MAX_ENVS; a larger count is refused with
     InvalidArgumentError naming the bound, before anything is allocated."""
@@ -299,6 +394,10 @@ def _lockstep(
             states = [fast.state(i) for i in range(games)]
             assert states == [slow.state(i) for i in range(games)]
             seen += states
+        # The same draws pick the same ids, held in place or through the engine.
+        avoid = None if step % 2 else _enders(fast.profile)
+        drawn = fast.sample_legal(avoid, np.random.default_rng(step))
+        np.testing.assert_array_equal(drawn, slow.sample_legal(avoid, np.random.default_rng(step)))
         mask = fast.action_masks
         pick = _honest(mask, rng, fast.profile) if calm(step) else _random(mask, rng)
         fast.step(pick)

@@ -41,6 +41,7 @@ from librt.strings import BytesWriter
 from binocle.actions import Action
 from binocle.core import GameState, Phase
 from binocle.encoding._arrays import generator_seed
+from binocle.encoding._batch import sample
 from binocle.encoding._classic_batch import ClassicBatch
 from binocle.encoding._cutthroat_batch import CutthroatBatch
 from binocle.encoding._fast import WAIT, FastEncoder, out_of_range
@@ -155,6 +156,7 @@ class VectorEnv:
         self.hands_finished = 0
         self.hands_played_out = 0
         self._rng = np.random.default_rng(generator_seed(seed))
+        self._sampler = _sampler(seed)  # sample_legal's by default
         # Game seeds drawn ahead from the generator, the next last, where the dealer
         # rule draws nothing (the generator gives the same numbers drawn in a block).
         self._seeds: list[int] = []
@@ -175,6 +177,8 @@ class VectorEnv:
         self._legal_at = np.zeros(0, np.intp)
         self._legal_counts: np.ndarray | None = None  # per game, where known
         self._sparse: tuple[np.ndarray, np.ndarray] | None = None
+        # The legal ids as the batch wrote them (flat positions, counts), if it did.
+        self._written: tuple[bytes, bytes] | None = None
         self._batch: _Batch | None = None
         self._dense_cols = np.zeros(0, np.intp)  # the batch's columns written whole
         kind = type(self.profile)
@@ -195,6 +199,7 @@ class VectorEnv:
         """
         if seed is not None:
             self._rng = np.random.default_rng(generator_seed(seed))
+            self._sampler = _sampler(seed)
             self._seeds = []
         n = self.num_envs
         self._episodes = [0] * n
@@ -438,7 +443,7 @@ class VectorEnv:
         obs[:, part] += self._gone
         if whole:  # those games' tensors were read whole from the view
             obs[whole, part] -= self._gone[whole]
-        self._legal_written(_read(legal_at), _read(totals), _read(seats))
+        self._legal_bytes(legal_at.getvalue(), totals.getvalue(), seats)
 
     def _write_legal_in_place(self, batch: _Batch) -> None:
         """The masks and seats to decide of games held in place, not their observations."""
@@ -446,7 +451,15 @@ class VectorEnv:
         totals = BytesWriter()
         seats = BytesWriter()
         batch.write_legal(legal_at, totals, seats)
-        self._legal_written(_read(legal_at), _read(totals), _read(seats))
+        self._legal_bytes(legal_at.getvalue(), totals.getvalue(), seats)
+
+    def _legal_bytes(self, legal: bytes, totals: bytes, seats: BytesWriter) -> None:
+        """:meth:`_legal_written` from what a batch wrote, kept as written for
+        :meth:`sample_legal`."""
+        self._legal_written(
+            np.frombuffer(legal, _INT64), np.frombuffer(totals, _INT64), _read(seats)
+        )
+        self._written = (legal, totals)
 
     def _legal_written(
         self, legal: np.ndarray, counts: np.ndarray | None, seats: np.ndarray
@@ -486,6 +499,52 @@ class VectorEnv:
             found = self._sparse = (ids, starts)
         return found
 
+    def sample_legal(
+        self, avoid: np.ndarray | None = None, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        """One legal id per game, drawn uniformly among the game's legal ids (a random
+        policy's actions, for :meth:`step`), as an int64 array of ``num_envs`` ids.
+
+        ``avoid`` (a bool array of ``num_actions`` entries, or None) marks ids to
+        leave out: a game draws among its legal ids that ``avoid`` leaves, or among
+        all of them where it leaves none (a random policy that never claims while it
+        may play, say).  ``rng`` (a :class:`numpy.random.Generator`) draws one
+        number per game; by default the environment's own generator, seeded by
+        the environment's seed (and a :meth:`reset` with a seed).  Game ``i`` takes
+        the ``floor(u * count)``-th of the ids it draws among, ascending, ``u``
+        being its number.
+
+        Raises :class:`~binocle.InvalidArgumentError` for an ``avoid`` of another
+        shape or type, an ``rng`` that is not a generator, or before the first
+        :meth:`reset`.
+        """
+        if not self._started:
+            raise InvalidArgumentError("reset() the environment first")
+        marks = b""
+        if avoid is not None:
+            if (
+                not isinstance(avoid, np.ndarray)
+                or avoid.dtype != np.bool_
+                or avoid.shape != (self.num_actions,)
+            ):
+                raise InvalidArgumentError(
+                    f"avoid is None or a bool array of {self.num_actions} entries (one per"
+                    f" action id), not {excerpt(avoid)}"
+                )
+            marks = avoid.tobytes()
+        if rng is None:
+            rng = self._sampler
+        elif not isinstance(rng, np.random.Generator):
+            raise InvalidArgumentError(f"rng is a numpy Generator or None, not {excerpt(rng)}")
+        draws = rng.random(self.num_envs)
+        written = self._written
+        if written is None:  # the games stepped through the engine
+            return _sample_sparse(self.legal_ids(), avoid, draws)
+        out = BytesWriter()
+        sample(written[0], written[1], self.num_actions, draws.tobytes(), marks, out)
+        chosen: np.ndarray = np.frombuffer(out.getvalue(), _INT64).copy()
+        return chosen
+
     # -- reading the games -----------------------------------------------------------
 
     def state(self, i: int | np.integer[Any]) -> GameState:
@@ -522,6 +581,36 @@ _BATCHES: dict[type, type[_Batch]] = {
 #: they write there: float32, little endian.
 _INT64 = np.dtype("<i8")
 _FLOAT32 = np.dtype("<f4")
+
+
+def _sample_sparse(
+    legal: tuple[np.ndarray, np.ndarray], avoid: np.ndarray | None, draws: np.ndarray
+) -> np.ndarray:
+    """:meth:`VectorEnv.sample_legal` from the sparse legal ids ``(ids, starts)``, one
+    draw in [0, 1) per game (the games stepped through the engine)."""
+    ids, starts = legal
+    n = len(starts) - 1
+    counts = np.diff(starts)
+    owner = np.repeat(np.arange(n), counts)
+    if avoid is None:
+        where = np.arange(len(ids))
+    else:
+        allowed = ~avoid[ids]
+        stuck = np.bincount(owner, allowed, n) == 0  # every legal id avoided
+        where = np.flatnonzero(allowed | stuck[owner])
+    counts = np.bincount(owner[where], minlength=n)
+    firsts = np.cumsum(counts) - counts
+    j = np.minimum((draws * counts).astype(np.intp), np.maximum(counts - 1, 0))
+    none = counts == 0
+    chosen = ids[where[np.where(none, 0, firsts + j)]] if len(where) else np.zeros(n, np.intp)
+    return np.where(none, WAIT, chosen).astype(np.int64)
+
+
+def _sampler(seed: Any) -> np.random.Generator:
+    """The generator :meth:`VectorEnv.sample_legal` draws with by default: seeded by
+    the environment's seed, apart from the one that draws the game seeds."""
+    checked = generator_seed(seed)
+    return np.random.default_rng(None if checked is None else (checked, 1))
 
 
 def _read(numbers: BytesWriter) -> np.ndarray:

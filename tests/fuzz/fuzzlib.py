@@ -1276,7 +1276,9 @@ def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
         legal = [tuple(ids[starts[i] : starts[i + 1]].tolist()) for i in range(n)]
         r = rng.random()
         actions: Any
-        if r < 0.7:
+        if r < 0.25:
+            actions = _fuzz_sample_legal(rng, env, legal, kw, tally)
+        elif r < 0.7:
             actions = np.array([rng.choice(x) for x in legal])
         elif r < 0.9:
             actions = [_junk_id(rng, x) for x in legal]
@@ -1299,6 +1301,49 @@ def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
         chosen = np.asarray(actions).tolist() if not isinstance(actions, str) else actions
         if any(a not in x for a, x in zip(chosen, legal, strict=True)):
             tally.note("wrong", f"vector step accepted {actions!r:.60}, legal {legal}")
+
+
+def _fuzz_sample_legal(
+    rng: random.Random, env: Any, legal: list[tuple[int, ...]], kw: dict[str, Any], tally: Tally
+) -> Any:
+    """``VectorEnv.sample_legal`` with an ``avoid`` and an ``rng`` of any value: the ids
+    it gives are legal and avoid what ``avoid`` marks where a game may; refused, it
+    changes nothing (its own generator included)."""
+    import numpy as np
+
+    size = env.num_actions
+    avoid: Any = None
+    r = rng.random()
+    if r < 0.4:
+        avoid = np.array([rng.random() < rng.random() for _ in range(size)])
+    elif r < 0.55:
+        avoid = rng.choice(
+            (np.zeros(size + 1, bool), np.zeros(size, np.uint8), [False] * size, "x", 3)
+        )
+    gen: Any = None
+    r = rng.random()
+    if r < 0.4:
+        gen = np.random.default_rng(rng.randrange(100))
+    elif r < 0.5:
+        gen = rng.choice((random.Random(1), 7, "rng", np.random.RandomState(1)))
+    state = env._sampler.bit_generator.state
+    ok, got = timed(
+        tally,
+        lambda: f"vector sample_legal({excerpt(avoid)}, {excerpt(gen)}) {kw}",
+        lambda: env.sample_legal(avoid, gen),
+    )
+    if not ok:
+        if env._sampler.bit_generator.state != state:
+            tally.note("changed", f"vector sample_legal({excerpt(avoid)}) moved the generator")
+        return np.array([x[0] for x in legal])
+    chosen = got.tolist()
+    for a, x in zip(chosen, legal, strict=True):
+        calm = [b for b in x if avoid is None or not avoid[b]]
+        if a not in (calm or x):
+            tally.note(
+                "wrong", f"vector sample_legal gave {a}, legal {x}, avoided {excerpt(avoid)}"
+            )
+    return got
 
 
 def check_learner_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:

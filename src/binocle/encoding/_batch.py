@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from librt.strings import BytesWriter, write_f32_le, write_i64_le
+from librt.strings import BytesWriter, read_f64_le, read_i64_le, write_f32_le, write_i64_le
 
 from binocle._mypyc import mypyc_attr
 from binocle._step import apply, legal_actions
@@ -51,6 +51,7 @@ __all__ = [
     "first",
     "hand_columns",
     "replay",
+    "sample",
     "take",
     "value_at",
     "values_to",
@@ -600,6 +601,47 @@ def take(hands: list[tuple[int, ...]], p: int, c: int) -> None:
     hand = hands[p]
     i = place_of(hand, c)
     hands[p] = hand[:i] + hand[i + 1 :]
+
+
+def sample(
+    legal: bytes, totals: bytes, actions: i64, draws: bytes, avoid: bytes, out: BytesWriter
+) -> None:
+    """One legal id per game, to ``out`` (int64, little endian), from the legal ids as
+    :meth:`Batch.write` writes them (``legal``: flat positions in the masks,
+    ``actions`` a game, ascending; ``totals``: each game's number of them).  Game
+    ``i``'s draw (the ``i``-th float64 of ``draws``, in [0, 1)) picks the
+    ``floor(draw * count)``-th of its legal ids that ``avoid`` (one byte per id,
+    nonzero where avoided; empty: none) leaves, ascending, or of all of them where
+    it leaves none; :data:`WAIT` for a game with none."""
+    checked = len(avoid) > 0
+    at: i64 = 0  # the game's first legal id's place in ``legal``
+    base: i64 = 0  # the game's first entry in the masks
+    for i in range(len(totals) // 8):
+        total: i64 = read_i64_le(totals, i * 8)
+        allowed: i64 = 0
+        if checked:
+            for k in range(at, at + total):
+                if not avoid[read_i64_le(legal, k * 8) - base]:
+                    allowed += 1
+        count: i64 = allowed if allowed > 0 else total
+        if count == 0:
+            write_i64_le(out, WAIT)
+        else:
+            j: i64 = int(read_f64_le(draws, i * 8) * float(count))
+            if j >= count:  # a draw rounded up to the count
+                j = count - 1
+            if allowed == 0:
+                write_i64_le(out, read_i64_le(legal, (at + j) * 8) - base)
+            else:
+                for k in range(at, at + total):
+                    a = read_i64_le(legal, k * 8) - base
+                    if not avoid[a]:
+                        if j == 0:
+                            write_i64_le(out, a)
+                            break
+                        j -= 1
+        at += total
+        base += actions
 
 
 def _write_legal(g: BatchGame, mask_base: i64, legal: BytesWriter) -> int:
