@@ -208,9 +208,8 @@ class VectorEnv:
             self._states = [self._new_game(i) for i in range(n)]
             self._start_scores = [s.scores for s in self._states]
         else:
-            for i in range(n):
-                batch.begin(i, *self._draw(i))
-            self._start_scores = [tuple(batch.scores(i)) for i in range(n)]
+            games = list(range(n))
+            batch.begin_episodes(games, *self._draw(games), BytesWriter())
         self._started = True
         self._first = [0] * n
         self._legal = [((), ()) for _ in range(n)]
@@ -223,31 +222,37 @@ class VectorEnv:
         return self.observations, self.action_masks
 
     def _new_game(self, i: int) -> GameState:
-        seed, dealer = self._draw(i)
-        s = start(self.profile, seed, dealer)
+        seeds, dealers = self._draw([i])
+        s = start(self.profile, seeds[0], dealers[0])
         return apply(s, legal_actions(s)[0])
 
-    def _draw(self, i: int) -> tuple[int, int]:
-        """Game ``i``'s next episode: its game seed and dealer."""
+    def _draw(self, games: list[int]) -> tuple[list[int], list[int]]:
+        """The next episode of each of ``games``, in order: its game seed and dealer."""
         players = self.num_players
         rule = self.dealer
-        self._episodes[i] += 1
-        if rule == "random":  # the dealer drawn before the seed
-            dealer = int(self._rng.integers(players))
-            self.dealers[i] = dealer
-            return int(self._rng.integers(1 << 62)), dealer
-        if rule == "rotate":
-            dealer = (i + self._episodes[i] - 1) % players
-        else:
-            assert isinstance(rule, int)
-            dealer = rule
-        self.dealers[i] = dealer
-        seeds = self._seeds
-        if not seeds:
-            block = self._rng.integers(1 << 62, size=self.num_envs).tolist()
-            block.reverse()
-            seeds.extend(block)
-        return seeds.pop(), dealer
+        episodes = self._episodes
+        rng = self._rng
+        pool = self._seeds
+        seeds: list[int] = []
+        dealers: list[int] = []
+        for i in games:
+            episodes[i] += 1
+            if rule == "random":  # the dealer drawn before the seed
+                dealers.append(int(rng.integers(players)))
+                seeds.append(int(rng.integers(1 << 62)))
+                continue
+            if rule == "rotate":
+                dealers.append((i + episodes[i] - 1) % players)
+            else:
+                assert isinstance(rule, int)
+                dealers.append(rule)
+            if not pool:
+                block = rng.integers(1 << 62, size=self.num_envs).tolist()
+                block.reverse()
+                pool.extend(block)
+            seeds.append(pool.pop())
+        self.dealers[games] = dealers
+        return seeds, dealers
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Play one id per game (``actions``, length ``num_envs``): each game's seat to
@@ -353,14 +358,9 @@ class VectorEnv:
         batch.finished = batch.played_out = 0
         if not ended:
             return False
-        ends: list[tuple[int, ...]] = []
-        starts: list[tuple[int, ...]] = []
-        for i in ended:
-            ends.append(tuple(batch.scores(i)))
-            starts.append(self._start_scores[i])
-            batch.begin(i, *self._draw(i))
-            self._start_scores[i] = tuple(batch.scores(i))
-        self.final_returns[ended] = np.subtract(ends, starts)
+        returns = BytesWriter()
+        batch.begin_episodes(ended, *self._draw(ended), returns)
+        self.final_returns[ended] = _read(returns).reshape(len(ended), self.num_players)
         self.dones[ended] = True
         return True
 

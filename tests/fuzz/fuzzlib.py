@@ -1315,7 +1315,7 @@ def _fuzz_sample_legal(
     avoid: Any = None
     r = rng.random()
     if r < 0.4:
-        avoid = np.array([rng.random() < rng.random() for _ in range(size)])
+        avoid = np.random.default_rng(rng.randrange(2**32)).random(size) < rng.random()
     elif r < 0.55:
         avoid = rng.choice(
             (np.zeros(size + 1, bool), np.zeros(size, np.uint8), [False] * size, "x", 3)

@@ -190,6 +190,7 @@ class BatchGame:
         self.trump = -1
         self.trick: tuple[tuple[int, int], ...] = ()  # its (seat, card) pairs
         self.scores: list[int] = [0] * players
+        self.start: list[int] = [0] * players  # the scores its episode began with
         self.results = 0  # hands ended in the game
         self.outcome = ""  # the last hand's ("played", "claimed", ...)
         self.log: list[int] = []  # the action ids since the game began
@@ -342,6 +343,29 @@ class Batch:
 
     def scores(self, i: int) -> list[int]:
         return self.games[i].scores
+
+    def begin_episodes(
+        self, games: list[int], seeds: list[int], dealers: list[int], returns: BytesWriter
+    ) -> None:
+        """Begin an episode in each of ``games`` (game ``games[k]`` anew from
+        ``seeds[k]``, dealt by ``dealers[k]``), writing first the returns of the
+        episode it ends: its scores less those the episode began with (int64, little
+        endian, a seat each, game by game)."""
+        for k in range(len(games)):
+            i = games[k]
+            g = self.games[i]
+            start = g.start
+            scores = g.scores
+            for s in range(len(scores)):
+                write_i64_le(returns, scores[s] - start[s])
+            self.begin(i, seeds[k], dealers[k])
+            scores = g.scores
+            for s in range(len(scores)):
+                start[s] = scores[s]
+
+    def begin(self, i: int, seed: int, dealer: int) -> None:
+        """Game ``i`` starts anew, dealt by ``dealer`` from ``seed``: its first hand dealt."""
+        raise NotImplementedError  # pragma: no cover
 
     def state(self, i: int) -> GameState:
         """Game ``i``'s state, replayed through the engine from where it was last asked
