@@ -222,8 +222,8 @@ def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
     The draw is the one the docs' loop shows for a random policy,
     :meth:`~binocle.vector.VectorEnv.sample_legal`, with claims and concessions
     avoided: one number per game from the generator, as line c's driver draws one
-    per state.  It picks the ids :func:`_calm_pick` picks from the sparse legal ids
-    with the same numbers."""
+    per state.  With the same numbers it picks the ids a uniform pick among each
+    game's ids in their sparse form (``legal_ids()``, as the docs show it) picks."""
     import numpy as np
 
     from binocle.encoding import action_labels
@@ -245,31 +245,13 @@ def vector_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
     return timed(batch)
 
 
-def _calm_pick(legal: tuple[Any, Any], calm: Any, rows: Any, rng: Any) -> Any:
-    """One id per game from sparse legal ids ``(ids, starts)``: uniform among the ids
-    ``calm`` allows (not claims and concessions), or among all where it allows none."""
-    import numpy as np
-
-    ids, starts = legal
-    n = len(rows)
-    counts = np.diff(starts)
-    owner = np.repeat(rows, counts)
-    allowed = calm[ids]
-    stuck = np.bincount(owner, allowed, n) == 0
-    if stuck.any():  # only a claim or a concession is legal: take it
-        allowed |= stuck[owner]
-    where = np.flatnonzero(allowed)
-    counts = np.bincount(owner[where], minlength=n)
-    firsts = np.cumsum(counts) - counts
-    return ids[where[firsts + (rng.random(n) * counts).astype(np.intp)]]
-
-
 def learner_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
     """One learning seat in ``num_envs`` games (:class:`binocle.gym.BinocleVectorEnv`,
     the random bot's policy in the other seats, drawn for every game at once), the
     learner choosing uniformly among its legal ids but claims and concessions (as the
-    honest playouts do), from the sparse ids the docs' loop reads; agent steps (the
-    decisions of every seat) counted, and the hands played to their last trick."""
+    honest playouts do), drawn as the docs' loop draws a random policy's
+    (``sample_legal``); agent steps (the decisions of every seat) counted, and the
+    hands played to their last trick."""
     import numpy as np
 
     from binocle.encoding import action_labels
@@ -277,17 +259,16 @@ def learner_playouts(name: str, num_envs: int = VECTOR_ENVS) -> Work:
 
     env = BinocleVectorEnv(name, num_envs=num_envs, seed=1, copy=False)
     env.reset()
-    calm = np.array([label not in _ENDER_LABELS for label in action_labels(name)])
+    enders = np.array([label in _ENDER_LABELS for label in action_labels(name)])
     rng = np.random.default_rng(1)
     games = env.games
-    rows = np.arange(num_envs)
 
     def batch() -> tuple[int, int]:
         before = games.hands_played_out
         decisions = 0
         for _ in range(8):
             moved = env.agent_steps
-            env.step(_calm_pick(env.legal_ids(), calm, rows, rng))
+            env.step(env.sample_legal(enders, rng))
             decisions += env.agent_steps - moved
         return decisions, games.hands_played_out - before
 

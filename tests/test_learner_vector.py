@@ -123,6 +123,32 @@ def test_a_seed_fixes_every_games_episodes() -> None:
     assert not all((x == y).all() for x, y in zip(first, other, strict=True))
 
 
+@pytest.mark.parametrize("profile", ["cutthroat", "three-handed"])
+def test_sample_legal_draws_the_learners_legal_ids(profile: str) -> None:
+    """AI page, "One seat in many games": sample_legal draws one of the learner's legal
+    ids in every game, uniformly (game i the floor(u * count)-th, u the generator's
+    i-th number), from the environment's own generator where none is given, which a
+    seeded reset fixes; before the first reset it is refused."""
+    env = BinocleVectorEnv(profile, num_envs=6, seed=4)
+    with pytest.raises(InvalidArgumentError):
+        env.sample_legal()
+    env.reset(seed=4)
+    drawn = []
+    for step in range(60):
+        masks = env.action_masks()
+        got = env.sample_legal(rng=np.random.default_rng(step))
+        draws = np.random.default_rng(step).random(6)
+        for i in range(6):
+            legal = np.flatnonzero(masks[i])
+            assert got[i] == legal[min(int(draws[i] * len(legal)), len(legal) - 1)]
+        own = env.sample_legal()
+        assert masks[np.arange(6), own].all()
+        drawn.append(own.tolist())
+        env.step(own)
+    env.reset(seed=4)
+    assert env.sample_legal().tolist() == drawn[0]
+
+
 def test_opponents_bots_and_policies_play_the_other_seats() -> None:
     """Rule: ``opponent_policy`` gets, for each game where another seat decides, that seat's
     observation and legal ids, and its ids are played; an illegal one is refused and the

@@ -651,6 +651,16 @@ class BinocleVectorEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
             raise InvalidArgumentError("reset() the environment first")
         return self.games.legal_ids()
 
+    def sample_legal(
+        self, avoid: np.ndarray | None = None, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        """One of the learner's legal ids in every game, drawn uniformly (a random
+        policy's actions), as :meth:`binocle.vector.VectorEnv.sample_legal` draws them
+        (``avoid``, ``rng`` and the errors are its own)."""
+        if not self._ready:
+            raise InvalidArgumentError("reset() the environment first")
+        return self.games.sample_legal(avoid, rng)
+
     def close(self, **kwargs: Any) -> None:
         """Nothing to release."""
 
