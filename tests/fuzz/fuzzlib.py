@@ -1304,14 +1304,21 @@ def check_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
 
 
 def _fuzz_sample_legal(
-    rng: random.Random, env: Any, legal: list[tuple[int, ...]], kw: dict[str, Any], tally: Tally
+    rng: random.Random,
+    env: Any,
+    legal: list[tuple[int, ...]],
+    kw: dict[str, Any],
+    tally: Tally,
+    games: Any = None,
 ) -> Any:
-    """``VectorEnv.sample_legal`` with an ``avoid`` and an ``rng`` of any value: the ids
+    """``sample_legal`` of ``env`` (a ``VectorEnv``, or a learner's environment over
+    the ``VectorEnv`` ``games``) with an ``avoid`` and an ``rng`` of any value: the ids
     it gives are legal and avoid what ``avoid`` marks where a game may; refused, it
-    changes nothing (its own generator included)."""
+    changes nothing (the games' own generator included)."""
     import numpy as np
 
-    size = env.num_actions
+    games = env if games is None else games
+    size = games.num_actions
     avoid: Any = None
     r = rng.random()
     if r < 0.4:
@@ -1326,14 +1333,14 @@ def _fuzz_sample_legal(
         gen = np.random.default_rng(rng.randrange(100))
     elif r < 0.5:
         gen = rng.choice((random.Random(1), 7, "rng", np.random.RandomState(1)))
-    state = env._sampler.bit_generator.state
+    state = games._sampler.bit_generator.state
     ok, got = timed(
         tally,
         lambda: f"vector sample_legal({excerpt(avoid)}, {excerpt(gen)}) {kw}",
         lambda: env.sample_legal(avoid, gen),
     )
     if not ok:
-        if env._sampler.bit_generator.state != state:
+        if games._sampler.bit_generator.state != state:
             tally.note("changed", f"vector sample_legal({excerpt(avoid)}) moved the generator")
         return np.array([x[0] for x in legal])
     chosen = got.tolist()
@@ -1402,7 +1409,9 @@ def check_learner_vector(rng: random.Random, pool: Pool, tally: Tally) -> None:
         legal = [tuple(ids[starts[i] : starts[i + 1]].tolist()) for i in range(n)]
         r = rng.random()
         actions: Any
-        if r < 0.75:
+        if r < 0.2:
+            actions = _fuzz_sample_legal(rng, env, legal, kw, tally, env.games)
+        elif r < 0.75:
             actions = np.array([rng.choice(x) for x in legal])
         elif r < 0.9:
             actions = [_junk_id(rng, x) for x in legal]
