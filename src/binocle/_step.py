@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from binocle._build import native_base
 from binocle.actions import CLAIM, Action, Kind, claim, parse_action_text
-from binocle.core import GameState, Phase
+from binocle.core import GameState, Phase, Profile
 from binocle.errors import IllegalActionError, InvalidArgumentError, InvalidNotationError, RuleCode
 
 __all__ = ["apply", "legal_actions"]
@@ -31,9 +31,9 @@ def legal_actions(state: Any) -> tuple[Action, ...]:
     legal = state._legal
     if legal is None:
         profile = state.profile
-        rule = _LEGAL.get(type(profile))
-        if rule is None:
-            rule = _LEGAL[type(profile)] = type(profile).legal_actions
+        cls = type(profile)
+        last = _LAST
+        rule = last.legal if last.cls is cls else _remember(cls).legal
         legal = rule(profile, state)
         if _NATIVE:
             state._legal = legal  # a native attribute's own store
@@ -101,10 +101,42 @@ def apply_pack_deal(state: GameState, action: Action) -> GameState:
 def _rules_apply(s: GameState, action: Action) -> GameState:
     """The profile's ``apply`` of an action found legal, read off its class once."""
     profile = s.profile
-    move = _APPLY.get(type(profile))
-    if move is None:
-        move = _APPLY[type(profile)] = type(profile).apply
+    cls = type(profile)
+    last = _LAST
+    move = last.apply if last.cls is cls else _remember(cls).apply
     return move(profile, s, action)
+
+
+class _Last:
+    """The profile class whose rules were read last, with its ``legal_actions`` and
+    ``apply``: a game asks one profile at every step, and reading an object's
+    attributes costs a fraction of a dictionary's lookup by the class."""
+
+    def __init__(self) -> None:
+        self.cls: type | None = None
+        self.legal: Callable[[Any, GameState], tuple[Action, ...]] = _no_rule
+        self.apply: Callable[[Any, GameState, Action], GameState] = _no_rule
+
+
+def _no_rule(*args: Any) -> Any:  # pragma: no cover - never called (no class read yet)
+    raise AssertionError("no profile class read yet")
+
+
+def _remember(cls: type[Profile]) -> _Last:
+    """``_LAST`` holding ``cls``'s rules (read off the class once, into ``_LEGAL`` and
+    ``_APPLY``)."""
+    legal = _LEGAL.get(cls)
+    if legal is None:
+        legal = _LEGAL[cls] = cls.legal_actions
+    move = _APPLY.get(cls)
+    if move is None:
+        move = _APPLY[cls] = cls.apply
+    last = _LAST
+    last.cls = None
+    last.legal = legal
+    last.apply = move
+    last.cls = cls
+    return last
 
 
 def _ids(legal: tuple[Action, ...]) -> frozenset[int]:
@@ -149,6 +181,7 @@ def _knock(s: GameState, action: Action) -> GameState:
 #: hot calls then skip the method lookup and the bound method made on each call.
 _LEGAL: Final[dict[type, Callable[[Any, GameState], tuple[Action, ...]]]] = {}
 _APPLY: Final[dict[type, Callable[[Any, GameState, Action], GameState]]] = {}
+_LAST: Final = _Last()
 #: Whether the states are native classes (the compiled build), whose memo of legal
 #: actions is stored directly; in pure Python past the frozen guard, by its slot.
 _NATIVE: Final = native_base(GameState) is not None
