@@ -62,8 +62,14 @@ from binocle.rules.tricks import (
 )
 
 _NINE, _SEVEN = 5, 7
+# The actions the legal actions name most, as this module's own constants: compiled,
+# an attribute of a module that is not compiled (binocle.actions) is looked up at each
+# use.
+_PASS: Final = A.PASS
+_DIX: Final = A.DIX
+_CLAIM: Final = A.CLAIM
 #: After the last trick: the player asked declines (``pass``) or knocks (``claim``).
-_KNOCK_OR_PASS: Final = (A.PASS, A.CLAIM)
+_KNOCK_OR_PASS: Final = (_PASS, _CLAIM)
 #: The card points of a hand played to its last trick (common rules, Card points).
 _TRICK_POINTS: Final = 250
 #: Upper bounds on announced meld (dix included) from ``tools/meld_bounds.py``, by
@@ -126,15 +132,15 @@ class ClassicRules(Profile):
             trump = s.trump
             assert p is not None and trump is not None
             concealed, table = s.concealed[p], s.tables[p]
-            out: list[Action] = [A.PASS]
+            out: list[Action] = [_PASS]
             # Dix (_may_dix): a Nine of trumps held, a turn-up to take, two dix at most.
             if s.dixes < 2 and s.turn_up is not None and trump * 8 + self.dix_rank in concealed:
-                out.append(A.DIX)
+                out.append(_DIX)
             out += [
                 announcement_action(a, table)
                 for a in announcements_of(concealed, table, trump, self.grand_binocle)
             ]
-            out.append(A.CLAIM)
+            out.append(_CLAIM)
             return tuple(out)
         if phase is _PHASE_DEAL:
             return (self.deal_for(s),)
@@ -439,18 +445,18 @@ def _play_actions(s: ClassicState) -> tuple[Action, ...]:
         table = s.tables[p]
         stock_phase = s.stock or s.turn_up is not None
         if stock_phase and table.slots:
-            return (*_table_plays(table), A.CLAIM)
+            return (*_table_plays(table), _CLAIM)
         # The last trick is taken: knock or not, before the hand is counted.
         return _KNOCK_OR_PASS
     if s.stock or s.turn_up is not None:
         # Free play while the stock lasts: any card, from the hand or the table.
         table = s.tables[p]
         if table.slots:
-            return (*plays_then(concealed), *_table_plays(table), A.CLAIM)
-        return plays_then(concealed, A.CLAIM)
+            return (*plays_then(concealed), *_table_plays(table), _CLAIM)
+        return plays_then(concealed, _CLAIM)
     trick = s.trick
     if not trick:
-        return plays_then(concealed, A.CLAIM)
+        return plays_then(concealed, _CLAIM)
     # After the stock (classic rules, Play after the stock): follow suit and win if
     # able; void, trump (any trump wins a plain card); else any card.  The sorted
     # hand holds each suit together, the stronger cards first.
@@ -470,7 +476,7 @@ def _play_actions(s: ClassicState) -> tuple[Action, ...]:
         hi = bisect_cards(concealed, (t + 1) << 3, lo, n)
         if lo < hi:
             return suit_plays_and_claim(concealed[lo:hi])
-    return plays_then(concealed, A.CLAIM)
+    return plays_then(concealed, _CLAIM)
 
 
 def _table_plays(table: MeldTable) -> tuple[Action, ...]:

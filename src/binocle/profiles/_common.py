@@ -11,12 +11,18 @@ from typing import Any, Final
 
 import attrs
 
-from binocle.actions import CLAIM, Action, Kind
-from binocle.actions import PLAY as _PLAY_ACTIONS
+from binocle import actions as _actions
+from binocle.actions import Action, Kind
 from binocle.cards import Card
 from binocle.core import MAX_OPTION, GameState
 from binocle.errors import excerpt
 from binocle.rules.tricks import bisect_cards
+
+# The actions as this module's own constants: compiled, a name imported from a module
+# that is not compiled (binocle.actions) is looked up in this module's dictionary at
+# each use.
+_PLAY_ACTIONS: Final = _actions.PLAY
+_CLAIM: Final = _actions.CLAIM
 
 __all__ = [
     "flag_option",
@@ -97,7 +103,7 @@ def suit_plays_and_claim(cards: tuple[Card, ...]) -> tuple[Action, ...]:
     built once each (the plays that follow suit or trump, classic and three-handed)."""
     out = _SUIT_PLAYS_AND_CLAIM.get(cards)
     if out is None:
-        out = _SUIT_PLAYS_AND_CLAIM[cards] = plays_then(cards, CLAIM)
+        out = _SUIT_PLAYS_AND_CLAIM[cards] = plays_then(cards, _CLAIM)
     return out
 
 
