@@ -67,6 +67,15 @@ __all__ = ["Classic", "ClassicState", "announcement_action", "classic_revoke_pen
 
 DIX_POINTS: Final = 10
 TARGET_STEP: Final = 250
+# The action kinds as this module's own constants: compiled, a name imported from a
+# module that is not compiled (binocle.actions) is looked up in this module's
+# dictionary at each use.
+_PLAY: Final = _KIND_PLAY
+_DEAL: Final = _KIND_DEAL
+_CLAIM: Final = _KIND_CLAIM
+_PASS: Final = _KIND_PASS
+_DIX: Final = _KIND_DIX
+_MELD: Final = _KIND_MELD
 
 
 def _pack(instance: Any, attribute: Any, value: Any) -> None:
@@ -107,21 +116,21 @@ class Classic(ClassicRules):
     def apply(self, state: GameState, action: Action) -> GameState:
         s: ClassicState = state  # type: ignore[assignment]
         kind = action.kind
-        if kind is _KIND_PLAY:
+        if kind is _PLAY:
             return _play_card(self, s, action)
-        if kind is _KIND_DEAL:
+        if kind is _DEAL:
             return self._deal(s, action)
-        if kind is _KIND_CLAIM:
+        if kind is _CLAIM:
             return self._claim(s, action)
-        if kind is _KIND_PASS:
+        if kind is _PASS:
             if s.phase is _PHASE_PLAY:  # after the last trick: no knock
                 return self._decline(s, action)
             return self._draw(
                 s, action, s.concealed, s.tables, s.meld_points, s.turn_up, s.dixes, s.hands
             )
-        if kind is _KIND_DIX:
+        if kind is _DIX:
             return self._dix(s, action)
-        if kind is _KIND_MELD:
+        if kind is _MELD:
             return self._meld(s, action)
         raise AssertionError(f"unhandled action {action}")  # pragma: no cover
 
@@ -335,6 +344,19 @@ def _hands_of(
 
 
 def _table_slot(table: MeldTable, c: Card) -> int:
+    """The slot a play of ``c`` from the table takes that names no copy: the lowest of
+    its copies' groups (:func:`_table_groups`), which is its slot when one copy of
+    it lies there."""
+    card: int = c
+    found = -1
+    for slot, on in table.slots:
+        x: int = on
+        if x == card:
+            if found >= 0:
+                return _table_groups(table)[c][0]  # two copies
+            found = slot
+    if found >= 0:
+        return found
     return _table_groups(table)[c][0]
 
 
@@ -345,7 +367,7 @@ def _first_to_ask(profile: Any, s: Any, order: tuple[int, ...]) -> int | None:
     None when nobody is left to ask."""
     declined = set()
     history = s.history  # the passes since the last trick stand last, newest first
-    while history is not None and history[1].kind is _KIND_PASS:
+    while history is not None and history[1].kind is _PASS:
         declined.add(history[2])
         history = history[0]
     for seat in order:  # ``s`` is a classic or a three-handed state
@@ -397,6 +419,10 @@ def _play_card(rules: Classic, s: ClassicState, action: Action) -> GameState:
     beats = c < c0 if c >> 3 == c0 >> 3 else c >> 3 == t
     w = p if beats else lead[0]
     points = BINOCLE_POINTS[c0] + BINOCLE_POINTS[c]
+    stock_phase = bool(s.stock) or s.turn_up is not None
+    last = not stock_phase and not hands[0] and not hands[1]
+    if last:
+        points += LAST_TRICK  # the last trick scores 10 (classic rules, Play after the stock)
     taken, piles = s.taken, s.piles
     if w == 0:
         taken = (taken[0] + points, taken[1])
@@ -404,14 +430,12 @@ def _play_card(rules: Classic, s: ClassicState, action: Action) -> GameState:
     else:
         taken = (taken[0], taken[1] + points)
         piles = (piles[0], piles[1] + (led, card))
-    stock_phase = bool(s.stock) or s.turn_up is not None
     nxt = _change_trick(
         s, _PHASE_ANNOUNCE if stock_phase else _PHASE_PLAY, w, hands, (), history,
         concealed, tables, taken, piles, trick + ((p, card),),
     )  # fmt: skip
-    if stock_phase or hands[0] or hands[1]:
+    if not last:
         return nxt
-    # The last trick scores 10 (classic rules, Play after the stock); then a player
-    # who has reached his target may knock before the hand is counted.
-    taken = replace_at(taken, w, taken[w] + LAST_TRICK)
-    return rules._after_last_trick(_replace(nxt, taken=taken), (w, 1 - w))
+    # After the last trick a player who has reached his target may knock before the
+    # hand is counted.
+    return rules._after_last_trick(nxt, (w, 1 - w))
