@@ -43,15 +43,28 @@ UNKNOWN: Final = -9
 _DEAL: Final = _PHASE_DEAL
 _OVER: Final = _PHASE_OVER
 _ANNOUNCE: Final = _PHASE_ANNOUNCE
+# The action kinds as this module's own constants: compiled, a name imported from a
+# module that is not compiled (binocle.actions) is looked up in this module's
+# dictionary at each use.
+_DEAL_KIND: Final = _KIND_DEAL
+_MELD_KIND: Final = _KIND_MELD
+_PLAY_KIND: Final = _KIND_PLAY
 
 
 def classic_part(state: GameState) -> Any:
     """The classic (two-handed, with a stock) state inside ``state``, or None: the part
     that draws from a stock (:meth:`~binocle.core.Profile.stock_game`)."""
     profile = state.profile
-    hook = _STOCK_GAME.get(type(profile))
-    if hook is None:
-        hook = _STOCK_GAME[type(profile)] = type(profile).stock_game
+    cls = type(profile)
+    last = _LAST_HOOK
+    if last.cls is cls:
+        hook = last.hook
+    else:
+        hook = _STOCK_GAME.get(cls)
+        if hook is None:
+            hook = _STOCK_GAME[cls] = cls.stock_game
+        last.cls = cls
+        last.hook = hook
     # The engine's own hooks read directly (the state is the profile's: a walk
     # holds no other); another profile's hook is called.
     if hook is _NO_STOCK:
@@ -73,6 +86,19 @@ _STOCK_GAME: Final[dict[type, Any]] = {}
 _NO_STOCK: Final[Any] = Profile.stock_game
 _OWN_STOCK: Final[Any] = ClassicRules.stock_game
 _SUB_STOCK: Final[Any] = ThreeHandedRules.stock_game
+
+
+class _LastHook:
+    """The profile class whose ``stock_game`` was read last, and that hook: a walk
+    asks for one profile's at every step, and two reads of an object's attributes
+    cost a fraction of the dictionary's lookup by the class."""
+
+    def __init__(self) -> None:
+        self.cls: type | None = None
+        self.hook: Any = None
+
+
+_LAST_HOOK: Final = _LastHook()
 
 
 def with_stock(state: GameState, stock: tuple[Card, ...]) -> GameState:
@@ -104,14 +130,15 @@ def redealt(state: Any, tail: tuple[Card, ...]) -> GameState:
     position depends on its order), so the history replays to the state once its
     stock was drawn in ``tail``'s order."""
     after: list[tuple[Any, Action, int | None]] = []
-    node = state.history
-    while node[1].kind is not _KIND_DEAL:
+    node: tuple[Any, Action, int | None] = state.history
+    deal_kind = _DEAL_KIND
+    while node[1].kind is not deal_kind:
         after.append(node)
         node = node[0]
     prev, deal, actor = node
     cards = deal.cards
     relinked: tuple[Any, Action, int | None] = (
-        prev, A.new_action(_KIND_DEAL, cards=(*cards[: len(cards) - len(tail)], *tail)), actor,
+        prev, A.new_action(deal_kind, cards=(*cards[: len(cards) - len(tail)], *tail)), actor,
     )  # fmt: skip
     for j in range(len(after) - 1, -1, -1):
         link = after[j]
@@ -143,9 +170,11 @@ class _Space:
         self.cards: tuple[Card, ...] = kinds(profile.pack_size)
         self.rows: list[list[Any] | None] = _outcome_rows(len(self.cards))
         self.melds: dict[Action, int] = {}
-        #: The ids of actions that depend on the player's meld table, each with the
-        #: table it was worked out with.
-        self.by_table: dict[Action, tuple[object, int]] = {}
+        #: The same ids by the ``id()`` of the action objects met, each with its object.
+        self.meld_objects: dict[int, tuple[Action, int]] = {}
+        #: The ids of actions that depend on the player's meld table, by the ``id()`` of
+        #: the action object, each with that object and the table it was worked out with.
+        self.by_table: dict[int, tuple[Action, object, int]] = {}
 
 
 #: Each profile's action space by the profile's ``id()`` (a profile hashes its options
@@ -169,25 +198,35 @@ def _id_of(found: _Space, state: GameState, action: Action) -> int:
     copies)."""
     space = found.space
     kind = action.kind
-    if kind is _KIND_MELD and "#" not in (action.source or ""):
+    if kind is _MELD_KIND and "#" not in (action.source or ""):
+        # The rules build each such meld once (one object for all states): it is found
+        # by its identity first, without hashing its fields.
+        seen = found.meld_objects
+        held = seen.get(id(action))
+        if held is not None and held[0] is action:
+            k: int = held[1]
+            return k
         memo = found.melds
         known = memo.get(action)
         if known is None:
             known = memo[action] = space.id(state, action)
+        if len(seen) >= 4096:
+            seen.clear()
+        seen[id(action)] = (action, known)  # the action kept: its id stays its own
         return known
-    if kind is not _KIND_MELD and kind is not _KIND_PLAY:
+    if kind is not _MELD_KIND and kind is not _PLAY_KIND:
         i: int = space.id(state, action)
         return i
     table = _meld_table(state)
     by_table = found.by_table
-    kept = by_table.get(action)
-    if kept is not None and kept[0] is table:
-        j: int = kept[1]
+    kept = by_table.get(id(action))
+    if kept is not None and kept[0] is action and kept[1] is table:
+        j: int = kept[2]
         return j
     j = space.id(state, action)
     if len(by_table) >= 4096:
         by_table.clear()
-    by_table[action] = (table, j)
+    by_table[id(action)] = (action, table, j)  # the action kept: its id stays its own
     return j
 
 
@@ -282,9 +321,13 @@ def locate(state: GameState, first_results: int, hands: int, ready: bool) -> int
         return END
     if phase is _DEAL:
         return END if len(state.results) - first_results >= hands else CHANCE
-    classic = classic_part(state)
-    if classic is not None and classic.phase is _ANNOUNCE and not ready:
-        return CHANCE
+    if not ready:
+        classic = classic_part(state)
+        if classic is not None:
+            # The stock game is mostly the state itself, whose phase is read already.
+            stock_phase = phase if classic is state else classic.phase
+            if stock_phase is _ANNOUNCE:
+                return CHANCE
     seat = state.current_player
     return NOBODY if seat is None else seat
 
@@ -340,8 +383,11 @@ def outcomes_of(counts: list[int], rows: list[list[Any] | None] | None = None) -
     n = len(counts)
     # A typed loop: compiled, ``sum()`` would be a call through the builtins module.
     total = 0
+    kinds_left = 0
     for k in counts:
         total += k
+        if k:
+            kinds_left += 1
     if not total:
         return []
     if rows is None:
@@ -349,11 +395,14 @@ def outcomes_of(counts: list[int], rows: list[list[Any] | None] | None = None) -
     row = rows[total]
     if row is None:
         row = rows[total] = [(i, k / total) for i in range(n) for k in range(3)]
-    out: list[Any] = []
+    # The list made at its length and filled in place (no append grows it).
+    out: list[Any] = [None] * kinds_left
+    at = 0
     j = 0  # kind i's row entries start at 3 * i
     for k in counts:
         if k:
-            out.append(row[j + k])
+            out[at] = row[j + k]
+            at += 1
         j += 3
     return out
 
@@ -594,7 +643,7 @@ class Walk:
         if state.phase is _DEAL:
             # The pack's own cards, in a deck order: dealt without the checks of a
             # deck from elsewhere.
-            after = _apply_pack_deal(state, A.new_action(_KIND_DEAL, cards=dealt))
+            after = _apply_pack_deal(state, A.new_action(_DEAL_KIND, cards=dealt))
             ready = False
         elif classic:
             # The draw written to the stock alone; the deal with the last one.
