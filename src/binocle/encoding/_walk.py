@@ -243,16 +243,16 @@ def legal_of(state: GameState, found: _Space | None = None) -> Legal:
         found = _space_of(state.profile)
     legal: tuple[Action, ...] = tuple(_legal_actions(state))
     # The ids handled as objects: the compiled build then neither unboxes nor boxes
-    # them again on their way into the lists.
+    # them again on their way into the lists.  The interned actions' ids first, into a
+    # list made at its length (None where an action is not interned).
     by_identity = found.by_identity
-    ids: list[Any] = []
+    ids: list[Any] = [by_identity.get(a) for a in legal]
     descents = 0  # how many ids are lower than the one before them
     last = -1
-    for a in legal:
-        i = by_identity.get(a)
+    for j in range(len(ids)):
+        i = ids[j]
         if i is None:
-            i = _id_of(found, state, a)
-        ids.append(i)
+            i = ids[j] = _id_of(found, state, legal[j])
         k: int = i
         if k < last:
             descents += 1
@@ -272,16 +272,37 @@ def _ascending(ids: list[Any], descents: int) -> tuple[int, ...]:
     x: int = ids[n - 1]
     before: int = ids[n - 2]
     if descents == 1 and x < before:
-        out = ids[: n - 1]
         p = 0
         while True:
-            y: int = out[p]
+            y: int = ids[p]
             if y > x:
                 break
             p += 1
-        out.insert(p, x)
-        return tuple(out)
+        # The ids read in the order that puts the last at place p: compiled, a tuple
+        # made at its length and filled in place.
+        return tuple(ids[k] for k in _moved_last(n, p))
     return tuple(sorted(ids))
+
+
+def _moved_last(n: int, p: int) -> list[int]:
+    """The indices ``0 .. n - 1`` with the last moved to place ``p``: ``0 .. p - 1``,
+    ``n - 1``, ``p .. n - 2`` (each made once)."""
+    key = n * _ORDER_WIDTH + p
+    if n < _ORDER_WIDTH:
+        if key < len(_ORDERS):
+            kept = _ORDERS[key]
+            if kept is not None:
+                return kept
+        else:
+            _ORDERS.extend([None] * (key + 1 - len(_ORDERS)))
+        order = _ORDERS[key] = [*range(p), n - 1, *range(p, n - 1)]
+        return order
+    return [*range(p), n - 1, *range(p, n - 1)]
+
+
+#: The orders of ``_moved_last`` by ``n * _ORDER_WIDTH + p``, for ``n`` below the width.
+_ORDER_WIDTH: Final = 64
+_ORDERS: Final[list[list[int] | None]] = []
 
 
 def action_of(
@@ -383,28 +404,27 @@ def outcomes_of(counts: list[int], rows: list[list[Any] | None] | None = None) -
     n = len(counts)
     # A typed loop: compiled, ``sum()`` would be a call through the builtins module.
     total = 0
-    kinds_left = 0
     for k in counts:
         total += k
-        if k:
-            kinds_left += 1
     if not total:
         return []
-    if rows is None:
-        rows = _outcome_rows(n)
-    row = rows[total]
-    if row is None:
-        row = rows[total] = [(i, k / total) for i in range(n) for k in range(3)]
-    # The list made at its length and filled in place (no append grows it).
-    out: list[Any] = [None] * kinds_left
-    at = 0
+    row = _outcome_row(_outcome_rows(n) if rows is None else rows, n, total)
+    out: list[Any] = []
     j = 0  # kind i's row entries start at 3 * i
     for k in counts:
         if k:
-            out[at] = row[j + k]
-            at += 1
+            out.append(row[j + k])
         j += 3
     return out
+
+
+def _outcome_row(rows: list[list[Any] | None], n: int, total: int) -> list[Any]:
+    """``rows[total]``: each of ``n`` card kinds' outcome with 0, 1 and 2 copies of it
+    left, of ``total`` copies in all (made when first asked for)."""
+    row = rows[total]
+    if row is None:
+        row = rows[total] = [(i, k / total) for i in range(n) for k in range(3)]
+    return row
 
 
 class Unseen:
@@ -490,6 +510,11 @@ class Walk:
         # At chance: how many outcomes the deal or the draw under way takes in all
         # (``chance_left`` before its first card; -1 until worked out).
         self._run = -1
+        # At chance, once the outcomes were asked for: the card kinds with a copy left
+        # (ascending) and how many copies are left in all, kept in step with ``left``
+        # as cards are drawn (None: not worked out since ``left`` was last made).
+        self._kinds: list[int] | None = None
+        self._total = 0
 
     @property
     def state(self) -> GameState:
@@ -569,7 +594,20 @@ class Walk:
         """The chance outcomes (card indices) with their probabilities, ascending."""
         if self.where() != CHANCE:
             return []
-        return outcomes_of(self.counts(), self.found().rows)
+        counts = self.counts()
+        kinds = self._kinds
+        if kinds is None:
+            kinds = self._kinds = [i for i in range(len(counts)) if counts[i]]
+            total = 0
+            for k in counts:
+                total += k
+            self._total = total
+        total = self._total
+        if not total:
+            return []
+        # As outcomes_of gives them, read off the kinds left alone.
+        row = _outcome_row(self.found().rows, len(counts), total)
+        return [row[3 * i + counts[i]] for i in kinds]
 
     def legal_ids(self) -> tuple[int, ...]:
         """The legal ids of the player to decide (the chance outcomes at chance)."""
@@ -667,6 +705,7 @@ class Walk:
         self.actors.append(-1)
         self.at = UNKNOWN
         self.left = None
+        self._kinds = None
         self.legal = None
         self._run = -1
 
@@ -707,6 +746,11 @@ class Walk:
         last of its deal or draw: it joins the deck drawn so far."""
         self.deck.append(card)
         counts[outcome] -= 1
+        kinds = self._kinds
+        if kinds is not None and counts is self.left:
+            self._total -= 1
+            if not counts[outcome]:
+                kinds.remove(outcome)
         self.history.append(outcome)
         self.actors.append(-1)
         self.at = CHANCE
@@ -743,5 +787,6 @@ class Walk:
         self.ready = False
         self.at = UNKNOWN
         self.left = None
+        self._kinds = None
         self.legal = None
         self._run = -1
