@@ -668,14 +668,15 @@ class Walk:
             self._to_deck(counts, outcome, card)
             return
         # The last card of the deal or the draw: the rest of the pack (or the stock) in
-        # its sorted order follows the cards drawn.
+        # its sorted order follows the cards drawn (the kinds are ascending: the rest is
+        # sorted as it is read off the counts).
         counts = list(counts)
         counts[outcome] -= 1
         rest: list[Card] = []
         for i in range(len(counts)):
             for _ in range(counts[i]):
                 rest.append(cards[i])
-        dealt = (*deck, card, *sorted(rest))
+        dealt = (*deck, card, *rest)
         # The stock game is the state itself (classic), or inside it (after a retirement).
         classic = classic_part(state) is state
         if state.phase is _DEAL:
