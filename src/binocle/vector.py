@@ -538,10 +538,13 @@ class VectorEnv:
             raise InvalidArgumentError(f"rng is a numpy Generator or None, not {excerpt(rng)}")
         draws = rng.random(self.num_envs)
         written = self._written
-        if written is None:  # the games stepped through the engine
-            return _sample_sparse(self.legal_ids(), avoid, draws)
         out = BytesWriter()
-        sample(written[0], written[1], self.num_actions, draws.tobytes(), marks, out)
+        if written is None:  # the games stepped through the engine: their sparse ids
+            ids, starts = self.legal_ids()
+            counts = np.diff(starts).astype(_INT64)
+            sample(ids.astype(_INT64).tobytes(), counts.tobytes(), 0, draws.tobytes(), marks, out)
+        else:
+            sample(written[0], written[1], self.num_actions, draws.tobytes(), marks, out)
         chosen: np.ndarray = np.frombuffer(out.getvalue(), _INT64).copy()
         return chosen
 
@@ -581,29 +584,6 @@ _BATCHES: dict[type, type[_Batch]] = {
 #: they write there: float32, little endian.
 _INT64 = np.dtype("<i8")
 _FLOAT32 = np.dtype("<f4")
-
-
-def _sample_sparse(
-    legal: tuple[np.ndarray, np.ndarray], avoid: np.ndarray | None, draws: np.ndarray
-) -> np.ndarray:
-    """:meth:`VectorEnv.sample_legal` from the sparse legal ids ``(ids, starts)``, one
-    draw in [0, 1) per game (the games stepped through the engine)."""
-    ids, starts = legal
-    n = len(starts) - 1
-    counts = np.diff(starts)
-    owner = np.repeat(np.arange(n), counts)
-    if avoid is None:
-        where = np.arange(len(ids))
-    else:
-        allowed = ~avoid[ids]
-        stuck = np.bincount(owner, allowed, n) == 0  # every legal id avoided
-        where = np.flatnonzero(allowed | stuck[owner])
-    counts = np.bincount(owner[where], minlength=n)
-    firsts = np.cumsum(counts) - counts
-    j = np.minimum((draws * counts).astype(np.intp), np.maximum(counts - 1, 0))
-    none = counts == 0
-    chosen = ids[where[np.where(none, 0, firsts + j)]] if len(where) else np.zeros(n, np.intp)
-    return np.where(none, WAIT, chosen).astype(np.int64)
 
 
 def _sampler(seed: Any) -> np.random.Generator:

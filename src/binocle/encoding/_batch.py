@@ -631,8 +631,9 @@ def sample(
     legal: bytes, totals: bytes, actions: i64, draws: bytes, avoid: bytes, out: BytesWriter
 ) -> None:
     """One legal id per game, to ``out`` (int64, little endian), from the legal ids as
-    :meth:`Batch.write` writes them (``legal``: flat positions in the masks,
-    ``actions`` a game, ascending; ``totals``: each game's number of them).  Game
+    :meth:`Batch.write` writes them (``legal``: each game's in turn, ascending, as
+    flat positions in masks of ``actions`` ids a game, or with ``actions`` 0 as the
+    ids themselves; ``totals``: each game's number of them).  Game
     ``i``'s draw (the ``i``-th float64 of ``draws``, in [0, 1)) picks the
     ``floor(draw * count)``-th of its legal ids that ``avoid`` (one byte per id,
     nonzero where avoided; empty: none) leaves, ascending, or of all of them where
