@@ -53,7 +53,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from binocle import encoding as E
-from binocle.encoding._arrays import dense_mask, dense_tensor, generator_seed
+from binocle.encoding._arrays import dense_mask, dense_observation, generator_seed
 from binocle.encoding._dense import DenseWriter
 from binocle.encoding._episode import WalkedEpisode
 from binocle.encoding._fast import FastEncoder
@@ -347,22 +347,20 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """``agent``'s observation now: its tensor and its action mask (an agent not
         of this game raises :class:`~binocle.InvalidArgumentError`)."""
         seat = self._seat(agent)
-        walk = self._walk
-        writer = self._writer
-        # The mask and the state's tensor are written as bytes in compiled code and
-        # handed to numpy whole (the perfect-recall tensor is numpy's from a list).
-        # The mask from the walk's own ids, kept until it moves.
-        ours = walk.where() == seat
-        mask = dense_mask(writer.mask(walk.legal_ids()) if ours else writer.no_ids)
         if self.observation_kind == "perfect_recall":
             tensor = np.asarray(E.perfect_recall_tensor(self.episode, seat), np.float32)
+            writer = self._writer
+            walk = self._walk
+            ours = walk.where() == seat
+            mask = dense_mask(writer.mask(walk.legal_ids()) if ours else writer.no_ids)
         else:
-            # The walk's state as it stands: its history's deal is written in draw
-            # order only when a whole view is read (then from ``walk.state``).
-            row, whole = writer.tensor(walk.raw, seat)
-            if whole and walk.tail >= 0:
-                row, _ = writer.tensor(walk.state, seat)
-            tensor = dense_tensor(row)
+            # The state's tensor and the mask (from the walk's own ids, kept until it
+            # moves) are written as bytes in compiled code, one after the other, and
+            # handed to numpy as two arrays over one new buffer.
+            writer = self._writer
+            tensor, mask = dense_observation(
+                writer.observation(self._walk, seat), writer.encoder.size
+            )
         if self.normalised:
             tensor /= self._scale
         return {"observation": tensor, "action_mask": mask}

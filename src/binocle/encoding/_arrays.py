@@ -11,7 +11,7 @@ import numpy as np
 
 from binocle.errors import InvalidArgumentError, excerpt
 
-__all__ = ["dense_mask", "dense_tensor", "generator_seed"]
+__all__ = ["dense_mask", "dense_observation", "dense_tensor", "generator_seed"]
 
 # The arrays' types as dtype objects: numpy reads a type such as np.int8 afresh each call.
 _INT8 = np.dtype(np.int8)
@@ -21,6 +21,13 @@ _FLOAT32 = np.dtype("<f4")
 def dense_tensor(data: bytes) -> np.ndarray:
     """The float32 tensor of :meth:`DenseWriter.tensor`'s bytes (a new array)."""
     return np.frombuffer(bytearray(data), _FLOAT32)
+
+
+def dense_observation(data: bytes, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The float32 tensor of ``size`` numbers and the int8 mask after it, of
+    :meth:`DenseWriter.observation`'s bytes: two arrays over one new buffer, apart."""
+    buffer = bytearray(data)
+    return np.frombuffer(buffer, _FLOAT32, size), np.frombuffer(buffer, _INT8, -1, 4 * size)
 
 
 def dense_mask(data: bytes) -> np.ndarray:

@@ -53,6 +53,12 @@ _PLAY: Final = Kind.PLAY
 _DEAL_KIND: Final = Kind.DEAL
 _MELD_KIND: Final = Kind.MELD
 _MEMO_SIZE: Final = 4_096
+# How many tuples a memo of columns keeps (of the last steps: a hand or a history
+# node is looked up again while it lasts, a few steps).  Kept small, its entries are
+# freed together often, and a training loop's garbage collector, which counts the
+# containers made and not yet freed, seldom runs: with 4,096 it took a fifth of a
+# PettingZoo classic loop's time, with 1,024 a fiftieth.
+_KEPT_TUPLES: Final = 1_024
 _CUTTHROAT: Final = 1
 _CLASSIC: Final = 2
 _THREE_HANDED: Final = 3
@@ -109,6 +115,30 @@ class FastEncoder:
         self.at_trump: int = self.one["trump"]
         self.at_hand_sizes: int = self.one["hand_sizes"]
         self.at_scores: int = self.one["scores"]
+        # The first column of each profile's own parts, and the columns of its card
+        # parts (-1 and [] where the profile has none): attributes, not dictionary
+        # lookups, in compiled code.
+        self.at_announced: int = self.one.get("announced", -1)
+        self.at_bid: int = self.one.get("bid", -1)
+        self.at_bidder: int = self.one.get("bidder", -1)
+        self.at_discard_count: int = self.one.get("discard_count", -1)
+        self.at_dix_shown: int = self.one.get("dix_shown", -1)
+        self.at_dixes: int = self.one.get("dixes", -1)
+        self.at_exchanged: int = self.one.get("exchanged", -1)
+        self.at_meld_points: int = self.one.get("meld_points", -1)
+        self.at_overlooked: int = self.one.get("overlooked", -1)
+        self.at_passed: int = self.one.get("passed", -1)
+        self.at_recorded: int = self.one.get("recorded", -1)
+        self.at_retired: int = self.one.get("retired", -1)
+        self.at_scored: int = self.one.get("scored", -1)
+        self.at_stock_size: int = self.one.get("stock_size", -1)
+        self.at_taken: int = self.one.get("taken", -1)
+        self.at_targets: int = self.one.get("targets", -1)
+        self.cols_concealed: list[int] = self.card.get("concealed", [])
+        self.cols_discards: list[int] = self.card.get("discards", [])
+        self.cols_tables: list[int] = self.card.get("tables", [])
+        self.cols_turn_up: list[int] = self.card.get("turn_up", [])
+        self.cols_widow: list[int] = self.card.get("widow", [])
         p = profile.players
         start0 = offsets["trick"][0]
         # Trick row r: the column of each seat, and of each card (by its int).
@@ -141,12 +171,12 @@ class FastEncoder:
         self.ident = IdentityTable(space._fixed.items())
         # Card columns of tuples seen lately, by the tuple's identity (a hand is the
         # same object from one state to the next until it changes).
-        self.hand_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
-        self.concealed_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
-        self.passed_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
-        self.legal_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
-        self.meld_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
-        self.played_memo: dict[int, tuple[Any, tuple[int, ...]]] = {}
+        self.hand_memo: _Memo = _Memo()
+        self.concealed_memo: _Memo = _Memo()
+        self.passed_memo: _Memo = _Memo()
+        self.legal_memo: _Memo = _Memo()
+        self.meld_memo: _Memo = _Memo()
+        self.played_memo: _Memo = _Memo()
         # The ids of meld actions that use no particular table copy, by the action's
         # fields: such an id does not depend on the state.
         self.meld_ids: dict[tuple[object, ...], int] = {}
@@ -224,7 +254,7 @@ class FastEncoder:
     def _cols(
         self,
         table: list[int],
-        memo: dict[int, tuple[Any, tuple[int, ...]]],
+        memo: _Memo,
         cards: tuple[int, ...],
     ) -> tuple[int, ...]:
         """The columns of ``cards`` in a card part, remembered by the tuple (typed as
@@ -534,7 +564,6 @@ class FastEncoder:
     def _cutthroat(
         self, s: CutthroatState, seat: int, ones: list[int], at: list[int], values: list[float]
     ) -> None:
-        one = self.one
         auction = s.auction
         calls = auction.calls
         # The columns of the calls (the passes; the information state's bids too),
@@ -546,23 +575,23 @@ class FastEncoder:
         bidder = auction.bidder
         phase = s.phase
         if bidder is not None and phase is not _BIDDING and phase is not _DEAL:
-            ones.append(one["bidder"] + bidder)
-            widow = self.card["widow"]
+            ones.append(self.at_bidder + bidder)
+            widow = self.cols_widow
             for c in auction.widow:
                 ones.append(widow[c])
         bid = auction.bid
         if bid:
-            at.append(one["bid"])
+            at.append(self.at_bid)
             values.append(bid)
         discards = auction.discards
         if discards:
             if seat == bidder:
-                table = self.card["discards"]
+                table = self.cols_discards
                 for c in discards:
                     ones.append(table[c])
-            at.append(one["discard_count"])
+            at.append(self.at_discard_count)
             values.append(len(discards))
-        k = one["meld_points"]
+        k = self.at_meld_points
         for m in auction.melds:
             if m is not None and m.total:
                 at.append(k)
@@ -585,7 +614,7 @@ class FastEncoder:
     def _calls(self, calls: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
         """The columns of an auction's calls: each pass's seat in ``passed``; in the
         information state, each bid's amount and seat in ``bids`` as well."""
-        passed = self.one["passed"]
+        passed = self.at_passed
         out: list[int] = []
         for who, amount in calls:
             if not amount:
@@ -602,27 +631,25 @@ class FastEncoder:
     def _classic(
         self, s: ClassicState, seat: int, ones: list[int], at: list[int], values: list[float]
     ) -> None:
-        one = self.one
-        card = self.card
         turn_up = s.turn_up
         if turn_up is not None:
-            ones.append(card["turn_up"][turn_up])
+            ones.append(self.cols_turn_up[turn_up])
         if s.stock:
-            at.append(one["stock_size"])
+            at.append(self.at_stock_size)
             values.append(len(s.stock))
-        ones.extend(self._cols(card["concealed"], self.concealed_memo, s.concealed[seat]))
-        tables = card["tables"]
+        ones.extend(self._cols(self.cols_concealed, self.concealed_memo, s.concealed[seat]))
+        tables = self.cols_tables
         width = self.width
         for i, t in enumerate(s.tables):
             row = i * width
             for _, c in t.slots:  # its cards (``cards`` sorts them)
                 ones.append(row + tables[c])
-        _values(one["meld_points"], s.meld_points, at, values)
-        _values(one["taken"], s.taken, at, values)
+        _values(self.at_meld_points, s.meld_points, at, values)
+        _values(self.at_taken, s.taken, at, values)
         if s.dixes:
-            at.append(one["dixes"])
+            at.append(self.at_dixes)
             values.append(s.dixes)
-        _values(one["targets"], s.targets, at, values)
+        _values(self.at_targets, s.targets, at, values)
         if self.full:
             start = self.table_melds_at
             kinds_ = len(self.combo_index)
@@ -635,29 +662,28 @@ class FastEncoder:
     def _three_handed(
         self, s: ThreeHandedState, seat: int, ones: list[int], at: list[int], values: list[float]
     ) -> None:
-        one = self.one
         turn_up = s.turn_up
         if turn_up is not None:
-            ones.append(self.card["turn_up"][turn_up])
+            ones.append(self.cols_turn_up[turn_up])
         if s.exchanged:
-            ones.append(one["exchanged"])
-        _values(one["dix_shown"], s.nines_shown, at, values)
-        _values(one["announced"], s.announced, at, values)
-        scored = one["scored"]
+            ones.append(self.at_exchanged)
+        _values(self.at_dix_shown, s.nines_shown, at, values)
+        _values(self.at_announced, s.announced, at, values)
+        scored = self.at_scored
         for i, x in enumerate(s.scored):
             if x:
                 ones.append(scored + i)
-        _values(one["recorded"], s.recorded, at, values)
+        _values(self.at_recorded, s.recorded, at, values)
         if s.sub is None:  # else the two-handed game's (``_two_handed``)
-            _values(one["taken"], s.taken, at, values)
-        _values(one["targets"], s.targets, at, values)
+            _values(self.at_taken, s.taken, at, values)
+        _values(self.at_targets, s.targets, at, values)
         retired = s.retired
         if retired is not None:
-            ones.append(one["retired"] + retired)
+            ones.append(self.at_retired + retired)
         offer = s.offer
         if offer is not None:
-            ones.append(one["overlooked"] + offer.seat)
-            at.append(one["overlooked"] + self.players)
+            ones.append(self.at_overlooked + offer.seat)
+            at.append(self.at_overlooked + self.players)
             values.append(offer.points)
         if self.full:
             width = self.width
@@ -702,8 +728,7 @@ class FastEncoder:
         """The parts of the three-handed tensor that show the two-handed game after a
         retirement: its card points taken, stock size and tables, by three-handed seat
         (``pair``: the three-handed seat of each two-handed one)."""
-        one = self.one
-        taken = one["taken"]
+        taken = self.at_taken
         inner = sub.taken
         for j in range(len(pair)):
             v = inner[j]
@@ -712,9 +737,9 @@ class FastEncoder:
                 values.append(v)
         n = len(sub.stock)
         if n:
-            at.append(one["stock_size"])
+            at.append(self.at_stock_size)
             values.append(n)
-        tables = self.card["tables"]
+        tables = self.cols_tables
         width = self.width
         for j, t in enumerate(sub.tables):
             row = pair[j] * width
@@ -741,20 +766,29 @@ def _values(start: int, numbers: tuple[int, ...], at: list[int], values: list[fl
         start += 1
 
 
-def _kept(memo: dict[int, tuple[Any, tuple[int, ...]]], key: Any) -> tuple[int, ...] | None:
-    """What ``memo`` remembers of ``key`` (kept by its ``id()``, the key beside it so
-    that a new object at a freed address is not taken for it), or None."""
-    got = memo.get(id(key))
-    if got is None or got[0] is not key:
-        return None
-    return got[1]
+class _Memo:
+    """Column tuples remembered by the identity of the tuple (or node) they were read
+    from: ``ids`` maps ``id(key)`` to the value, and ``keys`` holds each key, so that
+    no other object can take a remembered key's address while it is remembered.  No
+    object is made for an entry (the garbage collector has nothing more to follow);
+    both are emptied together when there are too many."""
+
+    def __init__(self) -> None:
+        self.ids: dict[int, tuple[int, ...]] = {}
+        self.keys: list[Any] = []
 
 
-def _keep(
-    memo: dict[int, tuple[Any, tuple[int, ...]]], key: Any, value: tuple[int, ...]
-) -> tuple[int, ...]:
+def _kept(memo: _Memo, key: Any) -> tuple[int, ...] | None:
+    """What ``memo`` remembers of ``key``, or None."""
+    return memo.ids.get(id(key))
+
+
+def _keep(memo: _Memo, key: Any, value: tuple[int, ...]) -> tuple[int, ...]:
     """Remember ``value`` of ``key`` in ``memo`` (emptied when it holds too many)."""
-    if len(memo) > _MEMO_SIZE:
-        memo.clear()
-    memo[id(key)] = (key, value)
+    keys = memo.keys
+    if len(keys) > _KEPT_TUPLES:
+        memo.ids.clear()
+        keys.clear()
+    memo.ids[id(key)] = value
+    keys.append(key)
     return value
