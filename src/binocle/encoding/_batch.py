@@ -16,9 +16,11 @@ closures.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final, cast
 
 from librt.strings import BytesWriter, read_f64_le, read_i64_le, write_f32_le, write_i64_le
+from librt.vecs import append, vec
+from mypy_extensions import i64
 
 from binocle._mypyc import mypyc_attr
 from binocle._step import apply, legal_actions
@@ -35,10 +37,6 @@ from binocle.rules.classic_melds._announcements import (
     announcements_with,
     new_table_facts,
 )
-
-if TYPE_CHECKING:
-    # A 64-bit machine integer to mypyc (flat positions); a plain int at run time.
-    from mypy_extensions import i64
 
 __all__ = [
     "Batch",
@@ -75,16 +73,21 @@ OVER: Final = PHASES.index(Phase.OVER)
 class Ranges:
     """A game's legal ids as ranges ``[lo[k], hi[k])`` for ``k`` below ``n``, ascending.
 
-    The lists only grow: emptied (``n = 0``) at every step and filled again in place,
-    they keep their room, where clearing them would give it back and appending would
-    ask for it again."""
+    The bounds are machine integers in vectors (``librt.vecs``): compiled, storing one
+    makes no int object.  The vectors only grow: emptied (``n = 0``) at every step and
+    filled again in place, they keep their room, where clearing them would give it back
+    and appending would ask for it again."""
 
     def __init__(self) -> None:
-        self.lo: list[int] = []
-        self.hi: list[int] = []
-        self.n = 0
+        self.lo: vec[i64] = vec[i64]()
+        self.hi: vec[i64] = vec[i64]()
+        self.n: i64 = 0
 
-    def add(self, a: int) -> None:
+    def __reduce__(self) -> tuple[Any, ...]:
+        n = self.n
+        return (_ranges, ([int(x) for x in self.lo[:n]], [int(x) for x in self.hi[:n]]))
+
+    def add(self, a: i64) -> None:
         """Id ``a`` (above every id so far) into the ranges."""
         n = self.n
         if n:
@@ -96,7 +99,7 @@ class Ranges:
                 return
         self._put(n, a, a + 1)
 
-    def add_run(self, a: int, b: int) -> None:
+    def add_run(self, a: i64, b: i64) -> None:
         """Ids ``a`` to ``b - 1`` (``a`` above every id so far) into the ranges."""
         n = self.n
         if n and self.hi[n - 1] == a:
@@ -104,14 +107,14 @@ class Ranges:
         else:
             self._put(n, a, b)
 
-    def _put(self, n: int, a: int, b: int) -> None:
+    def _put(self, n: i64, a: i64, b: i64) -> None:
         """A new range ``[a, b)`` after the ``n`` ranges."""
         if n < len(self.lo):
             self.lo[n] = a
             self.hi[n] = b
         else:
-            self.lo.append(a)
-            self.hi.append(b)
+            self.lo = append(self.lo, a)
+            self.hi = append(self.hi, b)
         self.n = n + 1
 
     def add_cards(self, cards: tuple[int, ...], ids: CardOffsets) -> None:
@@ -123,15 +126,16 @@ class Ranges:
         last = self.n  # the ranges before these cards'
         n = last
         room = len(lo)
-        stop = hi[last - 1] if last else -1  # the range being built ends before ``stop``
-        start = -1  # and starts at ``start``; -1: it is the last range (or none)
+        grown = False
+        stop: i64 = hi[last - 1] if last else -1  # the range being built ends before ``stop``
+        start: i64 = -1  # and starts at ``start``; -1: it is the last range (or none)
         prev = -1
         offsets = ids.offsets
-        base = ids.base
+        base: i64 = ids.base
         count = len(cards)
         # One pass more than the cards, to close the range being built after the last.
         for j in range(count + 1):
-            a = -1
+            a: i64 = -1
             if j < count:
                 c = cards[j]
                 if c == prev:
@@ -149,15 +153,27 @@ class Ranges:
                     lo[n] = start
                     hi[n] = stop
                 else:
-                    lo.append(start)
-                    hi.append(stop)
+                    lo = append(lo, start)
+                    hi = append(hi, stop)
                     room += 1
+                    grown = True
                 n += 1
             elif last:
                 hi[last - 1] = stop
             start = a
             stop = a + 1
+        if grown:
+            self.lo = lo
+            self.hi = hi
         self.n = n
+
+
+def _ranges(lo: list[int], hi: list[int]) -> Ranges:
+    """The ranges ``[lo[k], hi[k])`` (unpickling)."""
+    r = Ranges()
+    for k in range(len(lo)):
+        r._put(k, lo[k], hi[k])
+    return r
 
 
 class CardOffsets:
