@@ -44,6 +44,7 @@ __all__ = [
     "CardOffsets",
     "Ranges",
     "add_announcements",
+    "clear_all",
     "count_one",
     "fill",
     "first",
@@ -624,7 +625,7 @@ def _restored(kind: Any, profile: Any, encoder: FastEncoder, games: list[BatchGa
     return batch
 
 
-def place_of(hand: tuple[int, ...], c: int) -> int:
+def place_of(hand: list[int], c: int) -> int:
     """Where card ``c`` belongs in the sorted ``hand``: the place of its first copy if
     held, else of the first higher card.  Found by a scan of the hand (cheaper,
     compiled, than a bisection for a dozen cards)."""
@@ -636,11 +637,9 @@ def place_of(hand: tuple[int, ...], c: int) -> int:
     return i
 
 
-def take(hands: list[tuple[int, ...]], p: int, c: int) -> None:
-    """One copy of card ``c`` (held) out of seat ``p``'s sorted hand."""
-    hand = hands[p]
-    i = place_of(hand, c)
-    hands[p] = hand[:i] + hand[i + 1 :]
+def take(hand: list[int], c: int) -> None:
+    """One copy of card ``c`` (held) out of the sorted ``hand``, in place."""
+    del hand[place_of(hand, c)]
 
 
 def sample(
@@ -724,7 +723,7 @@ def replay(g: BatchGame, profile: Any, space: Any, action_of: list[Action | None
 
 
 def hand_columns(
-    hands: list[tuple[int, ...]],
+    hands: list[list[int]],
     seat: int,
     base: i64,
     hand_cols: CardOffsets,
@@ -824,6 +823,12 @@ def add_announcements(
         found.append(ann)
 
 
+def clear_all(lists: list[list[int]]) -> None:
+    """Every list of ``lists`` emptied, in place (a game's hands)."""
+    for items in lists:
+        items.clear()
+
+
 def fill(items: list[Any], value: object) -> None:
     """Every item of ``items`` set to ``value``, in place: a game's lists last as long
     as the game (a new list at every deal would live through a hand, long enough for
@@ -837,10 +842,10 @@ def first(pair: tuple[int, Any]) -> int:
     return pair[0]
 
 
-def with_card(hand: tuple[int, ...], c: int) -> tuple[int, ...]:
-    """The sorted ``hand`` with card ``c`` in its place (before its copy, if held)."""
-    i = place_of(hand, c)
-    return hand[:i] + (c,) + hand[i:]
+def with_card(hand: list[int], c: int) -> None:
+    """Card ``c`` into its place in the sorted ``hand`` (before its copy, if held), in
+    place."""
+    hand.insert(place_of(hand, c), c)
 
 
 def values_to(numbers: list[int], dense: BytesWriter) -> None:

@@ -42,6 +42,7 @@ from binocle.encoding._batch import (
     BatchGame,
     CardOffsets,
     add_announcements,
+    clear_all,
     count_one,
     fill,
     first,
@@ -83,7 +84,7 @@ class _Game(BatchGame):
         BatchGame.__init__(self, 2)
         # The concealed hands (sorted card numbers) and the trick's ``(seat, card)``
         # pairs, as the engine's state holds them; the meld tables are the engine's.
-        self.concealed: list[tuple[int, ...]] = [(), ()]
+        self.concealed: list[list[int]] = [[], []]
         self.tables: list[MeldTable] = [_EMPTY, _EMPTY]
         self.trick: tuple[tuple[int, int], ...] = ()
         self.stock: tuple[int, ...] = ()  # top first, from ``drawn`` on
@@ -174,7 +175,10 @@ class ClassicBatch(Batch):
         g = self._game(i)
         deck = shuffled_pack(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
         d = g.dealer
-        hands: list[list[int]] = [[], [], [], []]  # the turn-up, then the stock
+        clear_all(g.concealed)
+        rest: list[int] = []
+        stock: list[int] = []
+        hands = [g.concealed[0], g.concealed[1], rest, stock]  # the turn-up, then the stock
         to = self.dealt_to[d]
         for k in range(len(deck)):
             c: int = deck[k]
@@ -185,10 +189,10 @@ class ClassicBatch(Batch):
         g.current = 1 - d
         g.trump = turn_up >> 3
         for k in range(2):
-            g.concealed[k] = tuple(sorted(hands[k]))
+            g.concealed[k].sort()
         fill(g.tables, _EMPTY)
         g.trick = ()
-        g.stock = tuple(hands[3])
+        g.stock = tuple(stock)
         g.drawn = 0
         g.turn_up = turn_up
         fill(g.meld_points, 0)
@@ -217,7 +221,7 @@ class ClassicBatch(Batch):
         p = g.current
         if p < 0:
             return
-        concealed = g.concealed[p]
+        concealed = tuple(g.concealed[p])
         stock_phase = g.drawn < len(g.stock) or g.turn_up >= 0
         if g.phase == ANNOUNCE:
             ranges.add(self.pass_id)
@@ -275,7 +279,7 @@ class ClassicBatch(Batch):
         c = self.card_of[a]
         if c >= 0:
             self._played(i, c, played)
-            take(g.concealed, g.current, c)
+            take(g.concealed[g.current], c)
             self._play(g, c)
         elif a >= self.melds:
             self._meld(g, g.anns[g.meld_ids.index(a)])
@@ -348,7 +352,7 @@ class ClassicBatch(Batch):
         """One announcement laid down (classic rules, Announcements), then the draw."""
         p = g.current
         for c in ann.fresh:
-            take(g.concealed, p, c)
+            take(g.concealed[p], c)
         g.tables[p] = self.after(g, p, g.tables[p], ann)
         g.meld_points[p] += ann.combination.value
         self._draw(g)
@@ -358,8 +362,8 @@ class ClassicBatch(Batch):
         the draw."""
         p = g.current
         nine = g.trump * 8 + self.dix_rank
-        take(g.concealed, p, nine)
-        g.concealed[p] = with_card(g.concealed[p], g.turn_up)
+        take(g.concealed[p], nine)
+        with_card(g.concealed[p], g.turn_up)
         g.turn_up = nine
         g.meld_points[p] += _DIX_POINTS
         g.dixes += 1
@@ -379,14 +383,14 @@ class ClassicBatch(Batch):
             second = g.turn_up
             g.drawn += 1
             g.turn_up = -1
-        g.concealed[w] = with_card(g.concealed[w], first)
-        g.concealed[1 - w] = with_card(g.concealed[1 - w], second)
+        with_card(g.concealed[w], first)
+        with_card(g.concealed[1 - w], second)
         if g.drawn == len(stock) and g.turn_up < 0:
             for k in range(2):
-                cards: list[int] = list(g.concealed[k])
+                cards = g.concealed[k]
                 for c in g.tables[k].cards:
                     cards.append(c)
-                g.concealed[k] = tuple(sorted(cards))
+                cards.sort()
             fill(g.tables, _EMPTY)
         g.phase = PLAY_PHASE
 
@@ -409,7 +413,7 @@ class ClassicBatch(Batch):
             end = r0 != r1 or 0 <= self.max_hands <= g.hand_number
         g.current = -1
         g.trump = -1
-        fill(g.concealed, ())
+        clear_all(g.concealed)
         fill(g.tables, _EMPTY)
         g.trick = ()
         g.stock = ()

@@ -44,6 +44,7 @@ from binocle.encoding._batch import (
     Batch,
     BatchGame,
     CardOffsets,
+    clear_all,
     count_one,
     fill,
     hand_columns,
@@ -89,7 +90,7 @@ class _Game(BatchGame):
         BatchGame.__init__(self, 3)
         # The hands and the trick as the engine's state holds them (sorted card
         # numbers; ``(seat, card)`` pairs), for the trick rules' own functions.
-        self.hands: list[tuple[int, ...]] = [(), (), ()]
+        self.hands: list[list[int]] = [[], [], []]
         self.widow: tuple[int, ...] = ()
         self.trick: tuple[tuple[int, int], ...] = ()
         self.passes: list[int] = []  # the seats that passed, in order
@@ -190,7 +191,9 @@ class CutthroatBatch(Batch):
         g = self._game(i)
         deck = shuffled_pack(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
         d = g.dealer
-        hands: list[list[int]] = [[], [], [], []]  # the widow last
+        clear_all(g.hands)
+        widow: list[int] = []
+        hands = [g.hands[0], g.hands[1], g.hands[2], widow]  # the widow last
         to = self.dealt_to[d]
         for k in range(len(deck)):
             c: int = deck[k]
@@ -200,8 +203,9 @@ class CutthroatBatch(Batch):
         g.current = (d + 1) % 3
         g.trump = -1
         for k in range(3):
-            g.hands[k] = tuple(sorted(hands[k]))
-        g.widow = tuple(sorted(hands[3]))
+            g.hands[k].sort()
+        widow.sort()
+        g.widow = tuple(widow)
         g.trick = ()
         g.passes.clear()
         fill(g.passed, False)
@@ -217,7 +221,7 @@ class CutthroatBatch(Batch):
             g.bunched = [self._bunched(g.hands[p]) for p in range(3)]
         self._legal(g)
 
-    def _bunched(self, hand: tuple[int, ...]) -> bool:
+    def _bunched(self, hand: list[int]) -> bool:
         """Five or more Nines and no meld but dix (cutthroat rules, Bidding)."""
         nines = 0
         for c in hand:
@@ -245,7 +249,7 @@ class CutthroatBatch(Batch):
         if p < 0:
             return
         if phase == PLAY_PHASE:
-            hand = g.hands[p]
+            hand = tuple(g.hands[p])
             if g.trick:
                 ranges.add_cards(allowed_slice(hand, g.trick, g.trump, self.rule), self.play_ids)
                 return
@@ -268,7 +272,7 @@ class CutthroatBatch(Batch):
                 ranges.add(self.bunch_id)
             return
         if phase == DISCARD_PHASE:
-            ranges.add_cards(g.hands[p], self.discard_ids)
+            ranges.add_cards(tuple(g.hands[p]), self.discard_ids)
             return
         if phase == TRUMP_PHASE:
             for k in self.trump_ids:
@@ -317,7 +321,9 @@ class CutthroatBatch(Batch):
             self._end_hand(g, [0, 0, 0], -1, "thrown-in", False)
             return
         if n == 2 and g.bidder >= 0:
-            g.hands[g.bidder] = tuple(sorted(g.hands[g.bidder] + g.widow))
+            hand = g.hands[g.bidder]
+            hand.extend(g.widow)
+            hand.sort()
             g.phase = DISCARD_PHASE
             g.current = g.bidder
             return
@@ -327,7 +333,7 @@ class CutthroatBatch(Batch):
         g.current = nxt
 
     def _discard(self, g: _Game, c: int) -> None:
-        take(g.hands, g.current, c)
+        take(g.hands[g.current], c)
         g.discards.append(c)
         if len(g.discards) == 3:
             g.phase = TRUMP_PHASE
@@ -344,7 +350,7 @@ class CutthroatBatch(Batch):
 
     def _play(self, g: _Game, c: int) -> None:
         p = g.current
-        take(g.hands, p, c)
+        take(g.hands[p], c)
         trick = g.trick
         if len(trick) < 2:
             g.trick = trick + self.one_play[p * 32 + c]
@@ -405,7 +411,7 @@ class CutthroatBatch(Batch):
         end = won or 0 <= self.max_hands <= g.hand_number
         g.current = -1
         g.trump = -1
-        fill(g.hands, ())
+        clear_all(g.hands)
         g.trick = ()
         if end:
             g.phase = OVER

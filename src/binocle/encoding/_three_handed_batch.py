@@ -45,6 +45,7 @@ from binocle.encoding._batch import (
     Batch,
     BatchGame,
     add_announcements,
+    clear_all,
     count_one,
     fill,
     hand_columns,
@@ -91,9 +92,10 @@ class _Game(BatchGame):
     def __init__(self) -> None:
         BatchGame.__init__(self, 3)
         # The hands (sorted card numbers, the cards laid down on the table among
-        # them) and the trick's ``(seat, card)`` pairs, as the engine's state holds
-        # them; the meld tables are the engine's.
-        self.hands: list[tuple[int, ...]] = [(), (), ()]
+        # them; lists changed in place, a card played taken out with no new object)
+        # and the trick's ``(seat, card)`` pairs, as the engine's state holds them;
+        # the meld tables are the engine's.
+        self.hands: list[list[int]] = [[], [], []]
         self.tables: list[MeldTable] = [_EMPTY, _EMPTY, _EMPTY]
         self.trick: tuple[tuple[int, int], ...] = ()
         self.turn_up = -1
@@ -186,7 +188,9 @@ class ThreeHandedBatch(Batch):
             return
         deck = shuffled_pack(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
         d = g.dealer
-        hands: list[list[int]] = [[], [], []]
+        hands = g.hands
+        for k in range(3):
+            hands[k].clear()
         to = self.dealt_to[d]
         for k in range(len(deck)):
             c: int = deck[k]
@@ -197,7 +201,7 @@ class ThreeHandedBatch(Batch):
         g.current = (d + 1) % 3  # the dix turns begin from the dealer's left
         g.trump = turn_up >> 3
         for k in range(3):
-            g.hands[k] = tuple(sorted(hands[k]))
+            hands[k].sort()
         fill(g.tables, _EMPTY)
         g.trick = ()
         g.turn_up = turn_up
@@ -266,11 +270,11 @@ class ThreeHandedBatch(Batch):
                 if g.shown[p] == 0:
                     ranges.add(self.meld_id)
                 ranges.add(self.claim_id)
-                ranges.add_cards(self._allowed(g, hand), self.play_ids)
+                ranges.add_cards(self._allowed(g, tuple(hand)), self.play_ids)
                 self._announcements(g, p)
                 return
             ranges.add(self.claim_id)
-            ranges.add_cards(self._allowed(g, hand), self.play_ids)
+            ranges.add_cards(self._allowed(g, tuple(hand)), self.play_ids)
             return
         if phase == DIX_PHASE:
             ranges.add(self.pass_id)
@@ -300,7 +304,7 @@ class ThreeHandedBatch(Batch):
         """Each single combination ``p`` may announce with the cards he has not laid
         down, into the ranges by id."""
         add_announcements(
-            self.encoder, g.hands[p], self.memo(g, p, g.tables[p]), g.trump,
+            self.encoder, tuple(g.hands[p]), self.memo(g, p, g.tables[p]), g.trump,
             self.grand_binocle, g.ranges, g.meld_ids, g.anns, self.fresh_ids,
             self.plain_ids, True,
         )  # fmt: skip
@@ -389,7 +393,7 @@ class ThreeHandedBatch(Batch):
             g.current = (d + 1) % 3
             # Each hand's best meld, as the dix turns left the hands.
             for k in range(3):
-                g.best[k] = self._best(g.hands[k], g.trump)
+                g.best[k] = self._best(tuple(g.hands[k]), g.trump)
 
     def _next_melder(self, g: _Game, p: int) -> None:
         """After ``p``'s meld turn: the next player's, or the play once all have had theirs."""
@@ -406,10 +410,10 @@ class ThreeHandedBatch(Batch):
         d = g.dealer
         if p != d and not g.exchanged and g.turn_up != nine:
             # His Nine for the turn-up, which the dealer holds.
-            take(g.hands, p, nine)
-            g.hands[p] = with_card(g.hands[p], g.turn_up)
-            take(g.hands, d, g.turn_up)
-            g.hands[d] = with_card(g.hands[d], nine)
+            take(g.hands[p], nine)
+            with_card(g.hands[p], g.turn_up)
+            take(g.hands[d], g.turn_up)
+            with_card(g.hands[d], nine)
             g.exchanged = True
         g.announced[p] += _DIX_POINTS * n
         g.nines_shown[p] += n
@@ -435,7 +439,7 @@ class ThreeHandedBatch(Batch):
     def _play(self, g: _Game, c: int) -> None:
         p = g.current
         first = self.claim_overlooked and _before_first_card(g, p)
-        take(g.hands, p, c)
+        take(g.hands[p], c)
         trick = g.trick + self.one_play[p * 32 + c]
         g.trick = trick
         out = g.retired
@@ -522,7 +526,7 @@ class ThreeHandedBatch(Batch):
             return
         # His cards are dead; a card he played to the trick in progress stays there.
         g.retired = p
-        g.hands[p] = ()
+        g.hands[p].clear()
         g.current = (p + 1) % 3
         trick = g.trick
         if trick and _trick_done(trick, p):
@@ -605,7 +609,7 @@ class ThreeHandedBatch(Batch):
                 end = True
         g.current = -1
         g.trump = -1
-        fill(g.hands, ())
+        clear_all(g.hands)
         g.trick = ()
         g.offer_seat = -1
         if end:
