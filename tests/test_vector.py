@@ -179,6 +179,27 @@ def test_a_deal_shuffles_the_pack_as_random_shuffle_does() -> None:
             assert shuffled_pack(size, seed) == tuple(deck)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.sampled_from([48, 64]),
+    seed=st.one_of(
+        st.integers(0, (1 << 62) - 1).map(lambda n: f"binocle:{n}:{n % 7}"),
+        st.text(max_size=300),
+    ),
+)
+def test_the_batches_own_generator_shuffles_as_pythons_does(size: int, seed: str) -> None:
+    """Deal: the games held in place shuffle the pack with a Mersenne Twister of their
+    own (compiled, on machine integers), which draws exactly what
+    ``random.Random(seed)`` draws for the engine's shuffle, for any seed text (long
+    texts give keys of many words; a text of no bytes, a key of one)."""
+    from binocle.encoding._shuffle import shuffled_deck, twister_deck
+    from binocle.rules.deal import shuffled_pack
+
+    engine = shuffled_pack(size, seed)
+    assert twister_deck(size, seed) == engine
+    assert shuffled_deck(size, seed) == engine
+
+
 def test_illegal_ids_and_bad_arguments_are_refused() -> None:
     """An illegal id raises IllegalActionError naming its game and changes no game;
     wrong settings and actions of the wrong shape raise InvalidArgumentError."""

@@ -52,12 +52,12 @@ from binocle.encoding._batch import (
     with_card,
 )
 from binocle.encoding._fast import FastEncoder
+from binocle.encoding._shuffle import shuffled_deck
 from binocle.rules.classic_melds import (
     Announcement,
     MeldTable,
 )
 from binocle.rules.classic_melds._announcements import copies_in, lowest_slots
-from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import _OBLIGATION_FOLLOW_WIN_TRUMP, _trick_winner, allowed_slice
 
@@ -173,7 +173,7 @@ class ClassicBatch(Batch):
         """Deal game ``i``'s next hand from its seed (classic rules, Deal: the engine's
         deck and deal; a Nine of trumps turned up scores dix for the dealer)."""
         g = self._game(i)
-        deck = shuffled_pack(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
+        deck = shuffled_deck(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
         d = g.dealer
         clear_all(g.concealed)
         rest: list[int] = []

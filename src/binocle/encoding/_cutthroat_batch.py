@@ -52,9 +52,9 @@ from binocle.encoding._batch import (
     value_at,
 )
 from binocle.encoding._fast import FastEncoder
+from binocle.encoding._shuffle import shuffled_deck
 from binocle.profiles.cutthroat import _game_winner
 from binocle.rules.cutthroat_melds import meld_total
-from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import COUNTER_POINTS, LAST_TRICK
 from binocle.rules.tricks import _trick_winner, allowed_slice
 
@@ -189,7 +189,7 @@ class CutthroatBatch(Batch):
     def deal(self, i: int) -> None:
         """Deal game ``i``'s next hand from its seed (the engine's deck and deal)."""
         g = self._game(i)
-        deck = shuffled_pack(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
+        deck = shuffled_deck(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
         d = g.dealer
         clear_all(g.hands)
         widow: list[int] = []

@@ -56,13 +56,13 @@ from binocle.encoding._batch import (
     with_card,
 )
 from binocle.encoding._fast import FastEncoder
+from binocle.encoding._shuffle import shuffled_deck
 from binocle.profiles._three_handed_rules import _obligation_trick, _trick_done, live_winner
 from binocle.rules.classic_melds import (
     Announcement,
     MeldTable,
     best_meld_of,
 )
-from binocle.rules.deal import shuffled_pack
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, _trick_winner, allowed_slice
 
@@ -186,7 +186,7 @@ class ThreeHandedBatch(Batch):
         if g.engine is not None:
             self._engine_step(g, legal_actions(g.engine)[0])
             return
-        deck = shuffled_pack(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
+        deck = shuffled_deck(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
         d = g.dealer
         hands = g.hands
         for k in range(3):
