@@ -49,8 +49,10 @@ __all__ = [
     "fill",
     "first",
     "hand_columns",
+    "numbers",
     "replay",
     "sample",
+    "set_all",
     "take",
     "value_at",
     "values_to",
@@ -193,6 +195,11 @@ class CardOffsets:
         self.offsets: bytes = bytes(k - base if k >= 0 else 0 for k in numbers)
 
 
+#: A pickled game's key for the names of its fields that are vectors of numbers.
+_VECTORS: Final = "__vectors__"
+_VECTOR: Final[object] = type(vec[i64]())
+
+
 @mypyc_attr(serializable=True)
 class BatchGame:
     """One game in numbers (-1 for "none"): the fields every profile has."""
@@ -206,8 +213,10 @@ class BatchGame:
         self.current = -1
         self.trump = -1
         self.trick: tuple[tuple[int, int], ...] = ()  # its (seat, card) pairs
-        self.scores: list[int] = [0] * players
-        self.start: list[int] = [0] * players  # the scores its episode began with
+        # The scores, and those its episode began with: machine integers, which the
+        # observations' writes read at every step with no int object to reach.
+        self.scores = numbers(players)
+        self.start = numbers(players)
         self.results = 0  # hands ended in the game
         self.outcome = ""  # the last hand's ("played", "claimed", ...)
         self.log: list[int] = []  # the action ids since the game began
@@ -219,13 +228,39 @@ class BatchGame:
         self.ranges = Ranges()
         self.index = 0  # its place in the batch
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickled (and deep-copied) as its fields, the vectors of numbers as lists.
+        names = getattr(type(self), "__mypyc_attrs__", None)
+        held: dict[str, Any] = {}
+        if names is None:  # interpreted
+            held.update(self.__dict__)
+        else:
+            for name in names:
+                if hasattr(self, name):
+                    held[name] = getattr(self, name)
+        vectors: list[str] = []
+        for name, value in held.items():
+            if type(value) is _VECTOR:
+                held[name] = [int(x) for x in value]
+                vectors.append(name)
+        held[_VECTORS] = vectors
+        return held
+
+    def __setstate__(self, held: dict[str, Any]) -> None:
+        vectors = held[_VECTORS]
+        for name, value in held.items():
+            if name in vectors:
+                setattr(self, name, vec[i64](value))
+            elif name != _VECTORS:
+                setattr(self, name, value)
+
     def restart(self, seed: int, dealer: int) -> None:
         """The game starts anew, to be dealt by ``dealer`` from ``seed``."""
         self.seed = seed
         self.first_dealer = dealer
         self.dealer = dealer
         self.hand_number = 0
-        fill(self.scores, 0)
+        set_all(self.scores, 0)
         self.results = 0
         self.outcome = ""
         self.log.clear()
@@ -359,7 +394,7 @@ class Batch:
     # -- games ------------------------------------------------------------------------
 
     def scores(self, i: int) -> list[int]:
-        return self.games[i].scores
+        return [int(x) for x in self.games[i].scores]
 
     def begin_episodes(
         self, games: list[int], seeds: list[int], dealers: list[int], returns: BytesWriter
@@ -829,6 +864,17 @@ def clear_all(lists: list[list[int]]) -> None:
         items.clear()
 
 
+def numbers(n: int) -> vec[i64]:
+    """``n`` zeros, as a vector of machine integers (a game's numbers by seat)."""
+    return vec[i64]([0] * n)
+
+
+def set_all(items: vec[i64], value: i64) -> None:
+    """Every number of ``items`` set to ``value``, in place."""
+    for k in range(len(items)):
+        items[k] = value
+
+
 def fill(items: list[Any], value: object) -> None:
     """Every item of ``items`` set to ``value``, in place: a game's lists last as long
     as the game (a new list at every deal would live through a hand, long enough for
@@ -848,7 +894,7 @@ def with_card(hand: list[int], c: int) -> None:
     hand.insert(place_of(hand, c), c)
 
 
-def values_to(numbers: list[int], dense: BytesWriter) -> None:
+def values_to(items: vec[i64], dense: BytesWriter) -> None:
     """Each number, in order, to ``dense``."""
-    for v in numbers:
+    for v in items:
         write_f32_le(dense, float(v))

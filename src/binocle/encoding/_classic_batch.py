@@ -46,6 +46,8 @@ from binocle.encoding._batch import (
     count_one,
     fill,
     first,
+    numbers,
+    set_all,
     take,
     value_at,
     values_to,
@@ -91,9 +93,10 @@ class _Game(BatchGame):
         self.drawn = 0
         self.turn_up = -1
         self.dixes = 0
-        self.meld_points: list[int] = [0, 0]
-        self.taken: list[int] = [0, 0]
-        self.targets: list[int] = [0, 0]
+        # The figures the observation shows, by seat, as machine integers.
+        self.meld_points = numbers(2)
+        self.taken = numbers(2)
+        self.targets = numbers(2)
         self.declined: list[bool] = [False, False]  # passed on knocking since the last trick
         # The ids whose action depends on the tables now: a table copy's slot, or
         # an announcement.
@@ -163,7 +166,7 @@ class ClassicBatch(Batch):
         """Game ``i`` starts anew, dealt by ``dealer`` from ``seed``: its first hand dealt."""
         g = self._game(i)
         g.restart(seed, dealer)
-        fill(g.targets, self.target)
+        set_all(g.targets, self.target)
         self.deal(i)
 
     def _game(self, i: int) -> _Game:
@@ -195,12 +198,12 @@ class ClassicBatch(Batch):
         g.stock = tuple(stock)
         g.drawn = 0
         g.turn_up = turn_up
-        fill(g.meld_points, 0)
+        set_all(g.meld_points, 0)
         g.dixes = 0
         if turn_up & 7 == self.dix_rank:
             g.meld_points[d] = _DIX_POINTS
             g.dixes = 1
-        fill(g.taken, 0)
+        set_all(g.taken, 0)
         fill(g.declined, False)
         self._legal(g)
 

@@ -29,9 +29,11 @@ closures.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final, cast
 
 from librt.strings import BytesWriter
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from binocle._mypyc import mypyc_attr
 from binocle._step import apply, legal_actions
@@ -49,7 +51,9 @@ from binocle.encoding._batch import (
     count_one,
     fill,
     hand_columns,
+    numbers,
     replay,
+    set_all,
     take,
     value_at,
     values_to,
@@ -65,10 +69,6 @@ from binocle.rules.classic_melds import (
 )
 from binocle.rules.points import BINOCLE_POINTS, LAST_TRICK
 from binocle.rules.tricks import Obligation, _trick_winner, allowed_slice
-
-if TYPE_CHECKING:
-    # A 64-bit machine integer to mypyc (flat positions); a plain int at run time.
-    from mypy_extensions import i64
 
 __all__ = ["ThreeHandedBatch"]
 
@@ -100,17 +100,18 @@ class _Game(BatchGame):
         self.trick: tuple[tuple[int, int], ...] = ()
         self.turn_up = -1
         self.exchanged = False
-        self.nines_shown: list[int] = [0, 0, 0]
-        self.announced: list[int] = [0, 0, 0]
+        # The figures the observation shows, by seat, as machine integers.
+        self.nines_shown = numbers(3)
+        self.announced = numbers(3)
         self.shown: list[int] = [0, 0, 0]  # the value of the combinations shown
         self.scored: list[bool] = [False, False, False]
         self.meld_scored: list[int] = [0, 0, 0]
-        self.recorded: list[int] = [0, 0, 0]
-        self.taken: list[int] = [0, 0, 0]
+        self.recorded = numbers(3)
+        self.taken = numbers(3)
         self.tricks = 0
         self.retired = -1
         self.best: list[int] = [0, 0, 0]
-        self.targets: list[int] = [0, 0, 0]
+        self.targets = numbers(3)
         self.declined: list[bool] = [False, False, False]  # passed on knocking
         # An overlooked meld offered (option claim_overlooked): its seat (-1: none),
         # points, the seats still to be asked and the seat that plays on.
@@ -173,7 +174,7 @@ class ThreeHandedBatch(Batch):
         g = self._game(i)
         g.restart(seed, dealer)
         g.engine = None
-        fill(g.targets, self.target)
+        set_all(g.targets, self.target)
         self.deal(i)
 
     def _game(self, i: int) -> _Game:
@@ -206,13 +207,13 @@ class ThreeHandedBatch(Batch):
         g.trick = ()
         g.turn_up = turn_up
         g.exchanged = False
-        fill(g.nines_shown, 0)
-        fill(g.announced, 0)
+        set_all(g.nines_shown, 0)
+        set_all(g.announced, 0)
         fill(g.shown, 0)
         fill(g.scored, False)
         fill(g.meld_scored, 0)
-        fill(g.recorded, 0)
-        fill(g.taken, 0)
+        set_all(g.recorded, 0)
+        set_all(g.taken, 0)
         g.tricks = 0
         g.retired = -1
         fill(g.best, 0)  # worked out when the melds begin, after the dix turns
@@ -362,7 +363,7 @@ class ThreeHandedBatch(Batch):
         p = s.current_player
         g.current = -1 if p is None else p
         g.phase = PHASES.index(s.phase)
-        g.scores = list(s.scores)
+        g.scores = vec[i64](s.scores)
         results = s.results
         g.results = len(results)
         g.outcome = results[-1].outcome if results else ""
@@ -693,7 +694,7 @@ class ThreeHandedBatch(Batch):
                 value_at(base + own_at[k], n, at, values)
         if not read_whole:  # the scores follow, from the batch
             del found[len(found) - self.players :]
-        values_to(found, dense)
+        values_to(vec[i64](found), dense)
         return read_whole
 
 
