@@ -100,17 +100,18 @@ class _Game(BatchGame):
         self.trick: tuple[tuple[int, int], ...] = ()
         self.turn_up = -1
         self.exchanged = False
-        # The figures the observation shows, by seat, as machine integers.
+        # The figures by seat (those the observation shows and those the legal ids
+        # read), as machine integers.
         self.nines_shown = numbers(3)
         self.announced = numbers(3)
-        self.shown: list[int] = [0, 0, 0]  # the value of the combinations shown
+        self.shown = numbers(3)  # the value of the combinations shown
         self.scored: list[bool] = [False, False, False]
-        self.meld_scored: list[int] = [0, 0, 0]
+        self.meld_scored = numbers(3)
         self.recorded = numbers(3)
         self.taken = numbers(3)
         self.tricks = 0
         self.retired = -1
-        self.best: list[int] = [0, 0, 0]
+        self.best = numbers(3)
         self.targets = numbers(3)
         self.declined: list[bool] = [False, False, False]  # passed on knocking
         # An overlooked meld offered (option claim_overlooked): its seat (-1: none),
@@ -209,14 +210,14 @@ class ThreeHandedBatch(Batch):
         g.exchanged = False
         set_all(g.nines_shown, 0)
         set_all(g.announced, 0)
-        fill(g.shown, 0)
+        set_all(g.shown, 0)
         fill(g.scored, False)
-        fill(g.meld_scored, 0)
+        set_all(g.meld_scored, 0)
         set_all(g.recorded, 0)
         set_all(g.taken, 0)
         g.tricks = 0
         g.retired = -1
-        fill(g.best, 0)  # worked out when the melds begin, after the dix turns
+        set_all(g.best, 0)  # worked out when the melds begin, after the dix turns
         fill(g.declined, False)
         g.offer_seat = -1
         self._legal(g)
