@@ -621,3 +621,38 @@ def test_an_environment_pickles_and_copies_with_its_games(profile: str) -> None:
         b = twin.step(actions)
         for x, y in zip(a, b, strict=True):
             np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("profile", ["cutthroat", "classic", "three-handed"])
+def test_games_pickled_with_lists_of_numbers_read_back(profile: str) -> None:
+    """A game held in place that was pickled while its numbers (its scores, figures
+    and legal-id ranges) were Python lists reads back as the game it was: its state
+    with those fields as lists sets the same game, which steps on alike."""
+    import copy
+
+    env = VectorEnv(profile, num_envs=2, seed=4)
+    _, mask = env.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(25):
+        _, mask, _, _ = env.step(_random(mask, rng))
+    batch = env._batch
+    assert batch is not None
+    twin = copy.deepcopy(env)
+    twin_batch = twin._batch
+    assert twin_batch is not None
+    for k, game in enumerate(batch.games):
+        held = copy.deepcopy(game.__getstate__())
+        for name in held.pop("__vectors__"):
+            held[name] = list(held[name])  # as they were pickled before
+        ranges = game.ranges
+        held["ranges"] = type(ranges).__new__(type(ranges))
+        held["ranges"].__setstate__(
+            {"lo": list(ranges.lo[: ranges.n]), "hi": list(ranges.hi[: ranges.n]), "n": ranges.n}
+        )
+        old = type(game).__new__(type(game))
+        old.__setstate__(held)
+        twin_batch.games[k] = old
+    assert [twin.state(i) for i in range(2)] == [env.state(i) for i in range(2)]
+    actions = _random(mask, np.random.default_rng(3))
+    for x, y in zip(env.step(actions), twin.step(actions), strict=True):
+        np.testing.assert_array_equal(x, y)

@@ -90,6 +90,16 @@ class Ranges:
         n = self.n
         return (_ranges, ([int(x) for x in self.lo[:n]], [int(x) for x in self.hi[:n]]))
 
+    def __setstate__(self, held: dict[str, Any]) -> None:
+        # Ranges pickled before their bounds were vectors: the lists and the count.
+        self.lo = vec[i64]()
+        self.hi = vec[i64]()
+        self.n = 0
+        lo = held["lo"]
+        hi = held["hi"]
+        for k in range(held["n"]):
+            self._put(k, lo[k], hi[k])
+
     def add(self, a: i64) -> None:
         """Id ``a`` (above every id so far) into the ranges."""
         n = self.n
@@ -247,12 +257,15 @@ class BatchGame:
         return held
 
     def __setstate__(self, held: dict[str, Any]) -> None:
-        vectors = held[_VECTORS]
+        vectors = held.get(_VECTORS, ())
         for name, value in held.items():
             if name in vectors:
                 setattr(self, name, vec[i64](value))
             elif name != _VECTORS:
-                setattr(self, name, value)
+                try:
+                    setattr(self, name, value)
+                except TypeError:  # pickled before the field's numbers were a vector
+                    setattr(self, name, vec[i64](value))
 
     def restart(self, seed: int, dealer: int) -> None:
         """The game starts anew, to be dealt by ``dealer`` from ``seed``."""
