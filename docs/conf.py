@@ -92,8 +92,8 @@ nitpick_ignore = [("py:func", "handle")]
 # Where a package is installed, the real one is used, so the examples run against it.
 _OPTIONAL = (
     "numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel", "starlette", "anyio", "uvicorn",
-    "h11", "websockets", "tqdm", "distributed", "dask", "librt", "stable_baselines3",
-    "sb3_contrib", "torch",
+    "h11", "websockets", "tqdm", "distributed", "dask", "librt", "mypy_extensions",
+    "stable_baselines3", "sb3_contrib", "torch",
 )  # fmt: skip
 autodoc_mock_imports = [m for m in _OPTIONAL if importlib.util.find_spec(m) is None]
 autodoc_member_order = "bysource"
