@@ -191,8 +191,7 @@ class ThreeHandedBatch(Batch):
         deck = shuffled_deck(self.pack_size, f"binocle:{g.seed}:{g.hand_number}")
         d = g.dealer
         hands = g.hands
-        for k in range(3):
-            hands[k].clear()
+        clear_all(hands)
         to = self.dealt_to[d]
         for k in range(len(deck)):
             c: int = deck[k]
@@ -267,16 +266,17 @@ class ThreeHandedBatch(Batch):
                 ranges.add(self.pass_id)
                 ranges.add(self.claim_id)
                 return
+            cards = tuple(hand)  # as the rules' functions take a hand
             if self.meld_until_first_card and _before_first_card(g, p) and g.shown[p] < g.best[p]:
                 # Three-handed rules, Melds: more announcements until his first card.
                 if g.shown[p] == 0:
                     ranges.add(self.meld_id)
                 ranges.add(self.claim_id)
-                ranges.add_cards(self._allowed(g, tuple(hand)), self.play_ids)
-                self._announcements(g, p)
+                ranges.add_cards(self._allowed(g, cards), self.play_ids)
+                self._announcements(g, p, cards)
                 return
             ranges.add(self.claim_id)
-            ranges.add_cards(self._allowed(g, tuple(hand)), self.play_ids)
+            ranges.add_cards(self._allowed(g, cards), self.play_ids)
             return
         if phase == DIX_PHASE:
             ranges.add(self.pass_id)
@@ -291,7 +291,7 @@ class ThreeHandedBatch(Batch):
         if g.shown[p] < g.best[p]:
             if g.shown[p] == 0:
                 ranges.add(self.meld_id)
-            self._announcements(g, p)
+            self._announcements(g, p, tuple(g.hands[p]))
 
     def _allowed(self, g: _Game, hand: tuple[int, ...]) -> tuple[int, ...]:
         """The cards ``hand`` may play to the trick (a retired player's card wins nothing)."""
@@ -302,11 +302,11 @@ class ThreeHandedBatch(Batch):
             trick = _obligation_trick(trick, g.retired)
         return allowed_slice(hand, trick, g.trump, _RULE)
 
-    def _announcements(self, g: _Game, p: int) -> None:
+    def _announcements(self, g: _Game, p: int, cards: tuple[int, ...]) -> None:
         """Each single combination ``p`` may announce with the cards he has not laid
-        down, into the ranges by id."""
+        down (``cards``: his hand), into the ranges by id."""
         add_announcements(
-            self.encoder, tuple(g.hands[p]), self.memo(g, p, g.tables[p]), g.trump,
+            self.encoder, cards, self.memo(g, p, g.tables[p]), g.trump,
             self.grand_binocle, g.ranges, g.meld_ids, g.anns, self.fresh_ids,
             self.plain_ids, True,
         )  # fmt: skip
