@@ -406,9 +406,6 @@ class Batch:
 
     # -- games ------------------------------------------------------------------------
 
-    def scores(self, i: int) -> list[int]:
-        return [int(x) for x in self.games[i].scores]
-
     def begin_episodes(
         self, games: list[int], seeds: list[int], dealers: list[int], returns: BytesWriter
     ) -> None:
